@@ -1,0 +1,45 @@
+"""The Sheepshead scorekeeper: a Flask app for recording hands at the card table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from . import api, errors, pages
+from .config import configure
+from .database import register_database
+from .extensions import csrf, db, migrate
+
+PACKAGE = Path(__file__).parent
+
+
+def asset_folder(name: str) -> str:
+    """Templates and static files: inside the installed package, else the checkout's top level."""
+    packaged = PACKAGE / name
+    return str(packaged if packaged.is_dir() else PACKAGE.parent / name)
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=asset_folder("templates"),
+        static_folder=asset_folder("static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    configure(app, test_config)
+    register_extensions(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    errors.register(app)
+    return app
+
+
+def register_extensions(app: Flask) -> None:
+    db.init_app(app)
+    register_database(app)
+    migrate.init_app(app, db)
+    csrf.init_app(app)
+    csrf.exempt(api.bp)

@@ -1,0 +1,104 @@
+"""The stored records: players, sessions with their seats and rules, and hands.
+
+Scores are derived by the rules engine. `Hand.multiplier` and the `HandPlayer` scores are
+stored copies for fast queries, rewritten with every change to a session's hands.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # The name compared case-insensitively; unique, so "ann" and "Ann" are one player.
+    name_key: Mapped[str] = mapped_column(String(160), unique=True)
+
+
+class Session(db.Model):  # type: ignore[name-defined,misc]
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+    rounds: Mapped[int] = mapped_column(CheckConstraint("rounds >= 0", name="rounds"))
+    first_dealer_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    partner: Mapped[str] = mapped_column(String(20))
+    no_bid: Mapped[str] = mapped_column(String(20))
+    cracking: Mapped[bool]
+    blitzing: Mapped[bool]
+
+    first_dealer: Mapped[Player] = relationship()
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="session", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="session", order_by="Hand.number", cascade="all, delete-orphan"
+    )
+
+
+class Seat(db.Model):  # type: ignore[name-defined,misc]
+    __table_args__ = (UniqueConstraint("session_id", "player_id"),)
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("session.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+
+    session: Mapped[Session] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class Hand(db.Model):  # type: ignore[name-defined,misc]
+    __table_args__ = (
+        UniqueConstraint("session_id", "number"),
+        CheckConstraint("picking_points BETWEEN 0 AND 120", name="picking_points"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("session.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    dealer_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    kind: Mapped[str] = mapped_column(String(10))
+    picker_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    partner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    called_card: Mapped[str | None] = mapped_column(String(3))
+    forced: Mapped[bool] = mapped_column(default=False)
+    picking_points: Mapped[int | None]
+    cracked_by_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    recracked: Mapped[bool] = mapped_column(default=False)
+    black_blitz: Mapped[bool] = mapped_column(default=False)
+    red_blitz: Mapped[bool] = mapped_column(default=False)
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    multiplier: Mapped[int] = mapped_column(default=1)
+
+    session: Mapped[Session] = relationship(back_populates="hands")
+    players: Mapped[list[HandPlayer]] = relationship(
+        back_populates="hand", cascade="all, delete-orphan", order_by="HandPlayer.seat"
+    )
+
+
+class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """A player who took part in a hand: their score, whether they won it, and for a
+    leaster the card points and tricks when they were recorded."""
+
+    hand_id: Mapped[int] = mapped_column(
+        ForeignKey("hand.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    seat: Mapped[int]
+    score: Mapped[int]
+    won: Mapped[bool]
+    points: Mapped[int | None]
+    tricks: Mapped[int | None]
+
+    hand: Mapped[Hand] = relationship(back_populates="players")

@@ -1,0 +1,16 @@
+"""The refusals of the rules engine: a field and a sentence a player understands."""
+
+from __future__ import annotations
+
+
+class RuleError(ValueError):
+    """Input the rules refuse. `field` names the input key at fault, when there is one."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class SessionComplete(RuleError):
+    """Every round of the session is played, so no further hand can be recorded."""

@@ -1,0 +1,299 @@
+"""What was recorded for a hand, and the checks that make it a valid hand of its session."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import RuleError
+from .table import NoBid, PartnerMode, Table
+
+CARD_POINTS_TOTAL = 120
+TRICKS_PER_HAND = 6
+
+
+class Kind(StrEnum):
+    PICK = "pick"
+    LEASTER = "leaster"
+    PASS = "pass"
+
+
+class Blitz(StrEnum):
+    BLACK = "black"
+    RED = "red"
+
+
+CALLED_CARDS: dict[PartnerMode, tuple[str, ...]] = {
+    PartnerMode.JACK_OF_DIAMONDS: ("JD", "JC", "JS", "JH"),
+    PartnerMode.CALLED_ACE: ("AC", "AS", "AH", "10C", "10S", "10H"),
+}
+
+PICKING_POINTS_LABEL = "Picking team points"
+OPPONENT_POINTS_LABEL = "Opponents' points"
+
+
+@dataclass(frozen=True)
+class HandInput:
+    """A hand as someone tapped or typed it: names not yet checked, points for either side."""
+
+    kind: str
+    picker: str | None = None
+    partner: str | None = None
+    called_card: str | None = None
+    forced: bool = False
+    picking_points: int | None = None
+    opponent_points: int | None = None
+    cracked_by: str | None = None
+    recracked: bool = False
+    blitzes: tuple[str, ...] = ()
+    winner: str | None = None
+    points: Mapping[str, int] | None = None
+    tricks: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A valid hand: players named as seated, points always the picking team's."""
+
+    dealer: str
+    kind: Kind
+    picker: str | None = None
+    partner: str | None = None
+    called_card: str | None = None
+    forced: bool = False
+    picking_points: int | None = None
+    cracked_by: str | None = None
+    recracked: bool = False
+    blitzes: tuple[Blitz, ...] = ()
+    winner: str | None = None
+    points: dict[str, int] | None = None
+    tricks: dict[str, int] | None = None
+
+
+def whole_number_error(label: str, low: int, high: int, field: str) -> RuleError:
+    return RuleError(f"{label} must be a whole number from {low} to {high}.", field)
+
+
+def check_card_points(value: int, label: str, field: str) -> int:
+    """Card points of one side or player: 0-120, and never 1 or 119, which no cards add up to."""
+    if not 0 <= value <= CARD_POINTS_TOTAL:
+        raise whole_number_error(label, 0, CARD_POINTS_TOTAL, field)
+    if value in (1, CARD_POINTS_TOTAL - 1):
+        raise RuleError(
+            f"{label} can't be {value}: no set of cards is worth exactly 1 point.", field
+        )
+    return value
+
+
+def validate_hand(table: Table, dealer: str, entry: HandInput) -> Hand:
+    """Check a recorded hand against its session's rules and return it in canonical form."""
+    dealer = table.resolve(dealer, "dealer")
+    try:
+        kind = Kind(entry.kind)
+    except ValueError:
+        raise RuleError("The kind of hand is pick, leaster or pass.", "kind") from None
+    if kind is Kind.PICK:
+        _refuse_leaster_fields(entry)
+        return _validate_pick(table, dealer, entry)
+    _refuse_pick_fields(entry)
+    if kind is Kind.LEASTER:
+        if table.options.no_bid is not NoBid.LEASTER:
+            raise RuleError(
+                "This session doesn't play a leaster when everyone passes.", "kind"
+            )
+        return _validate_leaster(table, dealer, entry)
+    if table.options.no_bid not in (NoBid.REDEAL, NoBid.DOUBLER):
+        raise RuleError(
+            "This session doesn't re-deal when everyone passes, so a hand can't be a pass.",
+            "kind",
+        )
+    for key in ("winner", "points", "tricks"):
+        if getattr(entry, key) is not None:
+            raise RuleError(f"A pass has no {key}: nobody played it.", key)
+    return Hand(dealer=dealer, kind=kind)
+
+
+def _refuse_pick_fields(entry: HandInput) -> None:
+    given = {
+        "picker": entry.picker is not None,
+        "partner": entry.partner is not None,
+        "called_card": entry.called_card is not None,
+        "forced": entry.forced,
+        "picking_points": entry.picking_points is not None,
+        "opponent_points": entry.opponent_points is not None,
+        "cracked_by": entry.cracked_by is not None,
+        "recracked": entry.recracked,
+        "blitzes": bool(entry.blitzes),
+    }
+    for key, present in given.items():
+        if present:
+            raise RuleError(f"Only a pick has a {key.replace('_', ' ')}.", key)
+
+
+def _refuse_leaster_fields(entry: HandInput) -> None:
+    if entry.winner is not None:
+        raise RuleError("Only a leaster has a winner; a pick is won by points.", "winner")
+    if entry.points is not None:
+        raise RuleError("Only a leaster has points for each player.", "points")
+    if entry.tricks is not None:
+        raise RuleError("Only a leaster has tricks for each player.", "tricks")
+
+
+def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
+    options = table.options
+    players = table.players_of_hand(dealer)
+    if entry.picker is None:
+        raise RuleError("Choose who picked.", "picker")
+    picker = table.resolve(entry.picker, "picker", players)
+    partner = None
+    if entry.partner is not None:
+        partner = table.resolve(entry.partner, "partner", players)
+        if partner == picker:
+            raise RuleError(
+                f"{picker} picked and can't also be the partner; choose Alone instead.", "partner"
+            )
+
+    called_card = None
+    if entry.called_card is not None and entry.called_card.strip():
+        called_card = entry.called_card.strip().upper()
+        allowed = CALLED_CARDS[options.partner]
+        if called_card not in allowed:
+            raise RuleError(
+                f"The called card must be one of {', '.join(allowed)}.", "called_card"
+            )
+
+    if entry.forced:
+        if options.no_bid is not NoBid.FORCED_PICK:
+            raise RuleError(
+                "This session doesn't force the dealer to pick when everyone passes.", "forced"
+            )
+        if picker != dealer:
+            raise RuleError(
+                f"Only the dealer is forced to pick, and {dealer} dealt, not {picker}.", "forced"
+            )
+
+    picking_points = _picking_points(entry)
+
+    cracked_by = None
+    if entry.cracked_by is not None:
+        if not options.cracking:
+            raise RuleError("This session doesn't play cracking.", "cracked_by")
+        cracked_by = table.resolve(entry.cracked_by, "cracked_by", players)
+        order = table.bidding_order(dealer)
+        if cracked_by == picker:
+            raise RuleError(f"{picker} picked, so {picker} can't crack.", "cracked_by")
+        if order.index(cracked_by) < order.index(picker):
+            raise RuleError(
+                f"{cracked_by} bid before {picker}, so {cracked_by} can't crack.", "cracked_by"
+            )
+    if entry.recracked and cracked_by is None:
+        raise RuleError("A re-crack needs a crack first.", "recracked")
+
+    blitzes: list[Blitz] = []
+    if entry.blitzes and not options.blitzing:
+        raise RuleError("This session doesn't play blitzes.", "blitzes")
+    for name in entry.blitzes:
+        try:
+            blitz = Blitz(name)
+        except ValueError:
+            raise RuleError("A blitz is black or red.", "blitzes") from None
+        if blitz in blitzes:
+            raise RuleError(f"The {blitz} blitz is given twice.", "blitzes")
+        blitzes.append(blitz)
+
+    return Hand(
+        dealer=dealer,
+        kind=Kind.PICK,
+        picker=picker,
+        partner=partner,
+        called_card=called_card,
+        forced=entry.forced,
+        picking_points=picking_points,
+        cracked_by=cracked_by,
+        recracked=entry.recracked,
+        blitzes=tuple(sorted(blitzes, key=list(Blitz).index)),
+    )
+
+
+def _picking_points(entry: HandInput) -> int:
+    if entry.picking_points is not None and entry.opponent_points is not None:
+        raise RuleError(
+            "Give the picking team's points or the opponents' points, not both.",
+            "opponent_points",
+        )
+    if entry.picking_points is not None:
+        return check_card_points(entry.picking_points, PICKING_POINTS_LABEL, "picking_points")
+    if entry.opponent_points is not None:
+        points = check_card_points(entry.opponent_points, OPPONENT_POINTS_LABEL, "opponent_points")
+        return CARD_POINTS_TOTAL - points
+    raise RuleError("Give the picking team's points (or the opponents').", "picking_points")
+
+
+def _validate_leaster(table: Table, dealer: str, entry: HandInput) -> Hand:
+    players = table.players_of_hand(dealer)
+    if entry.winner is None:
+        raise RuleError("Choose who won the leaster.", "winner")
+    winner = table.resolve(entry.winner, "winner", players)
+    points = _per_player(table, players, entry.points, "points")
+    tricks = _per_player(table, players, entry.tricks, "tricks")
+
+    if points is not None:
+        for player, value in points.items():
+            check_card_points(value, f"{player}'s points", "points")
+        if sum(points.values()) != CARD_POINTS_TOTAL:
+            raise RuleError(
+                f"The points add up to {sum(points.values())}; a hand has {CARD_POINTS_TOTAL}.",
+                "points",
+            )
+    if tricks is not None:
+        for player, value in tricks.items():
+            if not 0 <= value <= TRICKS_PER_HAND:
+                raise whole_number_error(f"{player}'s tricks", 0, TRICKS_PER_HAND, "tricks")
+        if sum(tricks.values()) != TRICKS_PER_HAND:
+            raise RuleError(
+                f"The tricks add up to {sum(tricks.values())}; a hand has {TRICKS_PER_HAND}.",
+                "tricks",
+            )
+        if tricks[winner] == 0:
+            raise RuleError(
+                f"{winner} took no trick, and a leaster is won by a player who took one.", "winner"
+            )
+    if points is not None and tricks is not None:
+        for player in players:
+            if tricks[player] == 0 and points[player] != 0:
+                raise RuleError(
+                    f"{player} took no trick, so {player} has 0 points, not {points[player]}.",
+                    "points",
+                )
+    if points is not None:
+        # Without tricks, only a player with points surely took a trick.
+        took_trick = [
+            p for p in players if (tricks[p] > 0 if tricks is not None else points[p] > 0)
+        ]
+        fewer = [p for p in took_trick if points[p] < points[winner]]
+        if fewer:
+            raise RuleError(
+                f"{fewer[0]} took a trick with fewer points than {winner} "
+                f"({points[fewer[0]]} to {points[winner]}), so {winner} didn't win the leaster.",
+                "winner",
+            )
+
+    return Hand(dealer=dealer, kind=Kind.LEASTER, winner=winner, points=points, tricks=tricks)
+
+
+def _per_player(
+    table: Table, players: tuple[str, ...], given: Mapping[str, int] | None, field: str
+) -> dict[str, int] | None:
+    if given is None:
+        return None
+    values: dict[str, int] = {}
+    for name, value in given.items():
+        player = table.resolve(name, field, players)
+        if player in values:
+            raise RuleError(f"{player} is named twice in the {field}.", field)
+        values[player] = value
+    missing = [p for p in players if p not in values]
+    if missing:
+        raise RuleError(f"Give {field} for every player; {missing[0]} is missing.", field)
+    return {p: values[p] for p in players}

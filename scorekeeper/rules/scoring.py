@@ -1,0 +1,81 @@
+"""The scores of one hand: the scoring table, alone play, multipliers and leasters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hands import Hand, Kind
+from .table import Table
+
+WINNING_POINTS = 61
+LEASTER_WIN = 4
+LEASTER_LOSS = -1
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a hand scored: every seated player has a score, 0 when they had none."""
+
+    hand: Hand
+    multiplier: int
+    doubled: bool
+    scores: dict[str, int]
+    winners: frozenset[str]
+
+
+def opponent_value(picking_points: int) -> int:
+    """What each opponent scores at M = 1; the picker's side scores the opposite."""
+    if picking_points == 120:
+        return -3
+    if picking_points >= 91:
+        return -2
+    if picking_points >= WINNING_POINTS:
+        return -1
+    if picking_points >= 31:
+        return 1
+    if picking_points >= 1:
+        return 2
+    return 3
+
+
+def multiplier(hand: Hand, doubled: bool) -> int:
+    """Each crack, re-crack, blitz and doubler taken from the queue doubles the hand."""
+    if hand.kind is not Kind.PICK:
+        return 1
+    doublings = (
+        (hand.cracked_by is not None) + hand.recracked + len(hand.blitzes) + doubled
+    )
+    return 2**doublings
+
+
+def score_hand(table: Table, hand: Hand, doubled: bool = False) -> HandResult:
+    scores = dict.fromkeys(table.seats, 0)
+    players = table.players_of_hand(hand.dealer)
+    winners: frozenset[str] = frozenset()
+    factor = multiplier(hand, doubled)
+
+    if hand.kind is Kind.PICK:
+        assert hand.picker is not None and hand.picking_points is not None
+        team = {hand.picker} | ({hand.partner} if hand.partner else set())
+        opponents = [p for p in players if p not in team]
+        value = opponent_value(hand.picking_points) * factor
+        for player in opponents:
+            scores[player] = value
+        if hand.partner:
+            scores[hand.partner] = -value
+        scores[hand.picker] = -sum(scores[p] for p in players if p != hand.picker)
+        won = hand.picking_points >= WINNING_POINTS
+        winners = frozenset(team if won else opponents)
+    elif hand.kind is Kind.LEASTER:
+        assert hand.winner is not None
+        for player in players:
+            scores[player] = LEASTER_WIN if player == hand.winner else LEASTER_LOSS
+        winners = frozenset({hand.winner})
+
+    return HandResult(
+        hand=hand,
+        multiplier=factor,
+        doubled=doubled and hand.kind is Kind.PICK,
+        scores=scores,
+        winners=winners,
+    )

@@ -28,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=asset_folder("templates"),
         static_folder=asset_folder("static"),
     )
+    app.json.sort_keys = False  # type: ignore[attr-defined]
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     configure(app, test_config)
     register_extensions(app)

@@ -32,7 +32,6 @@ def instance_secret_key(instance_path: Path) -> str:
 def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///scorekeeper.sqlite3",
-        JSON_SORT_KEYS=False,
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):

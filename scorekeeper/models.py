@@ -29,7 +29,7 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), default="")
     created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
-    rounds: Mapped[int] = mapped_column(CheckConstraint("rounds >= 0", name="rounds"))
+    rounds: Mapped[int]
     first_dealer_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     partner: Mapped[str] = mapped_column(String(20))
     no_bid: Mapped[str] = mapped_column(String(20))

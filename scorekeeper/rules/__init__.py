@@ -21,7 +21,9 @@ from .table import (
     Table,
     name_key,
     new_table,
+    options_from,
     player_name,
+    rounds_error,
     session_name,
 )
 
@@ -46,7 +48,9 @@ __all__ = [
     "name_key",
     "new_table",
     "opponent_value",
+    "options_from",
     "player_name",
+    "rounds_error",
     "score_hand",
     "score_sheet",
     "session_name",

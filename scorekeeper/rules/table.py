@@ -98,16 +98,19 @@ class Table:
     def check_rounds(self, rounds: int, hand_count: int) -> None:
         """Refuse a number of rounds out of range or below what is already played."""
         if not 0 <= rounds <= MAX_ROUNDS:
-            raise RuleError(
-                f"Rounds must be a whole number from 0 to {MAX_ROUNDS} (0 means open-ended).",
-                "rounds",
-            )
+            raise rounds_error()
         if rounds and rounds * len(self.seats) < hand_count:
             raise RuleError(
                 f"{hand_count} hands are already played, more than {rounds} "
                 f"round{'s' if rounds != 1 else ''} of {len(self.seats)} hands.",
                 "rounds",
             )
+
+
+def rounds_error() -> RuleError:
+    return RuleError(
+        f"Rounds must be a whole number from 0 to {MAX_ROUNDS} (0 means open-ended).", "rounds"
+    )
 
 
 MAX_NAME_LENGTH = 40
@@ -155,3 +158,29 @@ def new_table(
             first_dealer=table.resolve(first_dealer, "first_dealer"),
         )
     return table
+
+
+def options_from(
+    partner: str | None = None,
+    no_bid: str | None = None,
+    cracking: bool | None = None,
+    blitzing: bool | None = None,
+) -> Options:
+    """Rule options from their names; what is not given keeps its default."""
+    defaults = Options()
+    try:
+        partner_mode = defaults.partner if partner is None else PartnerMode(partner)
+    except ValueError:
+        choices = " or ".join(mode.value for mode in PartnerMode)
+        raise RuleError(f"The partner rule is {choices}.", "rules") from None
+    try:
+        no_bid_rule = defaults.no_bid if no_bid is None else NoBid(no_bid)
+    except ValueError:
+        choices = ", ".join(rule.value for rule in NoBid)
+        raise RuleError(f"When everyone passes, the rule is one of {choices}.", "rules") from None
+    return Options(
+        partner=partner_mode,
+        no_bid=no_bid_rule,
+        cracking=defaults.cracking if cracking is None else cracking,
+        blitzing=defaults.blitzing if blitzing is None else blitzing,
+    )

@@ -1,0 +1,179 @@
+"""JSON bodies turned into the rules engine's inputs, refusing wrong types with a sentence.
+
+Whole numbers must be JSON integers: 60.0, "60" and true are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Request
+
+from .. import rules
+from ..rules import RuleError
+
+HAND_KEYS = {
+    "kind", "dealer", "picker", "partner", "called_card", "forced", "picking_points",
+    "opponent_points", "cracked_by", "recracked", "blitzes", "winner", "points", "tricks",
+}  # fmt: skip
+HAND_OUTPUT_KEYS = {"number", "multiplier", "scores", "doubled"}
+SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules"}
+SESSION_OUTPUT_KEYS = {
+    "id", "created_at", "hands", "totals", "hands_won", "standings", "next_dealer",
+    "pending_doublers", "complete", "hand_count",
+}  # fmt: skip
+RULES_KEYS = {"partner", "no_bid", "cracking", "blitzing"}
+
+
+def json_object(request: Request) -> dict[str, Any]:
+    body = request.get_json(force=True, silent=True)
+    if not isinstance(body, dict):
+        raise RuleError("The body must be a JSON object.")
+    return body
+
+
+def _check_keys(
+    body: Mapping[str, Any], allowed: Collection[str], ignored: Collection[str] = ()
+) -> None:
+    for key in body:
+        if key not in allowed and key not in ignored:
+            raise RuleError(f"{key} is not a field that can be given here.", key)
+
+
+def _whole(value: Any, field: str, label: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise rules.whole_number_error(label, low, high, field)
+    return value
+
+
+def _text(value: Any, field: str, what: str) -> str:
+    if not isinstance(value, str):
+        raise RuleError(f"{what} must be given as text.", field)
+    return value
+
+
+def _name_or_none(body: Mapping[str, Any], field: str) -> str | None:
+    value = body.get(field)
+    return None if value is None else _text(value, field, f"{field.replace('_', ' ')}")
+
+
+def _flag(body: Mapping[str, Any], field: str) -> bool:
+    value = body.get(field)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise RuleError(f"{field} must be true or false.", field)
+    return value
+
+
+def _per_player(body: Mapping[str, Any], field: str, label: str, high: int) -> dict[str, int] | None:
+    value = body.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RuleError(f"{field} must map each player's name to a whole number.", field)
+    return {name: _whole(n, field, f"{name}'s {label}", 0, high) for name, n in value.items()}
+
+
+@dataclass(frozen=True)
+class HandRequest:
+    entry: rules.HandInput
+    dealer: str | None
+
+
+def hand_request(body: Mapping[str, Any]) -> HandRequest:
+    _check_keys(body, HAND_KEYS, HAND_OUTPUT_KEYS)
+    if body.get("kind") is None:
+        raise RuleError("Say what kind of hand it was: pick, leaster or pass.", "kind")
+    kind = _text(body["kind"], "kind", "The kind of hand")
+    if kind == rules.Kind.PICK and "partner" not in body:
+        raise RuleError("Say who the partner was, or null when the picker went alone.", "partner")
+    blitzes = body.get("blitzes")
+    if blitzes is None:
+        blitzes = []
+    if not isinstance(blitzes, list) or not all(isinstance(b, str) for b in blitzes):
+        raise RuleError('Blitzes are a list of "black", "red", or both.', "blitzes")
+    points = {
+        field: None if body.get(field) is None else _whole(body[field], field, label, 0, 120)
+        for field, label in (
+            ("picking_points", rules.hands.PICKING_POINTS_LABEL),
+            ("opponent_points", rules.hands.OPPONENT_POINTS_LABEL),
+        )
+    }
+    entry = rules.HandInput(
+        kind=kind,
+        picker=_name_or_none(body, "picker"),
+        partner=_name_or_none(body, "partner"),
+        called_card=_name_or_none(body, "called_card"),
+        forced=_flag(body, "forced"),
+        picking_points=points["picking_points"],
+        opponent_points=points["opponent_points"],
+        cracked_by=_name_or_none(body, "cracked_by"),
+        recracked=_flag(body, "recracked"),
+        blitzes=tuple(blitzes),
+        winner=_name_or_none(body, "winner"),
+        points=_per_player(body, "points", "points", 120),
+        tricks=_per_player(body, "tricks", "tricks", 6),
+    )
+    return HandRequest(entry=entry, dealer=_name_or_none(body, "dealer"))
+
+
+@dataclass(frozen=True)
+class SessionRequest:
+    name: str
+    players: list[str]
+    rounds: int
+    first_dealer: str | None
+    options: rules.Options
+
+
+def session_request(body: Mapping[str, Any]) -> SessionRequest:
+    _check_keys(body, SESSION_KEYS, SESSION_OUTPUT_KEYS)
+    players = body.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RuleError("players must be a list of the players' names in seat order.", "players")
+    if "rounds" not in body:
+        raise RuleError("Say how many rounds to play (0 means open-ended).", "rounds")
+    given_rules = body.get("rules") or {}
+    if not isinstance(given_rules, dict):
+        raise RuleError("rules must be an object of rule options.", "rules")
+    for key in given_rules:
+        if key not in RULES_KEYS:
+            raise RuleError(f"{key} is not a rule option; the options are "
+                            f"{', '.join(sorted(RULES_KEYS))}.", "rules")
+    for key in ("partner", "no_bid"):
+        if given_rules.get(key) is not None:
+            _text(given_rules[key], "rules", f"The {key.replace('_', ' ')} rule")
+    for key in ("cracking", "blitzing"):
+        if given_rules.get(key) is not None and not isinstance(given_rules[key], bool):
+            raise RuleError(f"The {key} rule must be true or false.", "rules")
+    return SessionRequest(
+        name=_text(body.get("name") or "", "name", "The session name"),
+        players=players,
+        rounds=_rounds(body["rounds"]),
+        first_dealer=_name_or_none(body, "first_dealer"),
+        options=rules.options_from(**{key: given_rules.get(key) for key in RULES_KEYS}),
+    )
+
+
+def _rounds(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise rules.rounds_error()
+    return value
+
+
+@dataclass(frozen=True)
+class SessionChange:
+    name: str | None
+    rounds: int | None
+
+
+def session_change(body: Mapping[str, Any]) -> SessionChange:
+    _check_keys(body, {"name", "rounds"}, SESSION_OUTPUT_KEYS)
+    name = _name_or_none(body, "name")
+    rounds = None if body.get("rounds") is None else _rounds(body["rounds"])
+    if name is None and rounds is None:
+        raise RuleError("Give a new name or number of rounds.")
+    return SessionChange(name=name, rounds=rounds)

@@ -1,0 +1,85 @@
+"""Sessions and hands as the JSON of API.md."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from .. import rules
+from ..models import Session
+
+
+def iso(moment: datetime) -> str:
+    """SQLite hands back naive datetimes; every stored time is UTC."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat()
+
+
+def options_json(options: rules.Options) -> dict[str, Any]:
+    return {
+        "partner": options.partner.value,
+        "no_bid": options.no_bid.value,
+        "cracking": options.cracking,
+        "blitzing": options.blitzing,
+    }
+
+
+def hand_json(number: int, result: rules.HandResult) -> dict[str, Any]:
+    hand = result.hand
+    is_pick = hand.kind is rules.Kind.PICK
+    return {
+        "number": number,
+        "dealer": hand.dealer,
+        "kind": hand.kind.value,
+        "picker": hand.picker,
+        "partner": hand.partner,
+        "called_card": hand.called_card,
+        "forced": hand.forced if is_pick else None,
+        "picking_points": hand.picking_points,
+        "cracked_by": hand.cracked_by,
+        "recracked": hand.recracked if is_pick else None,
+        "blitzes": [blitz.value for blitz in hand.blitzes] if is_pick else None,
+        "winner": hand.winner,
+        "points": hand.points,
+        "tricks": hand.tricks,
+        "doubled": result.doubled,
+        "multiplier": result.multiplier,
+        "scores": result.scores,
+    }
+
+
+def session_summary(session: Session, table: rules.Table, hand_count: int) -> dict[str, Any]:
+    return {
+        "id": session.id,
+        "name": session.name,
+        "created_at": iso(session.created_at),
+        "players": list(table.seats),
+        "rounds": session.rounds,
+        "complete": table.is_complete(hand_count),
+        "hand_count": hand_count,
+    }
+
+
+def session_json(session: Session, sheet: rules.Sheet) -> dict[str, Any]:
+    table = sheet.table
+    return {
+        **session_summary(session, table, len(sheet.results)),
+        "first_dealer": table.first_dealer,
+        "rules": options_json(table.options),
+        "hands": [hand_json(n, result) for n, result in enumerate(sheet.results, start=1)],
+        "totals": sheet.totals,
+        "hands_won": sheet.hands_won,
+        "standings": [
+            {
+                "player": s.player,
+                "total": s.total,
+                "hands_won": s.hands_won,
+                "place": s.place,
+            }
+            for s in sheet.standings
+        ],
+        "next_dealer": sheet.next_dealer,
+        "pending_doublers": sheet.pending_doublers,
+        "complete": sheet.complete,
+    }

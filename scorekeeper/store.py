@@ -1,0 +1,245 @@
+"""Sessions and hands in the database, translated to and from the rules engine.
+
+Every write goes through the engine first and happens in one transaction: the change and the
+stored copies of the scores are committed together, or nothing is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask import abort
+from sqlalchemy import select, update
+from sqlalchemy.orm import selectinload
+
+from . import rules
+from .extensions import db
+from .models import Hand, HandPlayer, Player, Seat, Session
+
+
+MAX_ID = 2**31 - 1
+
+
+def session_or_404(session_id: int) -> Session:
+    """A session with its seats, hands and their players, in a fixed number of queries."""
+    if not 0 < session_id <= MAX_ID:
+        abort(404, f"There is no session {session_id}.")
+    return db.first_or_404(
+        select(Session)
+        .where(Session.id == session_id)
+        .options(
+            selectinload(Session.seats).joinedload(Seat.player),
+            selectinload(Session.hands).selectinload(Hand.players),
+            selectinload(Session.first_dealer),
+        ),
+        description=f"There is no session {session_id}.",
+    )
+
+
+def list_sessions() -> Sequence[Session]:
+    return db.session.scalars(
+        select(Session)
+        .order_by(Session.created_at.desc(), Session.id.desc())
+        .options(selectinload(Session.seats).joinedload(Seat.player))
+    ).all()
+
+
+def hand_counts() -> dict[int, int]:
+    rows = db.session.execute(
+        select(Hand.session_id, db.func.count(Hand.id)).group_by(Hand.session_id)
+    )
+    return {session_id: count for session_id, count in rows.tuples()}
+
+
+def table_of(session: Session) -> rules.Table:
+    return rules.Table(
+        seats=tuple(seat.player.name for seat in session.seats),
+        options=rules.Options(
+            partner=rules.PartnerMode(session.partner),
+            no_bid=rules.NoBid(session.no_bid),
+            cracking=session.cracking,
+            blitzing=session.blitzing,
+        ),
+        rounds=session.rounds,
+        first_dealer=session.first_dealer.name,
+    )
+
+
+def _names(session: Session) -> dict[int, str]:
+    return {seat.player_id: seat.player.name for seat in session.seats}
+
+
+def hand_of(row: Hand, names: dict[int, str]) -> rules.Hand:
+    def name(player_id: int | None) -> str | None:
+        return None if player_id is None else names[player_id]
+
+    blitzes = tuple(
+        blitz
+        for blitz, held in ((rules.Blitz.BLACK, row.black_blitz), (rules.Blitz.RED, row.red_blitz))
+        if held
+    )
+    points = {names[p.player_id]: p.points for p in row.players if p.points is not None}
+    tricks = {names[p.player_id]: p.tricks for p in row.players if p.tricks is not None}
+    return rules.Hand(
+        dealer=names[row.dealer_id],
+        kind=rules.Kind(row.kind),
+        picker=name(row.picker_id),
+        partner=name(row.partner_id),
+        called_card=row.called_card,
+        forced=row.forced,
+        picking_points=row.picking_points,
+        cracked_by=name(row.cracked_by_id),
+        recracked=row.recracked,
+        blitzes=blitzes,
+        winner=name(row.winner_id),
+        points=points or None,
+        tricks=tricks or None,
+    )
+
+
+def sheet_of(session: Session) -> rules.Sheet:
+    names = _names(session)
+    return rules.score_sheet(table_of(session), [hand_of(row, names) for row in session.hands])
+
+
+def players_named(names: Sequence[str]) -> list[Player]:
+    """The players with these names, creating the new ones; an existing player keeps the
+    spelling stored first."""
+    keys = [rules.name_key(name) for name in names]
+    existing = {
+        player.name_key: player
+        for player in db.session.scalars(select(Player).where(Player.name_key.in_(keys)))
+    }
+    players = []
+    for name, key in zip(names, keys, strict=True):
+        if key not in existing:
+            existing[key] = Player(name=name, name_key=key)
+            db.session.add(existing[key])
+        players.append(existing[key])
+    return players
+
+
+def create_session(
+    name: str,
+    players: Sequence[str],
+    rounds: int,
+    first_dealer: str | None,
+    options: rules.Options,
+) -> Session:
+    table = rules.new_table(list(players), rounds, first_dealer, options)
+    seated = players_named(table.seats)
+    session = Session(
+        name=rules.session_name(name),
+        rounds=rounds,
+        first_dealer=seated[table.seat_of(table.first_dealer)],
+        partner=options.partner.value,
+        no_bid=options.no_bid.value,
+        cracking=options.cracking,
+        blitzing=options.blitzing,
+        seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
+    )
+    db.session.add(session)
+    db.session.commit()
+    return session
+
+
+def update_session(session: Session, name: str | None, rounds: int | None) -> None:
+    new_name = session.name if name is None else rules.session_name(name)
+    if rounds is not None:
+        table_of(session).check_rounds(rounds, len(session.hands))
+        session.rounds = rounds
+    session.name = new_name
+    db.session.commit()
+
+
+def record_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Hand:
+    """Add a hand after the last one, dealt by `dealer` or by the next seat in rotation."""
+    table = table_of(session)
+    table.check_room_for_hand(len(session.hands))
+    sheet = sheet_of(session)
+    hand = rules.validate_hand(table, dealer or sheet.next_dealer or table.first_dealer, entry)
+    row = Hand(number=len(session.hands) + 1)
+    _write_hand(session, row, hand)
+    session.hands.append(row)
+    _commit_scores(session)
+    return row
+
+
+def replace_hand(session: Session, row: Hand, entry: rules.HandInput, dealer: str | None) -> None:
+    names = _names(session)
+    hand = rules.validate_hand(table_of(session), dealer or names[row.dealer_id], entry)
+    _write_hand(session, row, hand)
+    _commit_scores(session)
+
+
+def delete_hand(session: Session, row: Hand) -> None:
+    """Remove a hand; the later ones move up a number and keep their dealers."""
+    number = row.number
+    session.hands.remove(row)
+    db.session.flush()
+    # Two steps, so no two hands ever hold the same number mid-update (PostgreSQL checks
+    # uniqueness row by row).
+    later = (Hand.session_id == session.id) & (Hand.number > number)
+    db.session.execute(update(Hand).where(later).values(number=-(Hand.number - 1)))
+    db.session.execute(
+        update(Hand).where((Hand.session_id == session.id) & (Hand.number < 0))
+        .values(number=-Hand.number)
+    )
+    _commit_scores(session)
+
+
+def find_hand(session: Session, number: int) -> Hand | None:
+    return next((row for row in session.hands if row.number == number), None)
+
+
+def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
+    ids = {seat.player.name: seat.player_id for seat in session.seats}
+
+    def player_id(name: str | None) -> int | None:
+        return None if name is None else ids[name]
+
+    row.dealer_id = ids[hand.dealer]
+    row.kind = hand.kind.value
+    row.picker_id = player_id(hand.picker)
+    row.partner_id = player_id(hand.partner)
+    row.called_card = hand.called_card
+    row.forced = hand.forced
+    row.picking_points = hand.picking_points
+    row.cracked_by_id = player_id(hand.cracked_by)
+    row.recracked = hand.recracked
+    row.black_blitz = rules.Blitz.BLACK in hand.blitzes
+    row.red_blitz = rules.Blitz.RED in hand.blitzes
+    row.winner_id = player_id(hand.winner)
+    table = table_of(session)
+    row.players = [
+        HandPlayer(
+            player_id=ids[player],
+            seat=table.seat_of(player),
+            score=0,
+            won=False,
+            points=None if hand.points is None else hand.points[player],
+            tricks=None if hand.tricks is None else hand.tricks[player],
+        )
+        for player in table.players_of_hand(hand.dealer)
+    ]
+
+
+def _commit_scores(session: Session) -> None:
+    """Rewrite the stored scores from a fresh replay of the session, then commit."""
+    db.session.flush()
+    rows = db.session.scalars(
+        select(Hand)
+        .where(Hand.session_id == session.id)
+        .order_by(Hand.number)
+        .options(selectinload(Hand.players))
+        .execution_options(populate_existing=True)
+    ).all()
+    names = _names(session)
+    sheet = rules.score_sheet(table_of(session), [hand_of(row, names) for row in rows])
+    for row, result in zip(rows, sheet.results, strict=True):
+        row.multiplier = result.multiplier
+        for hand_player in row.players:
+            player = names[hand_player.player_id]
+            hand_player.score = result.scores[player]
+            hand_player.won = player in result.winners
+    db.session.commit()

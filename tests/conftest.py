@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+from .helpers import Api
+
+# Every storage and API test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
+BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
+
+
+def database_url(backend: str, folder: Path) -> str:
+    if backend == "sqlite":
+        return f"sqlite:///{folder / 'test.sqlite3'}"
+    return os.environ["TEST_DATABASE_URL"]
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return database_url(request.param, tmp_path)
+
+
+@pytest.fixture
+def app(database: str) -> Iterator[Flask]:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": database,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def api(client: FlaskClient) -> Api:
+    return Api(client)

@@ -48,7 +48,7 @@ def hand_counts() -> dict[int, int]:
     rows = db.session.execute(
         select(Hand.session_id, db.func.count(Hand.id)).group_by(Hand.session_id)
     )
-    return {session_id: count for session_id, count in rows.tuples()}
+    return {session_id: count for session_id, count in rows}
 
 
 def table_of(session: Session) -> rules.Table:

@@ -39,7 +39,7 @@ def _check_keys(
 ) -> None:
     for key in body:
         if key not in allowed and key not in ignored:
-            raise RuleError(f"{key} is not a field that can be given here.", key)
+            raise RuleError(f"There is no field called {key} here.", key)
 
 
 def _whole(value: Any, field: str, label: str, low: int, high: int) -> int:
@@ -54,9 +54,25 @@ def _text(value: Any, field: str, what: str) -> str:
     return value
 
 
+LABELS = {
+    "picker": "The picker",
+    "partner": "The partner",
+    "called_card": "The called card",
+    "cracked_by": "The player who cracked",
+    "winner": "The leaster winner",
+    "dealer": "The dealer",
+    "first_dealer": "The first dealer",
+    "name": "The session name",
+    "forced": "Forced",
+    "recracked": "Re-cracked",
+    "points": "Points",
+    "tricks": "Tricks",
+}
+
+
 def _name_or_none(body: Mapping[str, Any], field: str) -> str | None:
     value = body.get(field)
-    return None if value is None else _text(value, field, f"{field.replace('_', ' ')}")
+    return None if value is None else _text(value, field, LABELS[field])
 
 
 def _flag(body: Mapping[str, Any], field: str) -> bool:
@@ -64,7 +80,7 @@ def _flag(body: Mapping[str, Any], field: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise RuleError(f"{field} must be true or false.", field)
+        raise RuleError(f"{LABELS[field]} must be true or false.", field)
     return value
 
 
@@ -73,7 +89,7 @@ def _per_player(body: Mapping[str, Any], field: str, label: str, high: int) -> d
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise RuleError(f"{field} must map each player's name to a whole number.", field)
+        raise RuleError(f"{LABELS[field]} must map each player's name to a whole number.", field)
     return {name: _whole(n, field, f"{name}'s {label}", 0, high) for name, n in value.items()}
 
 
@@ -133,16 +149,16 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
     _check_keys(body, SESSION_KEYS, SESSION_OUTPUT_KEYS)
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RuleError("players must be a list of the players' names in seat order.", "players")
+        raise RuleError("Players must be a list of the players' names in seat order.", "players")
     if "rounds" not in body:
         raise RuleError("Say how many rounds to play (0 means open-ended).", "rounds")
     given_rules = body.get("rules") or {}
     if not isinstance(given_rules, dict):
-        raise RuleError("rules must be an object of rule options.", "rules")
+        raise RuleError("Rules must be an object of rule options.", "rules")
     for key in given_rules:
         if key not in RULES_KEYS:
-            raise RuleError(f"{key} is not a rule option; the options are "
-                            f"{', '.join(sorted(RULES_KEYS))}.", "rules")
+            options = ", ".join(sorted(RULES_KEYS))
+            raise RuleError(f"There is no rule option {key}; the options are {options}.", "rules")
     for key in ("partner", "no_bid"):
         if given_rules.get(key) is not None:
             _text(given_rules[key], "rules", f"The {key.replace('_', ' ')} rule")

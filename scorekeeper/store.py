@@ -16,7 +16,6 @@ from . import rules
 from .extensions import db
 from .models import Hand, HandPlayer, Player, Seat, Session
 
-
 MAX_ID = 2**31 - 1
 
 
@@ -24,7 +23,7 @@ def session_or_404(session_id: int) -> Session:
     """A session with its seats, hands and their players, in a fixed number of queries."""
     if not 0 < session_id <= MAX_ID:
         abort(404, f"There is no session {session_id}.")
-    return db.first_or_404(
+    session: Session = db.first_or_404(
         select(Session)
         .where(Session.id == session_id)
         .options(
@@ -34,6 +33,7 @@ def session_or_404(session_id: int) -> Session:
         ),
         description=f"There is no session {session_id}.",
     )
+    return session
 
 
 def list_sessions() -> Sequence[Session]:
@@ -182,7 +182,8 @@ def delete_hand(session: Session, row: Hand) -> None:
     later = (Hand.session_id == session.id) & (Hand.number > number)
     db.session.execute(update(Hand).where(later).values(number=-(Hand.number - 1)))
     db.session.execute(
-        update(Hand).where((Hand.session_id == session.id) & (Hand.number < 0))
+        update(Hand)
+        .where((Hand.session_id == session.id) & (Hand.number < 0))
         .values(number=-Hand.number)
     )
     _commit_scores(session)

@@ -233,10 +233,16 @@ REFUSED: list[tuple[dict[str, Any], dict[str, Any], str]] = [
     ({}, pick("Ann", "Bob", "60"), "picking_points"),  # type: ignore[arg-type]
     ({}, pick("Ann", "Bob", True), "picking_points"),
     ({}, pick("Ann", "Bob", 10**30), "picking_points"),
-    ({}, {"kind": "pick", "picker": "Ann", "partner": "Bob", "opponent_points": 1},
-     "opponent_points"),
-    ({}, {"kind": "pick", "picker": "Ann", "partner": "Bob", "opponent_points": 119},
-     "opponent_points"),
+    (
+        {},
+        {"kind": "pick", "picker": "Ann", "partner": "Bob", "opponent_points": 1},
+        "opponent_points",
+    ),
+    (
+        {},
+        {"kind": "pick", "picker": "Ann", "partner": "Bob", "opponent_points": 119},
+        "opponent_points",
+    ),
     ({}, {"kind": "pick", "picker": "Ann", "partner": "Bob"}, "picking_points"),
     ({}, pick("Ann", "Bob", 60, opponent_points=60), "opponent_points"),
     ({}, pick("Ann", "Bob", 75, called_card="AC"), "called_card"),
@@ -262,18 +268,39 @@ REFUSED: list[tuple[dict[str, Any], dict[str, Any], str]] = [
     ({"no_bid": "doubler"}, {"kind": "leaster", "winner": "Cat"}, "kind"),
     ({"no_bid": "redeal"}, {"kind": "pass", "picker": "Ann"}, "picker"),
     ({"no_bid": "leaster"}, {"kind": "leaster"}, "winner"),
-    ({"no_bid": "leaster"}, {"kind": "leaster", "winner": "Cat", "picking_points": 20},
-     "picking_points"),
-    ({"no_bid": "leaster"},
-     {"kind": "leaster", "winner": "Cat", "points": {"Ann": 60, "Bob": 60}}, "points"),
-    ({"no_bid": "leaster"},
-     {"kind": "leaster", "winner": "Cat", "tricks": {"Ann": 2, "Bob": 1, "Cat": 0, "Dan": 1,
-                                                     "Eve": 2}}, "winner"),
-    ({"no_bid": "leaster"},
-     {"kind": "leaster", "winner": "Cat", "points": {"Ann": 30, "Bob": 40, "Cat": 10.5,
-                                                     "Dan": 25, "Eve": 14.5}}, "points"),
-    ({"no_bid": "leaster"},
-     {"kind": "leaster", "winner": "Cat", "points": [30, 40, 10, 25, 15]}, "points"),
+    (
+        {"no_bid": "leaster"},
+        {"kind": "leaster", "winner": "Cat", "picking_points": 20},
+        "picking_points",
+    ),
+    (
+        {"no_bid": "leaster"},
+        {"kind": "leaster", "winner": "Cat", "points": {"Ann": 60, "Bob": 60}},
+        "points",
+    ),
+    (
+        {"no_bid": "leaster"},
+        {
+            "kind": "leaster",
+            "winner": "Cat",
+            "tricks": {"Ann": 2, "Bob": 1, "Cat": 0, "Dan": 1, "Eve": 2},
+        },
+        "winner",
+    ),
+    (
+        {"no_bid": "leaster"},
+        {
+            "kind": "leaster",
+            "winner": "Cat",
+            "points": {"Ann": 30, "Bob": 40, "Cat": 10.5, "Dan": 25, "Eve": 14.5},
+        },
+        "points",
+    ),
+    (
+        {"no_bid": "leaster"},
+        {"kind": "leaster", "winner": "Cat", "points": [30, 40, 10, 25, 15]},
+        "points",
+    ),
 ]
 
 
@@ -286,7 +313,9 @@ def test_refused_hand_changes_nothing(
     api.record(sid, **pick("Dan", "Eve", 75), dealer="Ann")
     before = api.session(sid)
     for response in (
-        client.post(f"/api/sessions/{sid}/hands", json={**body, "dealer": body.get("dealer", "Ann")}),
+        client.post(
+            f"/api/sessions/{sid}/hands", json={**body, "dealer": body.get("dealer", "Ann")}
+        ),
         client.put(f"/api/sessions/{sid}/hands/1", json=body),
     ):
         assert response.status_code == 400, response.json
@@ -300,7 +329,10 @@ def test_crack_message_names_the_players(api: Api, client: FlaskClient) -> None:
     response = client.post(
         f"/api/sessions/{session['id']}/hands", json=pick("Cat", None, 75, cracked_by="Ann")
     )
-    assert response.json == {"error": "Ann bid before Cat, so Ann can't crack.", "field": "cracked_by"}
+    assert response.json == {
+        "error": "Ann bid before Cat, so Ann can't crack.",
+        "field": "cracked_by",
+    }
 
 
 def test_partner_may_be_the_cracker(api: Api) -> None:
@@ -329,9 +361,7 @@ def test_malformed_hand_json_is_400(api: Api, client: FlaskClient) -> None:
 
 def test_long_names_in_hands_are_refused(api: Api, client: FlaskClient) -> None:
     session = api.new_session()
-    response = client.post(
-        f"/api/sessions/{session['id']}/hands", json=pick("x" * 5000, None, 75)
-    )
+    response = client.post(f"/api/sessions/{session['id']}/hands", json=pick("x" * 5000, None, 75))
     assert response.status_code == 400
     assert response.json["field"] == "picker"
     assert api.session(session["id"])["hands"] == []

@@ -72,9 +72,7 @@ def test_sums_to_zero_and_edit_then_restore_gives_the_session_back(
     for hand in original["hands"]:
         assert sum(hand["scores"].values()) == 0
     assert sum(original["totals"].values()) == 0
-    assert original["totals"] == {
-        p: sum(h["scores"][p] for h in original["hands"]) for p in SEATS
-    }
+    assert original["totals"] == {p: sum(h["scores"][p] for h in original["hands"]) for p in SEATS}
 
     api.replace(sid, edited + 1, **replacement)
     assert sum(api.session(sid)["totals"].values()) == 0

@@ -156,9 +156,7 @@ def test_bad_session_is_refused_and_nothing_written(
     assert client.get("/api/sessions").json["sessions"] == []
 
 
-@pytest.mark.parametrize(
-    "data", ["{not json", "[1, 2]", '"text"', "null", "", "\xff\xfe"]
-)
+@pytest.mark.parametrize("data", ["{not json", "[1, 2]", '"text"', "null", "", "\xff\xfe"])
 def test_malformed_json_is_400(client: FlaskClient, data: str) -> None:
     response = client.post("/api/sessions", data=data, content_type="application/json")
     assert response.status_code == 400

@@ -84,7 +84,9 @@ def _flag(body: Mapping[str, Any], field: str) -> bool:
     return value
 
 
-def _per_player(body: Mapping[str, Any], field: str, label: str, high: int) -> dict[str, int] | None:
+def _per_player(
+    body: Mapping[str, Any], field: str, label: str, high: int
+) -> dict[str, int] | None:
     value = body.get(field)
     if value is None:
         return None

@@ -99,9 +99,7 @@ def validate_hand(table: Table, dealer: str, entry: HandInput) -> Hand:
     _refuse_pick_fields(entry)
     if kind is Kind.LEASTER:
         if table.options.no_bid is not NoBid.LEASTER:
-            raise RuleError(
-                "This session doesn't play a leaster when everyone passes.", "kind"
-            )
+            raise RuleError("This session doesn't play a leaster when everyone passes.", "kind")
         return _validate_leaster(table, dealer, entry)
     if table.options.no_bid not in (NoBid.REDEAL, NoBid.DOUBLER):
         raise RuleError(
@@ -159,9 +157,7 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
         called_card = entry.called_card.strip().upper()
         allowed = CALLED_CARDS[options.partner]
         if called_card not in allowed:
-            raise RuleError(
-                f"The called card must be one of {', '.join(allowed)}.", "called_card"
-            )
+            raise RuleError(f"The called card must be one of {', '.join(allowed)}.", "called_card")
 
     if entry.forced:
         if options.no_bid is not NoBid.FORCED_PICK:

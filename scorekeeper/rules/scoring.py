@@ -42,10 +42,8 @@ def multiplier(hand: Hand, doubled: bool) -> int:
     """Each crack, re-crack, blitz and doubler taken from the queue doubles the hand."""
     if hand.kind is not Kind.PICK:
         return 1
-    doublings = (
-        (hand.cracked_by is not None) + hand.recracked + len(hand.blitzes) + doubled
-    )
-    return 2**doublings
+    doublings = (hand.cracked_by is not None) + hand.recracked + len(hand.blitzes) + doubled
+    return 1 << doublings
 
 
 def score_hand(table: Table, hand: Hand, doubled: bool = False) -> HandResult:

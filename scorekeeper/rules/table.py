@@ -121,9 +121,7 @@ def player_name(name: str, field: str = "players") -> str:
     """A new player's name, trimmed, or a refusal when it is empty or too long."""
     name = name.strip()
     if not 1 <= len(name) <= MAX_NAME_LENGTH:
-        raise RuleError(
-            f"A player's name must be 1 to {MAX_NAME_LENGTH} characters long.", field
-        )
+        raise RuleError(f"A player's name must be 1 to {MAX_NAME_LENGTH} characters long.", field)
     return name
 
 

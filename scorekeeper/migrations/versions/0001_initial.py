@@ -5,9 +5,8 @@ Revises:
 Create Date: 2026-11-21 22:55:04.317320
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "3f2529198b4f"

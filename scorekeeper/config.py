@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,19 @@ def database_url(url: str) -> str:
 
 
 def instance_secret_key(instance_path: Path) -> str:
-    """A key generated once into the instance folder and kept there."""
+    """A key generated once into the instance folder and kept there. It is written whole to a
+    temporary file and linked into place, which fails if another worker got there first, so
+    workers starting together all read the same complete key."""
     path = instance_path / SECRET_KEY_FILE
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        with tempfile.NamedTemporaryFile("w", dir=instance_path, delete=False) as draft:
+            draft.write(secrets.token_hex(32))
+        try:
+            os.link(draft.name, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(draft.name)
     return path.read_text().strip()
 
 

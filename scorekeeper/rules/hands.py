@@ -107,35 +107,40 @@ def validate_hand(table: Table, dealer: str, entry: HandInput) -> Hand:
             "kind",
         )
     for key in ("winner", "points", "tricks"):
-        if getattr(entry, key) is not None:
+        if _given(getattr(entry, key)):
             raise RuleError(f"A pass has no {key}: nobody played it.", key)
     return Hand(dealer=dealer, kind=kind)
 
 
+PICK_ONLY = {
+    "picker": "a picker",
+    "partner": "a partner",
+    "called_card": "a called card",
+    "forced": "a forced pick",
+    "picking_points": "picking team points",
+    "opponent_points": "opponents' points",
+    "cracked_by": "a crack",
+    "recracked": "a re-crack",
+    "blitzes": "blitzes",
+}
+LEASTER_ONLY = {"winner": "a winner", "points": "points for each player", "tricks": "tricks"}
+
+
+def _given(value: object) -> bool:
+    """Whether a field was filled in: null, false and empty all mean it was left out."""
+    return value is not None and value is not False and value not in ("", (), {})
+
+
 def _refuse_pick_fields(entry: HandInput) -> None:
-    given = {
-        "picker": entry.picker is not None,
-        "partner": entry.partner is not None,
-        "called_card": entry.called_card is not None,
-        "forced": entry.forced,
-        "picking_points": entry.picking_points is not None,
-        "opponent_points": entry.opponent_points is not None,
-        "cracked_by": entry.cracked_by is not None,
-        "recracked": entry.recracked,
-        "blitzes": bool(entry.blitzes),
-    }
-    for key, present in given.items():
-        if present:
-            raise RuleError(f"Only a pick has a {key.replace('_', ' ')}.", key)
+    for key, label in PICK_ONLY.items():
+        if _given(getattr(entry, key)):
+            raise RuleError(f"Only a pick has {label}.", key)
 
 
 def _refuse_leaster_fields(entry: HandInput) -> None:
-    if entry.winner is not None:
-        raise RuleError("Only a leaster has a winner; a pick is won by points.", "winner")
-    if entry.points is not None:
-        raise RuleError("Only a leaster has points for each player.", "points")
-    if entry.tricks is not None:
-        raise RuleError("Only a leaster has tricks for each player.", "tricks")
+    for key, label in LEASTER_ONLY.items():
+        if _given(getattr(entry, key)):
+            raise RuleError(f"Only a leaster has {label}.", key)
 
 
 def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
@@ -281,7 +286,7 @@ def _validate_leaster(table: Table, dealer: str, entry: HandInput) -> Hand:
 def _per_player(
     table: Table, players: tuple[str, ...], given: Mapping[str, int] | None, field: str
 ) -> dict[str, int] | None:
-    if given is None:
+    if not given:
         return None
     values: dict[str, int] = {}
     for name, value in given.items():

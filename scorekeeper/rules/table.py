@@ -89,10 +89,9 @@ class Table:
 
     def check_room_for_hand(self, hand_count: int) -> None:
         if self.is_complete(hand_count):
-            rounds = "round" if self.rounds == 1 else f"{self.rounds} rounds"
+            played = "its round is" if self.rounds == 1 else f"all {self.rounds} rounds are"
             raise SessionComplete(
-                f"This session is complete: all {rounds} are played. "
-                "Add a round to record another hand."
+                f"This session is complete: {played} played. Add a round to record another hand."
             )
 
     def check_rounds(self, rounds: int, hand_count: int) -> None:

@@ -226,21 +226,16 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
 
 
 def _commit_scores(session: Session) -> None:
-    """Rewrite the stored scores from a fresh replay of the session, then commit."""
-    db.session.flush()
-    rows = db.session.scalars(
-        select(Hand)
-        .where(Hand.session_id == session.id)
-        .order_by(Hand.number)
-        .options(selectinload(Hand.players))
-        .execution_options(populate_existing=True)
-    ).all()
+    """Rewrite the stored scores from a replay of the session's hands, then commit."""
     names = _names(session)
-    sheet = rules.score_sheet(table_of(session), [hand_of(row, names) for row in rows])
-    for row, result in zip(rows, sheet.results, strict=True):
-        row.multiplier = result.multiplier
+    sheet = rules.score_sheet(table_of(session), [hand_of(row, names) for row in session.hands])
+    # Only changed values are assigned, so the flush touches only the rows that changed.
+    for row, result in zip(session.hands, sheet.results, strict=True):
+        if row.multiplier != result.multiplier:
+            row.multiplier = result.multiplier
         for hand_player in row.players:
             player = names[hand_player.player_id]
-            hand_player.score = result.scores[player]
-            hand_player.won = player in result.winners
+            score, won = result.scores[player], player in result.winners
+            if (hand_player.score, hand_player.won) != (score, won):
+                hand_player.score, hand_player.won = score, won
     db.session.commit()

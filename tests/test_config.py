@@ -1,0 +1,109 @@
+"""Configuration: the secret key, the database URL and SQLite's connection settings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import text
+
+from scorekeeper import create_app
+from scorekeeper.config import database_url
+from scorekeeper.extensions import db
+
+
+@pytest.fixture(autouse=True)
+def instance(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A throwaway instance folder instead of the checkout's, and no settings from outside."""
+    folder = tmp_path / "instance"
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda _self: str(folder))
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'config.sqlite3'}")
+    return folder
+
+
+@pytest.fixture
+def sqlite_app() -> Iterator[Flask]:
+    app = create_app()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_secret_key_from_the_environment_wins(
+    monkeypatch: pytest.MonkeyPatch, instance: Path
+) -> None:
+    instance.mkdir()
+    (instance / "config.py").write_text('SECRET_KEY = "from-config-file"\n')
+    (instance / "secret_key").write_text("from-key-file")
+    monkeypatch.setenv("SECRET_KEY", "from-environment")
+    assert create_app().config["SECRET_KEY"] == "from-environment"
+    assert (instance / "secret_key").read_text() == "from-key-file"
+
+
+def test_secret_key_from_the_environment_writes_no_key_file(
+    monkeypatch: pytest.MonkeyPatch, instance: Path
+) -> None:
+    monkeypatch.setenv("SECRET_KEY", "from-environment")
+    create_app()
+    assert not (instance / "secret_key").exists()
+
+
+def test_secret_key_is_generated_once_into_the_instance_folder(instance: Path) -> None:
+    first = create_app().config["SECRET_KEY"]
+    key_file = instance / "secret_key"
+    assert key_file.read_text().strip() == first
+    assert len(first) >= 32
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert create_app().config["SECRET_KEY"] == first
+
+
+def test_each_instance_folder_gets_its_own_key(
+    monkeypatch: pytest.MonkeyPatch, instance: Path
+) -> None:
+    first = create_app().config["SECRET_KEY"]
+    other = instance.parent / "other-instance"
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda _self: str(other))
+    assert create_app().config["SECRET_KEY"] != first
+    assert (other / "secret_key").exists()
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("postgres://u:p@db:5432/sk", "postgresql+psycopg://u:p@db:5432/sk"),
+        ("postgresql://u:p@db/sk", "postgresql+psycopg://u:p@db/sk"),
+        ("postgresql+psycopg://u:p@db/sk", "postgresql+psycopg://u:p@db/sk"),
+        ("sqlite:///scorekeeper.sqlite3", "sqlite:///scorekeeper.sqlite3"),
+        ("sqlite:////var/data/sk.sqlite3", "sqlite:////var/data/sk.sqlite3"),
+        ("sqlite://", "sqlite://"),
+    ],
+)
+def test_database_url(given: str, expected: str) -> None:
+    assert database_url(given) == expected
+
+
+def test_database_url_from_the_environment_is_mapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgres://u:p@db/sk")
+    monkeypatch.setenv("SECRET_KEY", "test")
+    app = create_app()
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://u:p@db/sk"
+
+
+def test_default_database_lives_in_the_instance_folder(
+    monkeypatch: pytest.MonkeyPatch, instance: Path
+) -> None:
+    monkeypatch.delenv("DATABASE_URL")
+    app = create_app()
+    with app.app_context():
+        assert db.engine.url.database == str(instance / "scorekeeper.sqlite3")
+        db.engine.dispose()
+
+
+@pytest.mark.parametrize(("pragma", "expected"), [("foreign_keys", 1), ("journal_mode", "wal")])
+def test_sqlite_connections(sqlite_app: Flask, pragma: str, expected: int | str) -> None:
+    with sqlite_app.app_context(), db.engine.connect() as connection:
+        assert connection.execute(text(f"PRAGMA {pragma}")).scalar() == expected

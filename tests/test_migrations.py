@@ -1,0 +1,127 @@
+"""The schema comes from the migrations: `flask db upgrade` builds exactly what the models say."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask import Flask
+from flask.testing import FlaskCliRunner
+from sqlalchemy import Engine, MetaData, create_engine, inspect, text
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+MODEL_TABLES = set(db.metadata.tables)
+
+
+def drop_everything(url: str) -> None:
+    """Every table, alembic_version included, whether the models know it or not."""
+    engine = create_engine(url)
+    try:
+        tables = MetaData()
+        tables.reflect(engine)
+        tables.drop_all(engine)
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def empty_database(database: str) -> Iterator[str]:
+    drop_everything(database)
+    yield database
+    drop_everything(database)
+
+
+@pytest.fixture
+def migrated_app(empty_database: str) -> Iterator[Flask]:
+    """An app whose schema exists only once `db upgrade` has run: no create_all here."""
+    app = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": empty_database, "SECRET_KEY": "test"}
+    )
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def cli(migrated_app: Flask) -> FlaskCliRunner:
+    return migrated_app.test_cli_runner()
+
+
+def upgrade(cli: FlaskCliRunner) -> None:
+    result = cli.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+
+
+def engine_of(app: Flask) -> Engine:
+    with app.app_context():
+        return db.engine
+
+
+def table_names(app: Flask) -> set[str]:
+    return set(inspect(engine_of(app)).get_table_names())
+
+
+def revision(app: Flask) -> str | None:
+    with engine_of(app).connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def test_upgrade_creates_every_table(migrated_app: Flask, cli: FlaskCliRunner) -> None:
+    assert table_names(migrated_app) == set()
+    upgrade(cli)
+    assert table_names(migrated_app) == MODEL_TABLES | {"alembic_version"}
+    assert revision(migrated_app) is not None
+
+
+def test_second_upgrade_changes_nothing(migrated_app: Flask, cli: FlaskCliRunner) -> None:
+    upgrade(cli)
+    with engine_of(migrated_app).begin() as connection:
+        connection.execute(text("INSERT INTO player (name, name_key) VALUES ('Ann', 'ann')"))
+    head = revision(migrated_app)
+    upgrade(cli)
+    assert revision(migrated_app) == head
+    assert table_names(migrated_app) == MODEL_TABLES | {"alembic_version"}
+    with engine_of(migrated_app).connect() as connection:
+        assert connection.execute(text("SELECT name FROM player")).scalars().all() == ["Ann"]
+
+
+def test_migrated_schema_matches_the_models(migrated_app: Flask, cli: FlaskCliRunner) -> None:
+    upgrade(cli)
+    with engine_of(migrated_app).connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, db.metadata) == []
+
+
+def test_db_check_finds_nothing_to_migrate(cli: FlaskCliRunner) -> None:
+    upgrade(cli)
+    result = cli.invoke(args=["db", "check"])
+    assert result.exit_code == 0, result.output
+
+
+def test_flask_db_upgrade_command_as_the_readme_says(tmp_path: Path) -> None:
+    database = tmp_path / "scorekeeper.sqlite3"
+    env = os.environ | {"DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "test"}
+    result = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", "db", "upgrade"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    engine = create_engine(f"sqlite:///{database}")
+    try:
+        assert set(inspect(engine).get_table_names()) == MODEL_TABLES | {"alembic_version"}
+    finally:
+        engine.dispose()

@@ -1,0 +1,307 @@
+"""The pages for people: the sessions list, a session's scoresheet, errors, escaping, queries."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from itertools import cycle, islice
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event
+
+from scorekeeper import create_app, rules, store
+from scorekeeper.extensions import db
+
+from .helpers import SEATS, Api, pick
+
+
+class Page(HTMLParser):
+    """A page read the way a person sees it: its text, list items and table rows."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.words: list[str] = []
+        self.items: list[list[str]] = []
+        self.tables: dict[str, list[list[str]]] = {}
+        self._item: list[str] | None = None
+        self._table: list[list[str]] | None = None
+        self._cell: list[str] | None = None
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "li":
+            self._item = []
+            self.items.append(self._item)
+        elif tag == "table":
+            self._table = self.tables.setdefault(dict(attrs).get("class") or "", [])
+        elif tag == "tr" and self._table is not None:
+            self._table.append([])
+        elif tag in ("td", "th") and self._table is not None:
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "li":
+            self._item = None
+        elif tag == "table":
+            self._table = None
+        elif tag in ("td", "th") and self._table is not None and self._cell is not None:
+            self._table[-1].append(" ".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        words = data.split()
+        self.words.extend(words)
+        if self._item is not None:
+            self._item.extend(words)
+        if self._cell is not None and words:
+            self._cell.append(" ".join(words))
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    def rows(self, table_class: str) -> list[list[str]]:
+        return self.tables[table_class]
+
+
+def page(client: FlaskClient, path: str) -> Page:
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.mimetype == "text/html"
+    return Page(response.text)
+
+
+def numbers(cell: str) -> list[int]:
+    return [int(word) for word in cell.split()]
+
+
+def session_with(api: Api, hands: list[dict[str, Any]], **given: Any) -> int:
+    session_id: int = api.new_session(**given)["id"]
+    for hand in hands:
+        api.record(session_id, **hand)
+    return session_id
+
+
+# --- the sessions list
+
+
+def test_index_without_sessions(client: FlaskClient) -> None:
+    index = page(client, "/")
+    assert index.items == []
+    assert "Ann" not in index.text
+
+
+def test_index_lists_sessions_with_names_and_hand_counts(api: Api, client: FlaskClient) -> None:
+    session_with(api, [pick("Ann", "Bob", 75), pick("Bob", "Cat", 75)], name="Friday")
+    session_with(api, [pick("Ann", "Bob", 75)], name="Saturday")
+    session_with(api, [], name="Sunday", players=["Ann", "Bob", "Cat", "Dan", "Fay"])
+    items = [" ".join(item) for item in page(client, "/").items]
+    assert len(items) == 3
+    expected = {"Friday": "2 hands", "Saturday": "1 hand", "Sunday": "0 hands"}
+    for name, count in expected.items():
+        (item,) = (item for item in items if name in item)
+        assert re.search(rf"\b{count}\b", item), item
+    assert "Fay" in next(item for item in items if "Sunday" in item)
+
+
+# --- a session's page
+
+
+def test_session_page_shows_standings_grid_running_totals_and_next_dealer(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = session_with(
+        api, [pick("Ann", "Bob", 75), pick("Cat", None, 95)], name="Friday", rounds=1
+    )
+    session = page(client, f"/sessions/{session_id}")
+    assert "Friday" in session.text
+    assert "Next dealer: Cat" in session.text
+    assert "complete" not in session.text.lower()
+
+    standings = [
+        [player, int(place), int(total), int(won)]
+        for place, player, total, won in session.rows("standings")[1:]
+    ]
+    assert standings == [
+        ["Cat", 1, 7, 1],
+        ["Ann", 2, 0, 1],
+        ["Bob", 3, -1, 1],
+        ["Dan", 4, -3, 0],
+        ["Eve", 4, -3, 0],
+    ]
+
+    header, *hands, total = session.rows("grid")
+    assert header[-5:] == SEATS
+    assert [row[:2] for row in hands] == [["1", "Ann"], ["2", "Bob"]]
+    # Each player's cell holds the hand's score, then the running total.
+    assert [[numbers(cell) for cell in row[-5:]] for row in hands] == [
+        [[2, 2], [1, 1], [-1, -1], [-1, -1], [-1, -1]],
+        [[-2, 0], [-2, -1], [8, 7], [-2, -3], [-2, -3]],
+    ]
+    assert [int(cell) for cell in total[-5:]] == [0, -1, 7, -3, -3]
+
+
+def test_session_page_shows_every_hand(api: Api, client: FlaskClient) -> None:
+    dealers = list(islice(cycle(SEATS), 12))
+    pickers = dealers[2:] + dealers[:2]
+    session_id = session_with(api, [pick(picker, None, 75) for picker in pickers])
+    _header, *rows, _total = page(client, f"/sessions/{session_id}").rows("grid")
+    assert [row[0] for row in rows] == [str(n) for n in range(1, 13)]
+    assert [row[1] for row in rows] == dealers
+    assert all(picker in row[2] for picker, row in zip(pickers, rows, strict=True))
+
+
+def test_session_page_shows_pending_doublers(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(
+        api, [{"kind": "pass"}, {"kind": "pass"}], rules={"no_bid": "doubler"}
+    )
+    assert "next 2 hands doubled" in page(client, f"/sessions/{session_id}").text
+    api.record(session_id, **pick("Cat", "Dan", 75))
+    assert "next 1 hand doubled" in page(client, f"/sessions/{session_id}").text
+
+
+def test_session_page_says_complete(api: Api, client: FlaskClient) -> None:
+    hands = [pick(picker, None, 75) for picker in SEATS]
+    session = page(client, f"/sessions/{session_with(api, hands, rounds=1)}")
+    assert "complete" in session.text.lower()
+    assert "Next dealer" not in session.text
+
+
+def test_session_without_hands(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [], first_dealer="Dan")
+    session = page(client, f"/sessions/{session_id}")
+    assert "Next dealer: Dan" in session.text
+    assert [row[1] for row in session.rows("standings")[1:]] == SEATS
+
+
+# --- errors
+
+
+@pytest.mark.parametrize("path", ["/sessions/999", f"/sessions/{2**31}", "/no/such/page"])
+def test_unknown_page_is_an_html_404(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.mimetype == "text/html"
+    assert response.text.lstrip().lower().startswith("<!doctype html>")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("GET", "/api/no/such/thing", 404),
+        ("GET", "/api/sessions/999", 404),
+        ("DELETE", "/api/sessions", 405),
+        ("PUT", "/api/sessions", 405),
+    ],
+)
+def test_api_errors_answer_json(client: FlaskClient, method: str, path: str, status: int) -> None:
+    response = client.open(path, method=method)
+    assert response.status_code == status
+    assert response.mimetype == "application/json"
+    assert isinstance(response.json, dict)
+    assert response.json["error"]
+
+
+# --- escaping and assets
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def test_names_are_escaped(api: Api, client: FlaskClient) -> None:
+    seats = [SCRIPT, "Bob", "Cat", "Dan", "Eve"]
+    session_id = session_with(api, [pick(SCRIPT, "Bob", 75)], name="<b>bold</b>", players=seats)
+    for path in ("/", f"/sessions/{session_id}"):
+        html = client.get(path).text
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert "&lt;b&gt;bold&lt;/b&gt;" in html
+        assert SCRIPT not in html
+        assert "<b>" not in html
+
+
+def test_stylesheet_is_served_and_linked(client: FlaskClient) -> None:
+    with client.get("/static/style.css") as response:
+        assert response.status_code == 200
+        assert response.mimetype == "text/css"
+        assert response.data.strip()
+    assert 'href="/static/style.css"' in client.get("/").text
+
+
+# --- a fixed number of queries, whatever the number of hands
+
+
+def stored_session(hand_count: int) -> int:
+    session_id = store.create_session("", SEATS, 0, None, rules.Options()).id
+    for picker, partner, points in islice(
+        zip(cycle(SEATS), cycle(SEATS[2:] + SEATS[:2]), cycle([75, 30, 95, 120, 0])), hand_count
+    ):
+        # Loaded afresh for each hand, as a request would.
+        store.record_hand(
+            store.session_or_404(session_id),
+            rules.HandInput(kind="pick", picker=picker, partner=partner, picking_points=points),
+            None,
+        )
+    return session_id
+
+
+def statements_for(app: Flask, client: FlaskClient, path: str) -> int:
+    """Statements sent to the database while answering one GET, after a warm-up GET."""
+    assert client.get(path).status_code == 200
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert client.get(path).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return len(statements)
+
+
+def test_session_needs_a_fixed_number_of_queries(app: Flask, client: FlaskClient) -> None:
+    with app.app_context():
+        few, many = stored_session(5), stored_session(200)
+    assert len(client.get(f"/api/sessions/{many}").json["hands"]) == 200
+    for path in ("/sessions/{}", "/api/sessions/{}"):
+        counts = [
+            statements_for(app, client, path.format(session_id)) for session_id in (few, many)
+        ]
+        assert counts[0] == counts[1], path
+        assert 0 < counts[0] <= 8, path
+
+
+# --- CSRF stays on outside the API
+
+
+@pytest.fixture
+def csrf_app(database: str) -> Iterator[Flask]:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": database,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": True,
+        }
+    )
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
+
+
+def test_api_needs_no_csrf_token_with_csrf_on(csrf_app: Flask) -> None:
+    assert "csrf" in csrf_app.extensions
+    response = csrf_app.test_client().post("/api/sessions", json={"players": SEATS, "rounds": 1})
+    assert response.status_code == 201, response.json

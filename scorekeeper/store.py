@@ -44,6 +44,11 @@ def list_sessions() -> Sequence[Session]:
     ).all()
 
 
+def roster() -> list[str]:
+    """Every player's name, for choosing the players of a new session."""
+    return list(db.session.scalars(select(Player.name).order_by(Player.name_key)))
+
+
 def hand_counts() -> dict[int, int]:
     rows = db.session.execute(
         select(Hand.session_id, db.func.count(Hand.id)).group_by(Hand.session_id)
@@ -65,7 +70,7 @@ def table_of(session: Session) -> rules.Table:
     )
 
 
-def _names(session: Session) -> dict[int, str]:
+def names_of(session: Session) -> dict[int, str]:
     return {seat.player_id: seat.player.name for seat in session.seats}
 
 
@@ -98,7 +103,7 @@ def hand_of(row: Hand, names: dict[int, str]) -> rules.Hand:
 
 
 def sheet_of(session: Session) -> rules.Sheet:
-    names = _names(session)
+    names = names_of(session)
     return rules.score_sheet(table_of(session), [hand_of(row, names) for row in session.hands])
 
 
@@ -154,10 +159,7 @@ def update_session(session: Session, name: str | None, rounds: int | None) -> No
 
 def record_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Hand:
     """Add a hand after the last one, dealt by `dealer` or by the next seat in rotation."""
-    table = table_of(session)
-    table.check_room_for_hand(len(session.hands))
-    sheet = sheet_of(session)
-    hand = rules.validate_hand(table, dealer or sheet.next_dealer or table.first_dealer, entry)
+    hand = _checked_hand(session, None, entry, dealer)
     row = Hand(number=len(session.hands) + 1)
     _write_hand(session, row, hand)
     session.hands.append(row)
@@ -166,10 +168,38 @@ def record_hand(session: Session, entry: rules.HandInput, dealer: str | None) ->
 
 
 def replace_hand(session: Session, row: Hand, entry: rules.HandInput, dealer: str | None) -> None:
-    names = _names(session)
-    hand = rules.validate_hand(table_of(session), dealer or names[row.dealer_id], entry)
-    _write_hand(session, row, hand)
+    """Correct a hand; its dealer stays unless a dealer is given."""
+    _write_hand(session, row, _checked_hand(session, row, entry, dealer))
     _commit_scores(session)
+
+
+def preview_hand(
+    session: Session, row: Hand | None, entry: rules.HandInput, dealer: str | None
+) -> rules.HandResult:
+    """What a new hand (row None) or a corrected one would score, doublers included."""
+    hand = _checked_hand(session, row, entry, dealer)
+    names = names_of(session)
+    hands = [hand_of(r, names) for r in session.hands]
+    index = len(hands) if row is None else row.number - 1
+    hands[index : index + 1] = [hand]
+    return rules.score_sheet(table_of(session), hands).results[index]
+
+
+def _checked_hand(
+    session: Session, row: Hand | None, entry: rules.HandInput, dealer: str | None
+) -> rules.Hand:
+    table = table_of(session)
+    if row is None:
+        table.check_room_for_hand(len(session.hands))
+        dealer = dealer or sheet_of(session).next_dealer
+    else:
+        dealer = dealer or names_of(session)[row.dealer_id]
+    return rules.validate_hand(table, dealer or table.first_dealer, entry)
+
+
+def add_round(session: Session) -> None:
+    if session.rounds:
+        update_session(session, None, session.rounds + 1)
 
 
 def delete_hand(session: Session, row: Hand) -> None:
@@ -227,7 +257,7 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
 
 def _commit_scores(session: Session) -> None:
     """Rewrite the stored scores from a replay of the session's hands, then commit."""
-    names = _names(session)
+    names = names_of(session)
     sheet = rules.score_sheet(table_of(session), [hand_of(row, names) for row in session.hands])
     # Only changed values are assigned, so the flush touches only the rows that changed.
     for row, result in zip(session.hands, sheet.results, strict=True):

@@ -107,7 +107,7 @@ def hand_request(body: Mapping[str, Any]) -> HandRequest:
         raise RuleError("Say what kind of hand it was: pick, leaster or pass.", "kind")
     kind = _text(body["kind"], "kind", "The kind of hand")
     if kind == rules.Kind.PICK and "partner" not in body:
-        raise RuleError("Say who the partner was, or null when the picker went alone.", "partner")
+        raise RuleError(rules.PARTNER_REQUIRED, "partner")
     blitzes = body.get("blitzes")
     if blitzes is None:
         blitzes = []
@@ -116,8 +116,8 @@ def hand_request(body: Mapping[str, Any]) -> HandRequest:
     points = {
         field: None if body.get(field) is None else _whole(body[field], field, label, 0, 120)
         for field, label in (
-            ("picking_points", rules.hands.PICKING_POINTS_LABEL),
-            ("opponent_points", rules.hands.OPPONENT_POINTS_LABEL),
+            ("picking_points", rules.PICKING_POINTS_LABEL),
+            ("opponent_points", rules.OPPONENT_POINTS_LABEL),
         )
     }
     entry = rules.HandInput(

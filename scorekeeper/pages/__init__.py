@@ -1,12 +1,13 @@
-"""Pages for people: the sessions list, a session's scoresheet and its CSV download."""
+"""Pages for people at the table: sessions, the scoresheet, recording and correcting hands."""
 
 from __future__ import annotations
 
 from flask import Blueprint
 
-from .words import hand_summary
+from .words import hand_summary, signed
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_filter(hand_summary)
+bp.add_app_template_filter(signed)
 
-from . import routes  # noqa: E402, F401  (routes attach themselves to bp)
+from . import hands, sessions  # noqa: E402, F401  (routes attach themselves to bp)

@@ -1,8 +1,26 @@
-"""Hands told in a few words, as on a paper score pad."""
+"""Hands, scores and standings told in words, as players say them at the table."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .. import rules
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def names(players: Sequence[str]) -> str:
+    """Ann; Ann and Bob; Ann, Bob and Cat."""
+    if len(players) <= 1:
+        return "".join(players)
+    return f"{', '.join(players[:-1])} and {players[-1]}"
 
 
 def hand_summary(result: rules.HandResult) -> str:
@@ -22,3 +40,62 @@ def hand_summary(result: rules.HandResult) -> str:
         parts.append("doubler")
     text = ", ".join(parts)
     return f"{text} (x{result.multiplier})" if result.multiplier > 1 else text
+
+
+def multiplier_reasons(result: rules.HandResult) -> list[str]:
+    hand = result.hand
+    reasons = []
+    if hand.cracked_by:
+        reasons.append("the crack")
+    if hand.recracked:
+        reasons.append("the re-crack")
+    reasons.extend(f"the {blitz} blitz" for blitz in hand.blitzes)
+    if result.doubled:
+        reasons.append("the doubler")
+    return reasons
+
+
+def score_preview(result: rules.HandResult, players: Sequence[str]) -> str:
+    """'Ann +4, Bob +2, others -2, x2 for the crack': the scores a hand will give."""
+    if result.hand.kind is rules.Kind.PASS:
+        return "No scores: the deal moves on."
+    scores = result.scores
+    others = [p for p in players if p not in (result.hand.picker, result.hand.partner)]
+    if result.hand.kind is rules.Kind.LEASTER:
+        others = [p for p in players if p != result.hand.winner]
+    named = [p for p in players if p not in others]
+    parts = [f"{p} {signed(scores[p])}" for p in named]
+    parts.append(f"others {signed(scores[others[0]])}")
+    reasons = multiplier_reasons(result)
+    if reasons:
+        parts.append(f"x{result.multiplier} for {names(reasons)}")
+    return ", ".join(parts)
+
+
+def tiebreaks(standings: Sequence[rules.Standing]) -> list[str]:
+    """What decided each tie on total: 'Bob and Eve both -2; Bob won more hands, 3 to 2'."""
+    groups: dict[int, list[rules.Standing]] = {}
+    for standing in standings:
+        groups.setdefault(standing.total, []).append(standing)
+    sentences = []
+    for total, tied in groups.items():
+        if len(tied) < 2:
+            continue
+        who = names([s.player for s in tied])
+        both = "both" if len(tied) == 2 else "all"
+        won = [s.hands_won for s in tied]
+        if len(set(won)) == 1:
+            hands = "hand" if won[0] == 1 else "hands"
+            sentences.append(
+                f"{who} {both} {signed(total)} with {won[0]} {hands} won each, "
+                f"so they share {ordinal(tied[0].place)} place."
+            )
+        elif len(tied) == 2:
+            sentences.append(
+                f"{who} both {signed(total)}; {tied[0].player} won more hands, "
+                f"{won[0]} to {won[1]}."
+            )
+        else:
+            counts = ", ".join(f"{s.player} {s.hands_won}" for s in tied)
+            sentences.append(f"{who} all {signed(total)}; hands won decide: {counts}.")
+    return sentences

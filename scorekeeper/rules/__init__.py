@@ -3,6 +3,9 @@
 from .errors import RuleError, SessionComplete
 from .hands import (
     CALLED_CARDS,
+    OPPONENT_POINTS_LABEL,
+    PARTNER_REQUIRED,
+    PICKING_POINTS_LABEL,
     Blitz,
     Hand,
     HandInput,
@@ -30,6 +33,9 @@ from .table import (
 __all__ = [
     "CALLED_CARDS",
     "MAX_ROUNDS",
+    "OPPONENT_POINTS_LABEL",
+    "PARTNER_REQUIRED",
+    "PICKING_POINTS_LABEL",
     "Blitz",
     "Hand",
     "HandInput",

@@ -29,6 +29,7 @@ CALLED_CARDS: dict[PartnerMode, tuple[str, ...]] = {
     PartnerMode.CALLED_ACE: ("AC", "AS", "AH", "10C", "10S", "10H"),
 }
 
+PARTNER_REQUIRED = "Say who the partner was, or that the picker went alone."
 PICKING_POINTS_LABEL = "Picking team points"
 OPPONENT_POINTS_LABEL = "Opponents' points"
 

@@ -1,0 +1,222 @@
+"""The forms of the pages. Every check of the game happens in the rules engine, so a form says
+exactly what the API says; a form only turns typed text into the engine's input."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, StringField
+
+from .. import rules
+from ..rules import RuleError
+
+PASSED = "passed"
+ALONE = ""
+NO_CRACK = ""
+
+PARTNER_RULES = [
+    (rules.PartnerMode.JACK_OF_DIAMONDS.value, "Jack of diamonds"),
+    (rules.PartnerMode.CALLED_ACE.value, "Called ace"),
+]
+NO_BID_RULES = [
+    (rules.NoBid.FORCED_PICK.value, "Dealer must pick"),
+    (rules.NoBid.REDEAL.value, "Re-deal"),
+    (rules.NoBid.DOUBLER.value, "Re-deal and double"),
+    (rules.NoBid.LEASTER.value, "Leaster"),
+]
+
+
+def whole_number(text: str | None, label: str, field: str, high: int) -> int | None:
+    """Typed digits as a number; empty means not given."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise rules.whole_number_error(label, 0, high, field)
+    return int(text)
+
+
+class EngineForm(FlaskForm):  # type: ignore[misc]
+    """A form whose refusals come from the rules engine, shown at the field they concern."""
+
+    FIELD_FOR: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Errors of inputs that are not WTForms fields, by the engine's field name.
+        self.extra_errors: dict[str, list[str]] = {}
+
+    def refuse(self, error: RuleError) -> None:
+        name = self.FIELD_FOR.get(error.field or "", error.field or "")
+        field = getattr(self, name, None) if name else None
+        if isinstance(field, Field):
+            field.errors = [*field.errors, error.message]
+        elif name in self.extra_errors:
+            self.extra_errors[name].append(error.message)
+        else:
+            self.form_errors.append(error.message)
+
+
+class SessionForm(EngineForm):
+    name = StringField("Name (optional)")
+    seat_1 = StringField("Seat 1")
+    seat_2 = StringField("Seat 2")
+    seat_3 = StringField("Seat 3")
+    seat_4 = StringField("Seat 4")
+    seat_5 = StringField("Seat 5")
+    first_dealer = SelectField(
+        "First dealer", choices=[(str(i), f"Seat {i + 1}") for i in range(5)], default="0"
+    )
+    rounds = StringField("Rounds", default="2")
+    partner = RadioField("Partner", choices=PARTNER_RULES, default=PARTNER_RULES[0][0])
+    no_bid = RadioField("When everyone passes", choices=NO_BID_RULES, default=NO_BID_RULES[0][0])
+    cracking = BooleanField("Cracking", default=True)
+    blitzing = BooleanField("Blitzing", default=True)
+
+    FIELD_FOR: ClassVar[dict[str, str]] = {"players": "seat_1", "rules": "no_bid"}
+
+    @property
+    def seats(self) -> list[Field]:
+        return [self.seat_1, self.seat_2, self.seat_3, self.seat_4, self.seat_5]
+
+    def players(self) -> list[str]:
+        return [field.data or "" for field in self.seats]
+
+    def rounds_number(self) -> int:
+        rounds = whole_number(self.rounds.data, "Rounds", "rounds", rules.MAX_ROUNDS)
+        if rounds is None:
+            raise rules.rounds_error()
+        return rounds
+
+    def first_dealer_name(self) -> str:
+        try:
+            return self.players()[int(self.first_dealer.data)]
+        except (TypeError, ValueError, IndexError):
+            raise RuleError("Choose the first dealer.", "first_dealer") from None
+
+    def options(self) -> rules.Options:
+        return rules.options_from(
+            partner=self.partner.data,
+            no_bid=self.no_bid.data,
+            cracking=self.cracking.data,
+            blitzing=self.blitzing.data,
+        )
+
+
+class HandForm(EngineForm):
+    """One hand as tapped in: which fields count depends on the kind of hand and the session's
+    rule for when everyone passes."""
+
+    kind = RadioField("Kind of hand", choices=[("pick", "Picked"), (PASSED, "Everyone passed")],
+                      default="pick", validate_choice=False)  # fmt: skip
+    picker = RadioField("Picker", validate_choice=False)
+    partner = RadioField("Partner", validate_choice=False)
+    called_card = SelectField("Called card", validate_choice=False)
+    picking_points = StringField("Picking team points")
+    opponent_points = StringField("Opponents' points")
+    cracked_by = RadioField("Cracked by", validate_choice=False, default=NO_CRACK)
+    recracked = BooleanField("Re-cracked")
+    black_blitz = BooleanField("Black blitz")
+    red_blitz = BooleanField("Red blitz")
+    winner = RadioField("Leaster winner", validate_choice=False)
+    dealer = SelectField("Dealer", validate_choice=False)
+    number = HiddenField()
+
+    FIELD_FOR: ClassVar[dict[str, str]] = {
+        "blitzes": "black_blitz",
+        "forced": "kind",
+        "tricks": "points",
+    }
+
+    def __init__(self, table: rules.Table, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+        players = [(p, p) for p in table.seats]
+        self.picker.choices = players
+        self.partner.choices = [*players, (ALONE, "Alone")]
+        self.cracked_by.choices = [(NO_CRACK, "No crack"), *players]
+        self.winner.choices = players
+        self.dealer.choices = players
+        cards = rules.CALLED_CARDS[table.options.partner]
+        self.called_card.choices = [("", "—"), *((card, card) for card in cards)]
+        self.leaster_points: dict[str, str] = {}
+        self.leaster_tricks: dict[str, str] = {}
+        self.extra_errors["points"] = []
+
+    def read_leaster_counts(self, formdata: Any) -> None:
+        """Per-player points and tricks of a leaster, named by seat: points-1 ... tricks-5."""
+        for seat, player in enumerate(self.table.seats, start=1):
+            self.leaster_points[player] = formdata.get(f"points-{seat}", "")
+            self.leaster_tricks[player] = formdata.get(f"tricks-{seat}", "")
+
+    @property
+    def no_bid(self) -> rules.NoBid:
+        return self.table.options.no_bid
+
+    def hand_input(self, dealer: str) -> rules.HandInput:
+        passed = self.kind.data == PASSED
+        if passed and self.no_bid is rules.NoBid.LEASTER:
+            return rules.HandInput(
+                kind=rules.Kind.LEASTER,
+                winner=self.winner.data or None,
+                points=self._counts(self.leaster_points, "points", "points", 120),
+                tricks=self._counts(self.leaster_tricks, "tricks", "tricks", 6),
+            )
+        if passed and self.no_bid is not rules.NoBid.FORCED_PICK:
+            return rules.HandInput(kind=rules.Kind.PASS)
+        if self.partner.data is None and (passed or self.picker.data):
+            raise RuleError(rules.PARTNER_REQUIRED, "partner")
+        blitzes = [rules.Blitz.BLACK] * bool(self.black_blitz.data) + [rules.Blitz.RED] * bool(
+            self.red_blitz.data
+        )
+        return rules.HandInput(
+            kind=rules.Kind.PICK,
+            picker=dealer if passed else self.picker.data or None,
+            partner=self.partner.data or None,
+            called_card=self.called_card.data or None,
+            forced=passed,
+            picking_points=whole_number(
+                self.picking_points.data, rules.PICKING_POINTS_LABEL, "picking_points", 120
+            ),
+            opponent_points=whole_number(
+                self.opponent_points.data, rules.OPPONENT_POINTS_LABEL, "opponent_points", 120
+            ),
+            cracked_by=self.cracked_by.data or None,
+            recracked=bool(self.recracked.data),
+            blitzes=tuple(blitzes),
+        )
+
+    def _counts(
+        self, typed: dict[str, str], field: str, label: str, high: int
+    ) -> dict[str, int] | None:
+        counts = {
+            player: whole_number(text, f"{player}'s {label}", field, high)
+            for player, text in typed.items()
+        }
+        if all(value is None for value in counts.values()):
+            return None
+        return {player: value or 0 for player, value in counts.items()}
+
+    def fill(self, hand: rules.Hand) -> None:
+        """Prefill the form with a recorded hand, to edit it."""
+        self.dealer.data = hand.dealer
+        if hand.kind is rules.Kind.PASS or hand.kind is rules.Kind.LEASTER or hand.forced:
+            self.kind.data = PASSED
+        if hand.kind is rules.Kind.LEASTER:
+            self.winner.data = hand.winner
+            for player in self.table.seats:
+                if hand.points is not None:
+                    self.leaster_points[player] = str(hand.points[player])
+                if hand.tricks is not None:
+                    self.leaster_tricks[player] = str(hand.tricks[player])
+        if hand.kind is not rules.Kind.PICK:
+            return
+        self.picker.data = hand.picker
+        self.partner.data = hand.partner or ALONE
+        self.called_card.data = hand.called_card or ""
+        self.picking_points.data = str(hand.picking_points)
+        self.cracked_by.data = hand.cracked_by or NO_CRACK
+        self.recracked.data = hand.recracked
+        self.black_blitz.data = rules.Blitz.BLACK in hand.blitzes
+        self.red_blitz.data = rules.Blitz.RED in hand.blitzes

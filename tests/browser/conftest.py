@@ -1,0 +1,102 @@
+"""Browser tests: real Chromium at phone size against a live server of the app."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if chromium_path() is None:
+        skip = pytest.mark.skip(
+            reason="No Chromium found: install it (Debian: apt-get install chromium) "
+            "or set CHROMIUM to its path."
+        )
+        for item in items:
+            if "browser" in item.path.parts:
+                item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_type_launch_args,
+        "executable_path": chromium_path(),
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_context_args,
+        "viewport": PHONE,
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 2,
+    }
+
+
+@pytest.fixture
+def live_app(tmp_path: Path) -> Iterator[Flask]:
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.sqlite3'}", "SECRET_KEY": "b"}
+    )
+    with app.app_context():
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def base_url(live_app: Flask) -> Iterator[str]:
+    server = make_server("127.0.0.1", 0, live_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture
+def shot(request: pytest.FixtureRequest) -> Any:
+    """Save a phone-size screenshot of the page under tests/browser/screenshots/."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+
+    def take(page: Any, name: str, full_page: bool = False) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take

@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, StringField
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
 
 from .. import rules
 from ..rules import RuleError
@@ -16,14 +24,14 @@ ALONE = ""
 NO_CRACK = ""
 
 PARTNER_RULES = [
-    (rules.PartnerMode.JACK_OF_DIAMONDS.value, "Jack of diamonds"),
-    (rules.PartnerMode.CALLED_ACE.value, "Called ace"),
+    SelectChoice(rules.PartnerMode.JACK_OF_DIAMONDS.value, "Jack of diamonds"),
+    SelectChoice(rules.PartnerMode.CALLED_ACE.value, "Called ace"),
 ]
 NO_BID_RULES = [
-    (rules.NoBid.FORCED_PICK.value, "Dealer must pick"),
-    (rules.NoBid.REDEAL.value, "Re-deal"),
-    (rules.NoBid.DOUBLER.value, "Re-deal and double"),
-    (rules.NoBid.LEASTER.value, "Leaster"),
+    SelectChoice(rules.NoBid.FORCED_PICK.value, "Dealer must pick"),
+    SelectChoice(rules.NoBid.REDEAL.value, "Re-deal"),
+    SelectChoice(rules.NoBid.DOUBLER.value, "Re-deal and double"),
+    SelectChoice(rules.NoBid.LEASTER.value, "Leaster"),
 ]
 
 
@@ -66,11 +74,13 @@ class SessionForm(EngineForm):
     seat_4 = StringField("Seat 4")
     seat_5 = StringField("Seat 5")
     first_dealer = SelectField(
-        "First dealer", choices=[(str(i), f"Seat {i + 1}") for i in range(5)], default="0"
+        "First dealer", choices=[SelectChoice(str(i), f"Seat {i + 1}") for i in range(5)], default="0"
     )
     rounds = StringField("Rounds", default="2")
-    partner = RadioField("Partner", choices=PARTNER_RULES, default=PARTNER_RULES[0][0])
-    no_bid = RadioField("When everyone passes", choices=NO_BID_RULES, default=NO_BID_RULES[0][0])
+    partner = RadioField("Partner", choices=PARTNER_RULES, default=PARTNER_RULES[0].value)
+    no_bid = RadioField(
+        "When everyone passes", choices=NO_BID_RULES, default=NO_BID_RULES[0].value
+    )
     cracking = BooleanField("Cracking", default=True)
     blitzing = BooleanField("Blitzing", default=True)
 
@@ -108,8 +118,12 @@ class HandForm(EngineForm):
     """One hand as tapped in: which fields count depends on the kind of hand and the session's
     rule for when everyone passes."""
 
-    kind = RadioField("Kind of hand", choices=[("pick", "Picked"), (PASSED, "Everyone passed")],
-                      default="pick", validate_choice=False)  # fmt: skip
+    kind = RadioField(
+        "Kind of hand",
+        choices=[SelectChoice("pick", "Picked"), SelectChoice(PASSED, "Everyone passed")],
+        default="pick",
+        validate_choice=False,
+    )
     picker = RadioField("Picker", validate_choice=False)
     partner = RadioField("Partner", validate_choice=False)
     called_card = SelectField("Called card", validate_choice=False)
@@ -132,14 +146,14 @@ class HandForm(EngineForm):
     def __init__(self, table: rules.Table, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.table = table
-        players = [(p, p) for p in table.seats]
+        players = [SelectChoice(p) for p in table.seats]
         self.picker.choices = players
-        self.partner.choices = [*players, (ALONE, "Alone")]
-        self.cracked_by.choices = [(NO_CRACK, "No crack"), *players]
+        self.partner.choices = [*players, SelectChoice(ALONE, "Alone")]
+        self.cracked_by.choices = [SelectChoice(NO_CRACK, "No crack"), *players]
         self.winner.choices = players
         self.dealer.choices = players
         cards = rules.CALLED_CARDS[table.options.partner]
-        self.called_card.choices = [("", "—"), *((card, card) for card in cards)]
+        self.called_card.choices = [SelectChoice("", "—"), *map(SelectChoice, cards)]
         self.leaster_points: dict[str, str] = {}
         self.leaster_tricks: dict[str, str] = {}
         self.extra_errors["points"] = []

@@ -67,11 +67,11 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
-@pytest.fixture
-def live_app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.sqlite3'}", "SECRET_KEY": "b"}
-    )
+@pytest.fixture(scope="session")
+def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    """One app and database for the browser tests; each test starts sessions of its own."""
+    database = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "b"})
     with app.app_context():
         db.create_all()
     yield app
@@ -79,7 +79,7 @@ def live_app(tmp_path: Path) -> Iterator[Flask]:
         db.engine.dispose()
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def base_url(live_app: Flask) -> Iterator[str]:
     server = make_server("127.0.0.1", 0, live_app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -41,6 +41,8 @@ def instance_secret_key(instance_path: Path) -> str:
 def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///scorekeeper.sqlite3",
+        # A form may stay open on a phone for a whole evening; its token lasts the browser session.
+        WTF_CSRF_TIME_LIMIT=None,
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, render_template, request
+from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -12,6 +13,10 @@ from .extensions import db
 from .rules import RuleError, SessionComplete
 
 CONFLICT = "Someone else changed this session at the same moment. Reload and try again."
+STALE_FORM = (
+    "This form could not be checked (it may be older than the app's last restart). "
+    "Go back, reload the page and try again."
+)
 
 
 def _wants_json() -> bool:
@@ -38,6 +43,10 @@ def register(app: Flask) -> None:
     def conflict(_error: IntegrityError) -> tuple[Any, int]:
         db.session.rollback()
         return error_answer(409, CONFLICT)
+
+    @app.errorhandler(CSRFError)
+    def stale_form(_error: CSRFError) -> tuple[Any, int]:
+        return error_answer(400, STALE_FORM)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Any, int]:

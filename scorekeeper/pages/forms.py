@@ -74,13 +74,13 @@ class SessionForm(EngineForm):
     seat_4 = StringField("Seat 4")
     seat_5 = StringField("Seat 5")
     first_dealer = SelectField(
-        "First dealer", choices=[SelectChoice(str(i), f"Seat {i + 1}") for i in range(5)], default="0"
+        "First dealer",
+        choices=[SelectChoice(str(i), f"Seat {i + 1}") for i in range(5)],
+        default="0",
     )
     rounds = StringField("Rounds", default="2")
     partner = RadioField("Partner", choices=PARTNER_RULES, default=PARTNER_RULES[0].value)
-    no_bid = RadioField(
-        "When everyone passes", choices=NO_BID_RULES, default=NO_BID_RULES[0].value
-    )
+    no_bid = RadioField("When everyone passes", choices=NO_BID_RULES, default=NO_BID_RULES[0].value)
     cracking = BooleanField("Cracking", default=True)
     blitzing = BooleanField("Blitzing", default=True)
 

@@ -198,8 +198,7 @@ def _checked_hand(
 
 
 def add_round(session: Session) -> None:
-    if session.rounds:
-        update_session(session, None, session.rounds + 1)
+    update_session(session, None, session.rounds + 1)
 
 
 def delete_hand(session: Session, row: Hand) -> None:

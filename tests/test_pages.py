@@ -80,6 +80,12 @@ def numbers(cell: str) -> list[int]:
     return [int(word) for word in cell.split()]
 
 
+def grid_columns(session: Page) -> dict[str, list[str]]:
+    """The scoresheet's hand rows, column by column, named by their header."""
+    header, *hands, _total = session.rows("grid")
+    return {name: [row[i] for row in hands] for i, name in enumerate(header)}
+
+
 def session_with(api: Api, hands: list[dict[str, Any]], **given: Any) -> int:
     session_id: int = api.new_session(**given)["id"]
     for hand in hands:
@@ -91,9 +97,12 @@ def session_with(api: Api, hands: list[dict[str, Any]], **given: Any) -> int:
 
 
 def test_index_without_sessions(client: FlaskClient) -> None:
-    index = page(client, "/")
+    response = client.get("/")
+    index = Page(response.text)
     assert index.items == []
     assert "Ann" not in index.text
+    assert "Resume" not in index.text
+    assert re.search(r'<a [^>]*href="/sessions/new"[^>]*>\s*New session\s*</a>', response.text)
 
 
 def test_index_lists_sessions_with_names_and_hand_counts(api: Api, client: FlaskClient) -> None:
@@ -107,6 +116,25 @@ def test_index_lists_sessions_with_names_and_hand_counts(api: Api, client: Flask
         (item,) = (item for item in items if name in item)
         assert re.search(rf"\b{count}\b", item), item
     assert "Fay" in next(item for item in items if "Sunday" in item)
+    # All three are open-ended, so the newest is the one in progress.
+    assert "Sunday" in items[0]
+    assert ["Resume" in item for item in items] == [True, False, False]
+
+
+def test_index_puts_the_session_in_progress_first(api: Api, client: FlaskClient) -> None:
+    in_progress = session_with(api, [pick("Ann", "Bob", 75)], name="Friday", rounds=1)
+    session_with(api, [pick(picker, None, 75) for picker in SEATS], name="Saturday", rounds=1)
+    response = client.get("/")
+    items = [" ".join(item) for item in Page(response.text).items]
+    assert len(items) == 2
+    assert "Friday" in items[0]
+    assert "Resume" in items[0]
+    assert "Saturday" in items[1]
+    assert "complete" in items[1]
+    assert "Resume" not in items[1]
+    resume = re.search(r'<a [^>]*href="([^"]*)"[^>]*>\s*Resume\s*</a>', response.text)
+    assert resume is not None
+    assert resume[1] == f"/sessions/{in_progress}"
 
 
 # --- a session's page
@@ -118,10 +146,12 @@ def test_session_page_shows_standings_grid_running_totals_and_next_dealer(
     session_id = session_with(
         api, [pick("Ann", "Bob", 75), pick("Cat", None, 95)], name="Friday", rounds=1
     )
-    session = page(client, f"/sessions/{session_id}")
+    response = client.get(f"/sessions/{session_id}")
+    session = Page(response.text)
     assert "Friday" in session.text
-    assert "Next dealer: Cat" in session.text
-    assert "complete" not in session.text.lower()
+    assert re.search(r"<(b|strong)>Cat</\1> deals hand 3\b", response.text)
+    assert "Bidding: Dan → Eve → Ann → Bob → Cat" in session.text
+    assert "Final standings" not in session.text
 
     standings = [
         [player, int(place), int(total), int(won)]
@@ -136,46 +166,53 @@ def test_session_page_shows_standings_grid_running_totals_and_next_dealer(
     ]
 
     header, *hands, total = session.rows("grid")
-    assert header[-5:] == SEATS
-    assert [row[:2] for row in hands] == [["1", "Ann"], ["2", "Bob"]]
+    assert header[:8] == ["#", *SEATS, "Dealer", "Hand"]
+    assert [row[0] for row in hands] == ["1", "2"]
+    assert [row[6] for row in hands] == ["Ann", "Bob"]
+    assert [row[7] for row in hands] == ["Ann & Bob, 75", "Cat alone, 95"]
+    assert [row[8].split() for row in hands] == [["Edit", "Delete"]] * 2
     # Each player's cell holds the hand's score, then the running total.
-    assert [[numbers(cell) for cell in row[-5:]] for row in hands] == [
+    assert [[numbers(cell) for cell in row[1:6]] for row in hands] == [
         [[2, 2], [1, 1], [-1, -1], [-1, -1], [-1, -1]],
         [[-2, 0], [-2, -1], [8, 7], [-2, -3], [-2, -3]],
     ]
-    assert [int(cell) for cell in total[-5:]] == [0, -1, 7, -3, -3]
+    assert total[0] == "Σ"
+    assert [int(cell) for cell in total[1:6]] == [0, -1, 7, -3, -3]
 
 
 def test_session_page_shows_every_hand(api: Api, client: FlaskClient) -> None:
     dealers = list(islice(cycle(SEATS), 12))
     pickers = dealers[2:] + dealers[:2]
     session_id = session_with(api, [pick(picker, None, 75) for picker in pickers])
-    _header, *rows, _total = page(client, f"/sessions/{session_id}").rows("grid")
-    assert [row[0] for row in rows] == [str(n) for n in range(1, 13)]
-    assert [row[1] for row in rows] == dealers
-    assert all(picker in row[2] for picker, row in zip(pickers, rows, strict=True))
+    columns = grid_columns(page(client, f"/sessions/{session_id}"))
+    assert columns["#"] == [str(n) for n in range(1, 13)]
+    assert columns["Dealer"] == dealers
+    assert columns["Hand"] == [f"{picker} alone, 75" for picker in pickers]
 
 
 def test_session_page_shows_pending_doublers(api: Api, client: FlaskClient) -> None:
     session_id = session_with(
         api, [{"kind": "pass"}, {"kind": "pass"}], rules={"no_bid": "doubler"}
     )
-    assert "next 2 hands doubled" in page(client, f"/sessions/{session_id}").text
+    assert "Next 2 hands doubled" in page(client, f"/sessions/{session_id}").text
     api.record(session_id, **pick("Cat", "Dan", 75))
-    assert "next 1 hand doubled" in page(client, f"/sessions/{session_id}").text
+    assert "Next 1 hand doubled" in page(client, f"/sessions/{session_id}").text
 
 
 def test_session_page_says_complete(api: Api, client: FlaskClient) -> None:
     hands = [pick(picker, None, 75) for picker in SEATS]
     session = page(client, f"/sessions/{session_with(api, hands, rounds=1)}")
-    assert "complete" in session.text.lower()
-    assert "Next dealer" not in session.text
+    assert "Final standings" in session.text
+    assert "deals hand" not in session.text
+    assert "Record hand" not in session.text
 
 
 def test_session_without_hands(api: Api, client: FlaskClient) -> None:
     session_id = session_with(api, [], first_dealer="Dan")
-    session = page(client, f"/sessions/{session_id}")
-    assert "Next dealer: Dan" in session.text
+    response = client.get(f"/sessions/{session_id}")
+    session = Page(response.text)
+    assert re.search(r"<(b|strong)>Dan</\1> deals hand 1\b", response.text)
+    assert "Bidding: Eve → Ann → Bob → Cat → Dan" in session.text
     assert [row[1] for row in session.rows("standings")[1:]] == SEATS
 
 
@@ -299,6 +336,53 @@ def csrf_app(database: str) -> Iterator[Flask]:
         db.session.remove()
         db.drop_all()
         db.engine.dispose()
+
+
+NEW_SESSION = {
+    **{f"seat_{seat}": name for seat, name in enumerate(SEATS, start=1)},
+    "first_dealer": "0",
+    "rounds": "1",
+    "partner": "jack_of_diamonds",
+    "no_bid": "forced_pick",
+}
+HAND = {"number": "1", "kind": "pick", "picker": "Ann", "partner": "Bob", "picking_points": "75"}
+
+
+def csrf_token(client: FlaskClient, path: str) -> str:
+    """The token a form page hands out, as a browser would send it back."""
+    response = client.get(path)
+    assert response.status_code == 200
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', response.text)
+    assert token is not None, "the form carries no csrf_token"
+    return token[1]
+
+
+def test_new_session_form_needs_the_csrf_token(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    refused = client.post("/sessions/new", data=NEW_SESSION)
+    assert refused.status_code == 400
+    assert client.get("/api/sessions").json == {"sessions": []}
+
+    token = csrf_token(client, "/sessions/new")
+    created = client.post("/sessions/new", data={**NEW_SESSION, "csrf_token": token})
+    assert created.status_code == 302
+    (session,) = client.get("/api/sessions").json["sessions"]
+    assert created.location == f"/sessions/{session['id']}"
+    assert session["players"] == SEATS
+
+
+def test_hand_form_needs_the_csrf_token(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    session_id = Api(client).new_session()["id"]
+    path = f"/sessions/{session_id}/hands/new"
+    refused = client.post(path, data=HAND)
+    assert refused.status_code == 400
+    assert Api(client).session(session_id)["hands"] == []
+
+    saved = client.post(path, data={**HAND, "csrf_token": csrf_token(client, path)})
+    assert saved.status_code == 302
+    (hand,) = Api(client).session(session_id)["hands"]
+    assert hand["scores"] == {"Ann": 2, "Bob": 1, "Cat": -1, "Dan": -1, "Eve": -1}
 
 
 def test_api_needs_no_csrf_token_with_csrf_on(csrf_app: Flask) -> None:

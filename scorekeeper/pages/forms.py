@@ -40,7 +40,7 @@ def whole_number(text: str | None, label: str, field: str, high: int) -> int | N
     text = (text or "").strip()
     if not text:
         return None
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise rules.whole_number_error(label, 0, high, field)
     return int(text)
 
@@ -79,8 +79,15 @@ class SessionForm(EngineForm):
         default="0",
     )
     rounds = StringField("Rounds", default="2")
-    partner = RadioField("Partner", choices=PARTNER_RULES, default=PARTNER_RULES[0].value)
-    no_bid = RadioField("When everyone passes", choices=NO_BID_RULES, default=NO_BID_RULES[0].value)
+    partner = RadioField(
+        "Partner", choices=PARTNER_RULES, default=PARTNER_RULES[0].value, validate_choice=False
+    )
+    no_bid = RadioField(
+        "When everyone passes",
+        choices=NO_BID_RULES,
+        default=NO_BID_RULES[0].value,
+        validate_choice=False,
+    )
     cracking = BooleanField("Cracking", default=True)
     blitzing = BooleanField("Blitzing", default=True)
 
@@ -94,10 +101,10 @@ class SessionForm(EngineForm):
         return [field.data or "" for field in self.seats]
 
     def rounds_number(self) -> int:
-        rounds = whole_number(self.rounds.data, "Rounds", "rounds", rules.MAX_ROUNDS)
-        if rounds is None:
+        text = (self.rounds.data or "").strip()
+        if not (text.isascii() and text.isdigit()):
             raise rules.rounds_error()
-        return rounds
+        return int(text)
 
     def first_dealer_name(self) -> str:
         try:

@@ -32,9 +32,16 @@ def _form(session: Session) -> HandForm:
     return form
 
 
+def _dealer(session: Session, form: HandForm, row: Hand | None) -> str:
+    """Who dealt: as chosen on the edit form, else the next seat in rotation."""
+    if row is not None:
+        return form.dealer.data or store.names_of(session)[row.dealer_id]
+    return store.sheet_of(session).next_dealer or session.first_dealer.name
+
+
 def _render(session: Session, form: HandForm, row: Hand | None, preview: str | None = None) -> str:
     sheet = store.sheet_of(session)
-    dealer = form.dealer.data if row is not None else sheet.next_dealer
+    dealer = _dealer(session, form, row)
     return render_template(
         "hand_form.html",
         session=session,
@@ -42,14 +49,14 @@ def _render(session: Session, form: HandForm, row: Hand | None, preview: str | N
         form=form,
         row=row,
         dealer=dealer,
-        bidding_order=sheet.table.bidding_order(dealer or sheet.table.first_dealer),
+        bidding_order=sheet.table.bidding_order(dealer),
         preview=preview,
     )
 
 
 def _preview(session: Session, form: HandForm, row: Hand | None) -> str:
-    dealer = form.dealer.data if row is not None else None
-    result = store.preview_hand(session, row, form.hand_input(dealer or ""), dealer)
+    dealer = _dealer(session, form, row)
+    result = store.preview_hand(session, row, form.hand_input(dealer), dealer)
     return score_preview(result, store.table_of(session).seats)
 
 
@@ -78,8 +85,8 @@ def record_hand(session_id: int) -> str | BaseResponse:
     try:
         if "preview" in request.form:
             return _render(session, form, None, _preview(session, form, None))
-        dealer = store.sheet_of(session).next_dealer
-        row = store.record_hand(session, form.hand_input(dealer or ""), None)
+        dealer = _dealer(session, form, None)
+        row = store.record_hand(session, form.hand_input(dealer), dealer)
     except RuleError as error:
         form.refuse(error)
         return _render(session, form, None)
@@ -99,8 +106,8 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
     try:
         if "preview" in request.form:
             return _render(session, form, row, _preview(session, form, row))
-        dealer = form.dealer.data or None
-        store.replace_hand(session, row, form.hand_input(dealer or ""), dealer)
+        dealer = _dealer(session, form, row)
+        store.replace_hand(session, row, form.hand_input(dealer), dealer)
     except RuleError as error:
         form.refuse(error)
         return _render(session, form, row)
@@ -125,11 +132,15 @@ def delete_hand(session_id: int, number: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
     row = _hand_or_404(session, number)
     if request.method == "POST":
-        store.delete_hand(session, row)
-        flash(f"Hand {number} deleted.")
+        # Only the hand the confirmation showed is deleted, so a double tap deletes one hand.
+        if request.form.get("hand", type=int) == row.id:
+            store.delete_hand(session, row)
+            flash(f"Hand {number} deleted.")
         return _scoresheet(session_id)
     result = store.sheet_of(session).results[number - 1]
-    return render_template("delete_hand.html", session=session, number=number, result=result)
+    return render_template(
+        "delete_hand.html", session=session, row=row, number=number, result=result
+    )
 
 
 @bp.post("/sessions/<int:session_id>/undo")

@@ -60,8 +60,9 @@ def session_page(session_id: int) -> str:
 @bp.post("/sessions/<int:session_id>/rounds")
 def add_round(session_id: int) -> BaseResponse:
     session = store.session_or_404(session_id)
-    store.add_round(session)
-    flash(f"Round {session.rounds} added.")
+    if session.rounds:
+        store.add_round(session)
+        flash(f"Round {session.rounds} added.")
     return redirect(url_for("pages.session_page", session_id=session_id))
 
 

@@ -139,6 +139,9 @@ def new_table(
     """A table for a new session, checking the seats, the rounds and the first dealer."""
     if len(players) != PLAYERS_PER_SESSION:
         raise RuleError(f"A session needs exactly {PLAYERS_PER_SESSION} players.", "players")
+    for seat, name in enumerate(players, start=1):
+        if not name.strip():
+            raise RuleError(f"Every seat needs a player; seat {seat} is empty.", "players")
     seats = tuple(player_name(name) for name in players)
     seen: set[str] = set()
     for name in seats:

@@ -1,0 +1,1079 @@
+"""Every form of the pages through the test client, as a browser without JavaScript sends it:
+valid input, each refusal in the API's own sentence with what was typed kept and nothing written,
+double submits, edits, deletes, undo, rounds, the score preview and the scoresheet after a save."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from scorekeeper import store
+
+from .helpers import SEATS, Api, pick
+
+# Elements whose text a test reads, by class; buttons and the preview <output> by tag.
+CAPTURED_CLASSES = ("error", "flash", "saved", "winner", "tiebreak")
+CAPTURED_TAGS = ("button", "output")
+
+
+class FormPage(HTMLParser):
+    """A page as a browser holds it: what its forms would send as they stand, and the text of
+    its messages."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.fields: dict[str, list[str]] = {}
+        self.texts: dict[str, list[str]] = {}
+        self.error_ids: list[str] = []
+        self.words: list[str] = []
+        self._select: str | None = None
+        self._open: list[tuple[str, str, list[str]]] = []
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = dict(attrs)
+        name = attr.get("name")
+        if tag == "input" and name:
+            if attr.get("type") not in ("radio", "checkbox") or "checked" in attr:
+                self.fields.setdefault(name, []).append(attr.get("value") or "")
+        elif tag == "select":
+            self._select = name
+        elif tag == "option" and self._select and "selected" in attr:
+            self.fields.setdefault(self._select, []).append(attr.get("value") or "")
+        classes = (attr.get("class") or "").split()
+        key = next((c for c in CAPTURED_CLASSES if c in classes), None)
+        if key is None and tag in CAPTURED_TAGS:
+            key = tag
+        if key is not None:
+            if key == "error":
+                self.error_ids.append(attr.get("id") or "")
+            self._open.append((tag, key, []))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+        if self._open and self._open[-1][0] == tag:
+            _tag, key, words = self._open.pop()
+            self.texts.setdefault(key, []).append(" ".join(words))
+
+    def handle_data(self, data: str) -> None:
+        words = data.split()
+        self.words.extend(words)
+        for _tag, _key, captured in self._open:
+            captured.extend(words)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    @property
+    def errors(self) -> list[str]:
+        return self.texts.get("error", [])
+
+    @property
+    def flashes(self) -> list[str]:
+        return self.texts.get("flash", [])
+
+
+def html_page(response: TestResponse) -> FormPage:
+    assert response.status_code == 200
+    assert response.mimetype == "text/html"
+    return FormPage(response.text)
+
+
+def get_page(client: FlaskClient, path: str) -> FormPage:
+    return html_page(client.get(path))
+
+
+def redirected_page(client: FlaskClient, response: TestResponse, location: str) -> FormPage:
+    assert response.status_code == 302
+    assert response.location == location
+    return get_page(client, location)
+
+
+def filled(client: FlaskClient, path: str, taps: Mapping[str, str]) -> dict[str, str]:
+    """The form at `path` as a browser sends it after these taps and typing."""
+    shown = {name: values[0] for name, values in get_page(client, path).fields.items()}
+    return {**shown, **taps}
+
+
+def assert_kept(page: FormPage, sent: Mapping[str, str]) -> None:
+    """What was typed and chosen is in the form again, as it was sent."""
+    assert {name: page.fields.get(name) for name in sent} == {
+        name: [value] for name, value in sent.items()
+    }
+
+
+def scores(*values: int) -> dict[str, int]:
+    return dict(zip(SEATS, values, strict=True))
+
+
+def session_with(api: Api, hands: Sequence[dict[str, Any]] = (), **given: Any) -> int:
+    session_id: int = api.new_session(**given)["id"]
+    for hand in hands:
+        api.record(session_id, **hand)
+    return session_id
+
+
+def hands_path(session_id: int, rest: str = "new") -> str:
+    return f"/sessions/{session_id}/hands/{rest}"
+
+
+def sheet_path(session_id: int, saved: int | None = None) -> str:
+    return f"/sessions/{session_id}" + ("" if saved is None else f"?saved={saved}")
+
+
+def roster(app: Flask) -> list[str]:
+    with app.app_context():
+        return store.roster()
+
+
+ONE_ROUND = [pick(picker, None, 75) for picker in SEATS]
+LEASTER = {"rules": {"no_bid": "leaster"}}
+DOUBLER = {"rules": {"no_bid": "doubler"}}
+REDEAL = {"rules": {"no_bid": "redeal"}}
+
+
+def counts(field: str, values: Sequence[int | str]) -> dict[str, str]:
+    """A leaster's points or tricks as typed, one box per seat."""
+    return {f"{field}-{seat}": str(value) for seat, value in enumerate(values, start=1)}
+
+
+# --- new session
+
+SESSION_FORM = {
+    **{f"seat_{seat}": name for seat, name in enumerate(SEATS, start=1)},
+    "first_dealer": "0",
+    "rounds": "2",
+    "name": "Friday",
+    "partner": "jack_of_diamonds",
+    "no_bid": "forced_pick",
+    "cracking": "y",
+    "blitzing": "y",
+}
+DEFAULT_RULES = {
+    "partner": "jack_of_diamonds",
+    "no_bid": "forced_pick",
+    "cracking": True,
+    "blitzing": True,
+}
+
+
+def session_form(changes: Mapping[str, str], unchecked: Sequence[str] = ()) -> dict[str, str]:
+    form = {**SESSION_FORM, **changes}
+    return {name: value for name, value in form.items() if name not in unchecked}
+
+
+def test_new_session_form_starts_empty_with_the_defaults(client: FlaskClient) -> None:
+    fields = get_page(client, "/sessions/new").fields
+    assert {name: fields.get(name) for name in SESSION_FORM} == {
+        **{f"seat_{seat}": [""] for seat in range(1, 6)},
+        "first_dealer": ["0"],
+        "rounds": ["2"],
+        "name": [""],
+        "partner": ["jack_of_diamonds"],
+        "no_bid": ["forced_pick"],
+        "cracking": ["y"],
+        "blitzing": ["y"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("changes", "unchecked", "expected"),
+    [
+        pytest.param(
+            {},
+            (),
+            {"name": "Friday", "rounds": 2, "rules": DEFAULT_RULES, "next_dealer": "Ann"},
+            id="defaults",
+        ),
+        pytest.param(
+            {"first_dealer": "3", "rounds": "0", "name": "", "partner": "called_ace"},
+            ("cracking", "blitzing"),
+            {
+                "name": "",
+                "rounds": 0,
+                "rules": {
+                    "partner": "called_ace",
+                    "no_bid": "forced_pick",
+                    "cracking": False,
+                    "blitzing": False,
+                },
+                "next_dealer": "Dan",
+            },
+            id="open-ended, no doubling",
+        ),
+        pytest.param(
+            {"first_dealer": "4", "rounds": " 100 ", "no_bid": "leaster"},
+            ("blitzing",),
+            {
+                "rounds": 100,
+                "rules": {**DEFAULT_RULES, "no_bid": "leaster", "blitzing": False},
+                "next_dealer": "Eve",
+            },
+            id="leaster, no blitzing",
+        ),
+        pytest.param(
+            {"no_bid": "doubler"},
+            ("cracking",),
+            {"rules": {**DEFAULT_RULES, "no_bid": "doubler", "cracking": False}},
+            id="doubler, no cracking",
+        ),
+    ],
+)
+def test_new_session_starts_the_session(
+    api: Api,
+    client: FlaskClient,
+    changes: dict[str, str],
+    unchecked: tuple[str, ...],
+    expected: dict[str, Any],
+) -> None:
+    response = client.post("/sessions/new", data=session_form(changes, unchecked))
+    (summary,) = client.get("/api/sessions").json["sessions"]
+    redirected_page(client, response, sheet_path(summary["id"]))
+    session = api.session(summary["id"])
+    assert session["players"] == SEATS
+    assert session["hands"] == []
+    assert {key: session[key] for key in expected} == expected
+
+
+def test_new_session_seats_known_players_under_their_names(api: Api, client: FlaskClient) -> None:
+    api.new_session(players=["Ann", "Bob", "Cat", "Dan", "Fay"])
+    response = client.post("/sessions/new", data=session_form({"seat_1": " ann ", "seat_5": "Eve"}))
+    assert response.status_code == 302
+    newest = client.get("/api/sessions").json["sessions"][0]
+    assert newest["players"] == SEATS
+
+
+SESSION_REFUSALS = [
+    pytest.param({"seat_5": ""}, {"players": [*SEATS[:4], ""]}, "seat_1", id="four names"),
+    pytest.param(
+        {"seat_4": "ann"}, {"players": ["Ann", "Bob", "Cat", "ann", "Eve"]}, "seat_1", id="twice"
+    ),
+    pytest.param(
+        {"seat_3": "C" * 41},
+        {"players": ["Ann", "Bob", "C" * 41, "Dan", "Eve"]},
+        "seat_1",
+        id="41 characters",
+    ),
+    pytest.param({"rounds": "abc"}, {"rounds": "abc"}, "rounds", id="rounds abc"),
+    pytest.param({"rounds": "-1"}, {"rounds": -1}, "rounds", id="rounds -1"),
+    pytest.param({"rounds": "101"}, {"rounds": 101}, "rounds", id="rounds 101"),
+    pytest.param({"rounds": ""}, {"rounds": None}, "rounds", id="rounds empty"),
+    pytest.param({"partner": "spades"}, {"rules": {"partner": "spades"}}, None, id="partner rule"),
+    pytest.param({"no_bid": "shuffle"}, {"rules": {"no_bid": "shuffle"}}, None, id="no-bid rule"),
+]
+
+
+@pytest.mark.parametrize(("changes", "body", "field"), SESSION_REFUSALS)
+def test_new_session_refusal(
+    app: Flask,
+    api: Api,
+    client: FlaskClient,
+    changes: dict[str, str],
+    body: dict[str, Any],
+    field: str | None,
+) -> None:
+    sent = session_form(changes)
+    page = html_page(client.post("/sessions/new", data=sent))
+    sentence = api.new_session(status=400, **body)["error"]
+    assert page.errors == [sentence]
+    if field is not None:
+        assert page.error_ids == [f"{field}-error"]
+    # A rule value that is not offered has no radio to check again; all else is kept.
+    unknown_rule = [name for name in changes if name in ("partner", "no_bid")]
+    assert_kept(page, {name: value for name, value in sent.items() if name not in unknown_rule})
+    assert client.get("/api/sessions").json == {"sessions": []}
+    assert roster(app) == []
+
+
+# --- recording a hand
+
+
+def test_hand_form_starts_untouched(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 75)])
+    page = get_page(client, hands_path(session_id))
+    assert {name: page.fields.get(name) for name in ("number", "kind", "picker", "partner")} == {
+        "number": ["2"],
+        "kind": ["pick"],
+        "picker": None,
+        "partner": None,
+    }
+    assert page.fields["picking_points"] == page.fields["opponent_points"] == [""]
+    assert page.fields["cracked_by"] == [""]
+    # Bob deals hand 2, so the bidding starts left of Bob and ends with him.
+    assert "Cat → Dan → Eve → Ann → Bob" in page.text
+    assert "Save hand" in page.texts["button"]
+
+
+VALID_HANDS = [
+    pytest.param(
+        {},
+        [{"picker": "Ann", "partner": "Bob", "picking_points": "75", "called_card": "JD"}],
+        {
+            "dealer": "Ann",
+            "kind": "pick",
+            "picker": "Ann",
+            "partner": "Bob",
+            "called_card": "JD",
+            "forced": False,
+            "picking_points": 75,
+            "multiplier": 1,
+            "scores": scores(2, 1, -1, -1, -1),
+        },
+        id="usual pick",
+    ),
+    pytest.param(
+        {"first_dealer": "Eve"},
+        [
+            {
+                "picker": "Ann",
+                "partner": "",
+                "picking_points": "95",
+                "cracked_by": "Dan",
+                "recracked": "y",
+            }
+        ],
+        {
+            "dealer": "Eve",
+            "picker": "Ann",
+            "partner": None,
+            "cracked_by": "Dan",
+            "recracked": True,
+            "multiplier": 4,
+            "scores": scores(32, -8, -8, -8, -8),
+        },
+        id="alone, cracked and re-cracked",
+    ),
+    pytest.param(
+        {},
+        [{"picker": "Bob", "partner": "Cat", "opponent_points": "25"}],
+        {"picker": "Bob", "picking_points": 95, "scores": scores(-2, 4, 2, -2, -2)},
+        id="opponents' points",
+    ),
+    pytest.param(
+        {},
+        [
+            {
+                "picker": "Cat",
+                "partner": "Ann",
+                "picking_points": "120",
+                "black_blitz": "y",
+                "red_blitz": "y",
+            }
+        ],
+        {"blitzes": ["black", "red"], "multiplier": 4, "scores": scores(12, -12, 24, -12, -12)},
+        id="both blitzes",
+    ),
+    pytest.param(
+        {},
+        [{"kind": "passed", "partner": "Cat", "picking_points": "30"}],
+        {
+            "dealer": "Ann",
+            "kind": "pick",
+            "picker": "Ann",
+            "partner": "Cat",
+            "forced": True,
+            "picking_points": 30,
+            "scores": scores(-4, 2, -2, 2, 2),
+        },
+        id="forced pick",
+    ),
+    pytest.param(
+        REDEAL,
+        [{"kind": "passed"}],
+        {"kind": "pass", "picker": None, "multiplier": 1, "scores": scores(0, 0, 0, 0, 0)},
+        id="re-deal",
+    ),
+    pytest.param(
+        DOUBLER,
+        [
+            {"kind": "passed"},
+            {"picker": "Bob", "partner": "Cat", "picking_points": "0", "black_blitz": "y"},
+        ],
+        {"dealer": "Bob", "doubled": True, "multiplier": 4, "scores": scores(12, -24, -12, 12, 12)},
+        id="pass then a doubled blitz",
+    ),
+    pytest.param(
+        LEASTER,
+        [{"kind": "passed", "winner": "Cat"}],
+        {
+            "kind": "leaster",
+            "winner": "Cat",
+            "picker": None,
+            "points": None,
+            "tricks": None,
+            "scores": scores(-1, -1, 4, -1, -1),
+        },
+        id="leaster",
+    ),
+    pytest.param(
+        LEASTER,
+        [
+            {
+                "kind": "passed",
+                "winner": "Cat",
+                **counts("points", [30, 40, 10, 25, 15]),
+                **counts("tricks", [2, 1, 1, 1, 1]),
+            }
+        ],
+        {
+            "kind": "leaster",
+            "winner": "Cat",
+            "points": {"Ann": 30, "Bob": 40, "Cat": 10, "Dan": 25, "Eve": 15},
+            "tricks": {"Ann": 2, "Bob": 1, "Cat": 1, "Dan": 1, "Eve": 1},
+            "scores": scores(-1, -1, 4, -1, -1),
+        },
+        id="leaster with points and tricks",
+    ),
+    pytest.param(
+        LEASTER,
+        [{"picker": "Dan", "partner": "Eve", "picking_points": "61"}],
+        {"kind": "pick", "picker": "Dan", "scores": scores(-1, -1, -1, 2, 1)},
+        id="a pick in a leaster session",
+    ),
+]
+
+
+@pytest.mark.parametrize(("given", "taps", "expected"), VALID_HANDS)
+def test_record_hand(
+    api: Api,
+    client: FlaskClient,
+    given: dict[str, Any],
+    taps: list[dict[str, str]],
+    expected: dict[str, Any],
+) -> None:
+    session_id = session_with(api, **given)
+    path = hands_path(session_id)
+    for number, tapped in enumerate(taps, start=1):
+        response = client.post(path, data=filled(client, path, tapped))
+        redirected_page(client, response, sheet_path(session_id, saved=number))
+    session = api.session(session_id)
+    assert len(session["hands"]) == len(taps)
+    hand = session["hands"][-1]
+    assert {key: hand[key] for key in expected} == expected
+
+
+HAND_REFUSALS = [
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Bob"},
+        {"kind": "pick", "picker": "Ann", "partner": "Bob"},
+        "picking_points",
+        id="points untouched",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Bob", "picking_points": "1"},
+        pick("Ann", "Bob", 1),
+        "picking_points",
+        id="picking 1",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Bob", "opponent_points": "119"},
+        {"kind": "pick", "picker": "Ann", "partner": "Bob", "opponent_points": 119},
+        "opponent_points",
+        id="opponents 119",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Bob", "picking_points": "abc"},
+        pick("Ann", "Bob", "abc"),
+        "picking_points",
+        id="picking abc",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Bob", "picking_points": "²"},
+        pick("Ann", "Bob", "²"),
+        "picking_points",
+        id="picking superscript two",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Bob", "picking_points": "121"},
+        pick("Ann", "Bob", 121),
+        "picking_points",
+        id="picking 121",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Bob", "picking_points": "75", "opponent_points": "45"},
+        {**pick("Ann", "Bob", 75), "opponent_points": 45},
+        "opponent_points",
+        id="both sides",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Cat", "partner": "Ann", "picking_points": "75", "cracked_by": "Bob"},
+        pick("Cat", "Ann", 75, cracked_by="Bob"),
+        "cracked_by",
+        id="crack by an earlier bidder",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Cat", "partner": "Ann", "picking_points": "75", "recracked": "y"},
+        pick("Cat", "Ann", 75, recracked=True),
+        "recracked",
+        id="re-crack without a crack",
+    ),
+    pytest.param(
+        {},
+        {"partner": "Bob", "picking_points": "75"},
+        {"kind": "pick", "partner": "Bob", "picking_points": 75},
+        "picker",
+        id="no picker",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Ann", "picking_points": "75"},
+        {"kind": "pick", "picker": "Ann", "picking_points": 75},
+        "partner",
+        id="no partner",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Ann", "picking_points": "75"},
+        pick("Ann", "Ann", 75),
+        "partner",
+        id="picker as partner",
+    ),
+    pytest.param(
+        {},
+        {"kind": "passed", "picking_points": "75"},
+        {"kind": "pick", "picker": "Ann", "forced": True, "picking_points": 75},
+        "partner",
+        id="forced pick without partner",
+    ),
+    pytest.param(
+        LEASTER,
+        {"kind": "passed"},
+        {"kind": "leaster"},
+        "winner",
+        id="no leaster winner",
+    ),
+    pytest.param(
+        LEASTER,
+        {"kind": "passed", "winner": "Cat", "points-1": "abc"},
+        {"kind": "leaster", "winner": "Cat", "points": {"Ann": "abc"}},
+        None,
+        id="leaster points abc",
+    ),
+    pytest.param(
+        LEASTER,
+        {"kind": "passed", "winner": "Cat", **counts("points", [30, 40, 10, 25, 5])},
+        {
+            "kind": "leaster",
+            "winner": "Cat",
+            "points": {"Ann": 30, "Bob": 40, "Cat": 10, "Dan": 25, "Eve": 5},
+        },
+        None,
+        id="leaster points add up to 110",
+    ),
+    pytest.param(
+        LEASTER,
+        {"kind": "passed", "winner": "Cat", **counts("tricks", [2, 1, 1, 1, 0])},
+        {
+            "kind": "leaster",
+            "winner": "Cat",
+            "tricks": {"Ann": 2, "Bob": 1, "Cat": 1, "Dan": 1, "Eve": 0},
+        },
+        None,
+        id="leaster tricks add up to 5",
+    ),
+    pytest.param(
+        LEASTER,
+        {"kind": "passed", "winner": "Cat", **counts("tricks", [2, 2, 0, 1, 1])},
+        {
+            "kind": "leaster",
+            "winner": "Cat",
+            "tricks": {"Ann": 2, "Bob": 2, "Cat": 0, "Dan": 1, "Eve": 1},
+        },
+        "winner",
+        id="leaster winner took no trick",
+    ),
+    pytest.param(
+        LEASTER,
+        {"kind": "passed", "winner": "Bob", **counts("points", [30, 40, 10, 25, 15])},
+        {
+            "kind": "leaster",
+            "winner": "Bob",
+            "points": {"Ann": 30, "Bob": 40, "Cat": 10, "Dan": 25, "Eve": 15},
+        },
+        "winner",
+        id="leaster winner had more points",
+    ),
+]
+
+
+@pytest.mark.parametrize(("given", "taps", "body", "field"), HAND_REFUSALS)
+def test_record_hand_refusal(
+    api: Api,
+    client: FlaskClient,
+    given: dict[str, Any],
+    taps: dict[str, str],
+    body: dict[str, Any],
+    field: str | None,
+) -> None:
+    session_id = session_with(api, **given)
+    before = api.session(session_id)
+    path = hands_path(session_id)
+    sent = filled(client, path, taps)
+    page = html_page(client.post(path, data=sent))
+    sentence = api.record(session_id, 400, **body)["error"]
+    assert page.errors == [sentence]
+    if field is not None:
+        assert page.error_ids == [f"{field}-error"]
+    assert_kept(page, sent)
+    assert api.session(session_id) == before
+
+
+def test_complete_session_takes_no_more_hands(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, ONE_ROUND, rounds=1)
+    before = api.session(session_id)
+    path = hands_path(session_id)
+    sheet = redirected_page(client, client.get(path), sheet_path(session_id))
+    assert sheet.flashes == ["This session is complete. Add a round to record another hand."]
+
+    sent = {
+        "number": "6",
+        "kind": "pick",
+        "picker": "Ann",
+        "partner": "Bob",
+        "picking_points": "75",
+    }
+    page = html_page(client.post(path, data=sent))
+    assert page.errors == [api.record(session_id, 409, **pick("Ann", "Bob", 75))["error"]]
+    assert api.session(session_id) == before
+
+
+@pytest.mark.parametrize("rounds", [0, 1])
+def test_double_submit_records_one_hand(api: Api, client: FlaskClient, rounds: int) -> None:
+    # With one round, the hand sent twice is the one that completes the session.
+    session_id = session_with(api, ONE_ROUND[:4], rounds=rounds)
+    path = hands_path(session_id)
+    sent = filled(client, path, {"picker": "Eve", "partner": "Ann", "picking_points": "95"})
+    first = client.post(path, data=sent)
+    assert first.status_code == 302
+    assert first.location == sheet_path(session_id, saved=5)
+    sheet = redirected_page(client, client.post(path, data=sent), sheet_path(session_id, saved=5))
+    assert len(sheet.flashes) == 1
+    assert "already saved" in sheet.flashes[0]
+    hands = api.session(session_id)["hands"]
+    assert len(hands) == 5
+    assert hands[-1]["scores"] == scores(2, -2, -2, -2, 4)
+
+
+@pytest.mark.parametrize(
+    ("given", "taps", "expected"),
+    [
+        pytest.param(
+            {"first_dealer": "Eve"},
+            {"picker": "Ann", "partner": "", "picking_points": "75", "cracked_by": "Dan"},
+            "Ann +8, others -2, x2 for the crack",
+            id="alone, cracked",
+        ),
+        pytest.param(
+            {},
+            {"kind": "passed", "partner": "Cat", "picking_points": "30"},
+            "Ann -4, Cat -2, others +2",
+            id="forced pick",
+        ),
+    ],
+)
+def test_preview_button_shows_the_scores_and_saves_nothing(
+    api: Api, client: FlaskClient, given: dict[str, Any], taps: dict[str, str], expected: str
+) -> None:
+    session_id = session_with(api, **given)
+    path = hands_path(session_id)
+    sent = filled(client, path, taps)
+    page = html_page(client.post(path, data={**sent, "preview": "1"}))
+    assert page.errors == []
+    assert page.texts["output"] == [expected]
+    assert_kept(page, sent)
+    assert api.session(session_id)["hands"] == []
+
+
+# --- editing a hand
+
+EDIT_PREFILLS = [
+    pytest.param(
+        {"first_dealer": "Eve"},
+        pick(
+            "Ann", None, 95, cracked_by="Dan", recracked=True, blitzes=["black"], called_card="JC"
+        ),
+        {
+            "editing": ["1"],
+            "dealer": ["Eve"],
+            "kind": ["pick"],
+            "picker": ["Ann"],
+            "partner": [""],
+            "called_card": ["JC"],
+            "picking_points": ["95"],
+            "opponent_points": [""],
+            "cracked_by": ["Dan"],
+            "recracked": ["y"],
+            "black_blitz": ["y"],
+            "red_blitz": None,
+        },
+        id="alone, cracked, blitzed",
+    ),
+    pytest.param(
+        {},
+        {**pick("Ann", "Cat", 30), "forced": True},
+        {"kind": ["passed"], "partner": ["Cat"], "picking_points": ["30"], "dealer": ["Ann"]},
+        id="forced pick",
+    ),
+    pytest.param(REDEAL, {"kind": "pass"}, {"kind": ["passed"], "picker": None}, id="pass"),
+    pytest.param(
+        LEASTER,
+        {
+            "kind": "leaster",
+            "winner": "Cat",
+            "points": {"Ann": 30, "Bob": 40, "Cat": 10, "Dan": 25, "Eve": 15},
+            "tricks": {"Ann": 2, "Bob": 1, "Cat": 1, "Dan": 1, "Eve": 1},
+        },
+        {
+            "kind": ["passed"],
+            "winner": ["Cat"],
+            **{name: [value] for name, value in counts("points", [30, 40, 10, 25, 15]).items()},
+            **{name: [value] for name, value in counts("tricks", [2, 1, 1, 1, 1]).items()},
+        },
+        id="leaster with counts",
+    ),
+]
+
+
+@pytest.mark.parametrize(("given", "hand", "expected"), EDIT_PREFILLS)
+def test_edit_form_is_prefilled(
+    api: Api,
+    client: FlaskClient,
+    given: dict[str, Any],
+    hand: dict[str, Any],
+    expected: dict[str, list[str] | None],
+) -> None:
+    session_id = session_with(api, [hand], **given)
+    fields = get_page(client, hands_path(session_id, "1/edit")).fields
+    assert {name: fields.get(name) for name in expected} == expected
+
+
+THREE_PICKS = [pick("Ann", "Bob", 75), pick("Bob", "Cat", 75), pick("Cat", "Dan", 75)]
+
+
+def test_edit_changes_scores_and_keeps_the_dealer(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, THREE_PICKS)
+    path = hands_path(session_id, "2/edit")
+    response = client.post(path, data=filled(client, path, {"picking_points": "30"}))
+    redirected_page(client, response, sheet_path(session_id, saved=2))
+    session = api.session(session_id)
+    assert [hand["dealer"] for hand in session["hands"]] == ["Ann", "Bob", "Cat"]
+    assert session["hands"][1]["scores"] == scores(2, -4, -2, 2, 2)
+    assert session["totals"] == scores(3, -4, -1, 2, 0)
+    assert session["next_dealer"] == "Dan"
+
+
+def test_edit_corrects_the_dealer_of_that_hand_only(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, THREE_PICKS)
+    path = hands_path(session_id, "2/edit")
+    response = client.post(path, data=filled(client, path, {"dealer": "Eve"}))
+    assert response.status_code == 302
+    session = api.session(session_id)
+    assert [hand["dealer"] for hand in session["hands"]] == ["Ann", "Eve", "Cat"]
+    assert session["next_dealer"] == "Dan"
+    assert session["totals"] == scores(0, 2, 2, -1, -3)
+
+
+def test_edit_recomputes_totals_and_the_doubler_queue(api: Api, client: FlaskClient) -> None:
+    hands = [{"kind": "pass"}, pick("Bob", "Cat", 75), pick("Cat", "Dan", 75)]
+    session_id = session_with(api, hands, **DOUBLER)
+    assert [hand["multiplier"] for hand in api.session(session_id)["hands"]] == [1, 2, 1]
+
+    first = hands_path(session_id, "1/edit")
+    taps = {"kind": "pick", "picker": "Bob", "partner": "Cat", "picking_points": "75"}
+    assert client.post(first, data=filled(client, first, taps)).status_code == 302
+    session = api.session(session_id)
+    assert [hand["multiplier"] for hand in session["hands"]] == [1, 1, 1]
+    assert session["pending_doublers"] == 0
+    assert session["totals"] == scores(-3, 3, 4, -1, -3)
+
+    third = hands_path(session_id, "3/edit")
+    assert client.post(third, data=filled(client, third, {"kind": "passed"})).status_code == 302
+    session = api.session(session_id)
+    assert session["hands"][2]["kind"] == "pass"
+    assert session["pending_doublers"] == 1
+    assert session["totals"] == scores(-2, 4, 2, -2, -2)
+    assert "Next 1 hand doubled" in get_page(client, sheet_path(session_id)).text
+
+
+EDIT_REFUSALS = [
+    pytest.param(
+        {"opponent_points": "119", "picking_points": ""},
+        {"kind": "pick", "picker": "Bob", "partner": "Cat", "opponent_points": 119},
+        "opponent_points",
+        id="opponents 119",
+    ),
+    pytest.param(
+        {"picker": "Dan", "partner": "Eve", "cracked_by": "Cat"},
+        pick("Dan", "Eve", 75, cracked_by="Cat"),
+        "cracked_by",
+        id="crack by an earlier bidder",
+    ),
+    pytest.param(
+        {"partner": "Bob"},
+        pick("Bob", "Bob", 75),
+        "partner",
+        id="picker as partner",
+    ),
+]
+
+
+@pytest.mark.parametrize(("taps", "body", "field"), EDIT_REFUSALS)
+def test_edit_refusal(
+    api: Api, client: FlaskClient, taps: dict[str, str], body: dict[str, Any], field: str
+) -> None:
+    session_id = session_with(api, THREE_PICKS)
+    before = api.session(session_id)
+    path = hands_path(session_id, "2/edit")
+    sent = filled(client, path, taps)
+    page = html_page(client.post(path, data=sent))
+    sentence = api.replace(session_id, 2, 400, **body)["error"]
+    assert page.errors == [sentence]
+    assert page.error_ids == [f"{field}-error"]
+    assert_kept(page, sent)
+    assert api.session(session_id) == before
+
+
+@pytest.mark.parametrize("rest", ["9/edit", "9/delete", "0/edit"])
+def test_unknown_hand_is_a_404(api: Api, client: FlaskClient, rest: str) -> None:
+    session_id = session_with(api, THREE_PICKS)
+    assert client.get(hands_path(session_id, rest)).status_code == 404
+    assert client.post(hands_path(session_id, rest)).status_code == 404
+    assert len(api.session(session_id)["hands"]) == 3
+
+
+# --- deleting, undoing, adding a round
+
+
+def test_delete_asks_first_then_deletes_and_renumbers(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, THREE_PICKS)
+    path = hands_path(session_id, "2/delete")
+    confirm = get_page(client, path)
+    assert "Delete hand 2?" in confirm.text
+    assert "Bob & Cat, 75" in confirm.text
+    assert "Delete" in confirm.texts["button"]
+    assert len(api.session(session_id)["hands"]) == 3
+
+    # The confirmation as the page shows it, sent twice (a double tap): one hand goes.
+    sent = {"hand": confirm.fields["hand"][0]}
+    sheet = redirected_page(client, client.post(path, data=sent), sheet_path(session_id))
+    assert sheet.flashes == ["Hand 2 deleted."]
+    client.post(path, data=sent)
+    hands = api.session(session_id)["hands"]
+    assert [(hand["number"], hand["dealer"], hand["picker"]) for hand in hands] == [
+        (1, "Ann", "Ann"),
+        (2, "Cat", "Cat"),
+    ]
+
+
+def test_undo_removes_the_last_hand_once(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, THREE_PICKS)
+    sheet = get_page(client, sheet_path(session_id))
+    assert "Undo last hand" in sheet.texts["button"]
+    # The Undo form as the scoresheet shows it, sent twice (a double tap).
+    sent = {"number": sheet.fields["number"][0]}
+    assert sent == {"number": "3"}
+    for _tap in range(2):
+        response = client.post(f"/sessions/{session_id}/undo", data=sent)
+        assert response.status_code == 302
+        assert response.location == sheet_path(session_id)
+    hands = api.session(session_id)["hands"]
+    assert [(hand["number"], hand["picker"]) for hand in hands] == [(1, "Ann"), (2, "Bob")]
+
+
+def test_add_a_round_reopens_a_complete_session(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, ONE_ROUND, rounds=1)
+    assert "Add a round" in get_page(client, sheet_path(session_id)).texts["button"]
+    response = client.post(f"/sessions/{session_id}/rounds")
+    assert response.status_code == 302
+    assert response.location == sheet_path(session_id)
+    session = api.session(session_id)
+    assert (session["rounds"], session["complete"], session["next_dealer"]) == (2, False, "Ann")
+    assert get_page(client, hands_path(session_id)).fields["number"] == ["6"]
+
+
+# --- the live preview
+
+PREVIEWS = [
+    pytest.param(
+        {},
+        [],
+        {"picker": "Ann", "partner": "Bob", "picking_points": "75"},
+        "Ann +2, Bob +1, others -1",
+        id="usual pick",
+    ),
+    pytest.param(
+        {"first_dealer": "Eve"},
+        [],
+        {"picker": "Ann", "partner": "", "picking_points": "75", "cracked_by": "Dan"},
+        "Ann +8, others -2, x2 for the crack",
+        id="alone, cracked",
+    ),
+    pytest.param(
+        {"first_dealer": "Eve"},
+        [],
+        {
+            "picker": "Ann",
+            "partner": "Bob",
+            "opponent_points": "25",
+            "cracked_by": "Dan",
+            "recracked": "y",
+            "red_blitz": "y",
+        },
+        "Ann +32, Bob +16, others -16, x8 for the crack, the re-crack and the red blitz",
+        id="three doublings",
+    ),
+    pytest.param(
+        DOUBLER,
+        [{"kind": "pass"}],
+        {"picker": "Bob", "partner": "Cat", "picking_points": "95"},
+        "Bob +8, Cat +4, others -4, x2 for the doubler",
+        id="doubled after a pass",
+    ),
+    pytest.param(
+        LEASTER, [], {"kind": "passed", "winner": "Cat"}, "Cat +4, others -1", id="leaster"
+    ),
+    pytest.param(REDEAL, [], {"kind": "passed"}, "No scores: the deal moves on.", id="re-deal"),
+    pytest.param(
+        {},
+        [],
+        {"kind": "passed", "partner": "", "picking_points": "60"},
+        "Ann -4, others +1",
+        id="forced pick alone, lost",
+    ),
+]
+
+
+def preview(client: FlaskClient, session_id: int, data: Mapping[str, str]) -> Any:
+    response = client.post(hands_path(session_id, "preview"), data=data)
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    return response.json
+
+
+@pytest.mark.parametrize(("given", "hands", "taps", "expected"), PREVIEWS)
+def test_preview(
+    api: Api,
+    client: FlaskClient,
+    given: dict[str, Any],
+    hands: list[dict[str, Any]],
+    taps: dict[str, str],
+    expected: str,
+) -> None:
+    session_id = session_with(api, hands, **given)
+    before = api.session(session_id)
+    data = filled(client, hands_path(session_id), taps)
+    assert preview(client, session_id, data) == {"preview": expected}
+    assert api.session(session_id) == before
+
+
+def test_preview_of_an_edit_keeps_the_hand_in_its_place(api: Api, client: FlaskClient) -> None:
+    hands = [{"kind": "pass"}, pick("Bob", "Cat", 75), pick("Cat", "Dan", 75)]
+    session_id = session_with(api, hands, **DOUBLER)
+    before = api.session(session_id)
+    data = filled(client, hands_path(session_id, "2/edit"), {"picking_points": "95"})
+    assert preview(client, session_id, data) == {
+        "preview": "Bob +8, Cat +4, others -4, x2 for the doubler"
+    }
+    assert api.session(session_id) == before
+
+
+PREVIEW_REFUSALS = [
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Bob"},
+        {"kind": "pick", "picker": "Ann", "partner": "Bob"},
+        id="points untouched",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Bob", "opponent_points": "119"},
+        {"kind": "pick", "picker": "Ann", "partner": "Bob", "opponent_points": 119},
+        id="opponents 119",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Cat", "partner": "Ann", "picking_points": "75", "cracked_by": "Bob"},
+        pick("Cat", "Ann", 75, cracked_by="Bob"),
+        id="crack by an earlier bidder",
+    ),
+    pytest.param(
+        {},
+        {"picker": "Ann", "picking_points": "75"},
+        {"kind": "pick", "picker": "Ann", "picking_points": 75},
+        id="no partner",
+    ),
+    pytest.param(LEASTER, {"kind": "passed"}, {"kind": "leaster"}, id="no leaster winner"),
+]
+
+
+@pytest.mark.parametrize(("given", "taps", "body"), PREVIEW_REFUSALS)
+def test_preview_refusal(
+    api: Api, client: FlaskClient, given: dict[str, Any], taps: dict[str, str], body: dict[str, Any]
+) -> None:
+    session_id = session_with(api, **given)
+    before = api.session(session_id)
+    data = filled(client, hands_path(session_id), taps)
+    answer = preview(client, session_id, data)
+    refusal = api.record(session_id, 400, **body)
+    assert answer == {"error": refusal["error"], "field": refusal["field"]}
+    assert api.session(session_id) == before
+
+
+# --- the scoresheet after a save
+
+
+def test_saved_hand_is_marked_on_the_scoresheet(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, THREE_PICKS[:2])
+    path = hands_path(session_id)
+    taps = {"picker": "Cat", "partner": "Dan", "picking_points": "75"}
+    response = client.post(path, data=filled(client, path, taps))
+    sheet = redirected_page(client, response, sheet_path(session_id, saved=3))
+    (saved,) = sheet.texts["saved"]
+    assert saved.split()[0] == "3"
+    assert "Cat & Dan, 75" in saved
+    assert "saved" not in get_page(client, sheet_path(session_id)).texts
+
+
+def test_complete_session_shows_final_standings_and_tiebreaks(
+    api: Api, client: FlaskClient
+) -> None:
+    hands = [
+        pick("Ann", "Dan", 75),
+        pick("Bob", "Ann", 75),
+        pick("Dan", None, 75),
+        pick("Bob", None, 95),
+        pick("Dan", "Ann", 95),
+    ]
+    session_id = session_with(api, hands, rounds=1)
+    session = api.session(session_id)
+    assert session["totals"] == scores(2, 6, -7, 6, -7)
+    assert session["hands_won"] == scores(3, 2, 0, 3, 0)
+
+    sheet = get_page(client, sheet_path(session_id))
+    assert "Final standings" in sheet.text
+    (winner,) = sheet.texts["winner"]
+    assert "Dan" in winner.split()
+    assert "Winner" in winner.split()
+    assert sheet.texts["tiebreak"] == [
+        "Dan and Bob both +6; Dan won more hands, 3 to 2.",
+        "Cat and Eve both -7 with 0 hands won each, so they share 4th place.",
+    ]
+    assert "Record hand" not in sheet.text

@@ -1,0 +1,198 @@
+"""Hands, scores and standings told in words: summaries, score previews, tiebreak sentences."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorekeeper import rules
+from scorekeeper.pages.words import hand_summary, names, ordinal, score_preview, signed, tiebreaks
+
+SEATS = ("Ann", "Bob", "Cat", "Dan", "Eve")
+TABLE = rules.Table(seats=SEATS)
+BLACK, RED = rules.Blitz.BLACK, rules.Blitz.RED
+
+
+def pick(picker: str, partner: str | None, points: int, **more: Any) -> rules.Hand:
+    """A pick dealt by Eve, so everyone from Ann on bids after the dealer."""
+    return rules.Hand(
+        dealer="Eve",
+        kind=rules.Kind.PICK,
+        picker=picker,
+        partner=partner,
+        picking_points=points,
+        **more,
+    )
+
+
+PASS = rules.Hand(dealer="Ann", kind=rules.Kind.PASS)
+LEASTER = rules.Hand(dealer="Ann", kind=rules.Kind.LEASTER, winner="Cat")
+
+
+def scored(hand: rules.Hand, doubled: bool = False) -> rules.HandResult:
+    return rules.score_hand(TABLE, hand, doubled)
+
+
+@pytest.mark.parametrize(
+    ("hand", "doubled", "expected"),
+    [
+        (PASS, False, "Everyone passed"),
+        (LEASTER, False, "Leaster won by Cat"),
+        (pick("Ann", "Bob", 75), False, "Ann & Bob, 75"),
+        (pick("Ann", None, 95), False, "Ann alone, 95"),
+        (pick("Bob", "Cat", 0), False, "Bob & Cat, 0"),
+        (pick("Eve", "Cat", 30, forced=True), False, "Eve & Cat, 30, forced"),
+        (pick("Ann", None, 95, cracked_by="Dan"), False, "Ann alone, 95, cracked by Dan (x2)"),
+        (
+            pick("Ann", None, 95, cracked_by="Dan", recracked=True, blitzes=(BLACK,)),
+            False,
+            "Ann alone, 95, cracked by Dan, re-cracked, black blitz (x8)",
+        ),
+        (
+            pick("Cat", "Ann", 120, blitzes=(BLACK, RED)),
+            False,
+            "Cat & Ann, 120, black blitz, red blitz (x4)",
+        ),
+        (pick("Bob", "Cat", 75), True, "Bob & Cat, 75, doubler (x2)"),
+        (pick("Bob", "Cat", 0, blitzes=(BLACK,)), True, "Bob & Cat, 0, black blitz, doubler (x4)"),
+    ],
+)
+def test_hand_summary(hand: rules.Hand, doubled: bool, expected: str) -> None:
+    assert hand_summary(scored(hand, doubled)) == expected
+
+
+@pytest.mark.parametrize(
+    ("hand", "doubled", "expected"),
+    [
+        (pick("Ann", "Bob", 75), False, "Ann +2, Bob +1, others -1"),
+        (pick("Ann", "Bob", 60), False, "Ann -2, Bob -1, others +1"),
+        (pick("Ann", "Bob", 120), False, "Ann +6, Bob +3, others -3"),
+        (pick("Ann", "Bob", 0), False, "Ann -6, Bob -3, others +3"),
+        (pick("Ann", None, 75), False, "Ann +4, others -1"),
+        (pick("Ann", None, 75, cracked_by="Dan"), False, "Ann +8, others -2, x2 for the crack"),
+        (
+            pick("Ann", None, 75, cracked_by="Dan", recracked=True),
+            False,
+            "Ann +16, others -4, x4 for the crack and the re-crack",
+        ),
+        (
+            pick("Ann", None, 95, cracked_by="Dan", recracked=True, blitzes=(BLACK,)),
+            False,
+            "Ann +64, others -16, x8 for the crack, the re-crack and the black blitz",
+        ),
+        (
+            pick("Ann", "Bob", 95, blitzes=(BLACK, RED)),
+            False,
+            "Ann +16, Bob +8, others -8, x4 for the black blitz and the red blitz",
+        ),
+        (pick("Bob", "Cat", 95), True, "Bob +8, Cat +4, others -4, x2 for the doubler"),
+        (
+            pick("Bob", "Cat", 0, blitzes=(BLACK,)),
+            True,
+            "Bob -24, Cat -12, others +12, x4 for the black blitz and the doubler",
+        ),
+        (LEASTER, False, "Cat +4, others -1"),
+        (PASS, False, "No scores: the deal moves on."),
+    ],
+)
+def test_score_preview(hand: rules.Hand, doubled: bool, expected: str) -> None:
+    assert score_preview(scored(hand, doubled), SEATS) == expected
+
+
+def standings_of(totals: list[int], hands_won: list[int]) -> tuple[rules.Standing, ...]:
+    return rules.standings(
+        SEATS, dict(zip(SEATS, totals, strict=True)), dict(zip(SEATS, hands_won, strict=True))
+    )
+
+
+@pytest.mark.parametrize(
+    ("totals", "hands_won", "places", "expected"),
+    [
+        pytest.param([4, 2, 0, -2, -4], [2, 1, 1, 1, 0], [1, 2, 3, 4, 5], [], id="no tie"),
+        pytest.param(
+            [5, -2, 3, -4, -2],
+            [3, 3, 2, 0, 2],
+            [1, 2, 3, 4, 5],
+            ["Bob and Eve both -2; Bob won more hands, 3 to 2."],
+            id="two, decided",
+        ),
+        pytest.param(
+            [5, -2, 3, -4, -2],
+            [3, 2, 2, 0, 2],
+            [1, 2, 3, 3, 5],
+            ["Bob and Eve both -2 with 2 hands won each, so they share 3rd place."],
+            id="two, shared",
+        ),
+        pytest.param(
+            [2, 2, 0, -2, -2],
+            [1, 1, 0, 0, 0],
+            [1, 1, 3, 4, 4],
+            [
+                "Ann and Bob both +2 with 1 hand won each, so they share 1st place.",
+                "Dan and Eve both -2 with 0 hands won each, so they share 4th place.",
+            ],
+            id="two pairs, shared",
+        ),
+        pytest.param(
+            [1, 1, 1, -1, -2],
+            [1, 1, 1, 0, 0],
+            [1, 1, 1, 4, 5],
+            ["Ann, Bob and Cat all +1 with 1 hand won each, so they share 1st place."],
+            id="three, shared",
+        ),
+        pytest.param(
+            [5, -1, -1, -1, -2],
+            [3, 1, 3, 2, 0],
+            [1, 2, 3, 4, 5],
+            ["Cat, Dan and Bob all -1; hands won decide: Cat 3, Dan 2, Bob 1."],
+            id="three, decided",
+        ),
+        pytest.param(
+            [3, 0, 0, -1, -2],
+            [2, 2, 1, 1, 0],
+            [1, 2, 3, 4, 5],
+            ["Bob and Cat both 0; Bob won more hands, 2 to 1."],
+            id="two at zero",
+        ),
+    ],
+)
+def test_tiebreaks(
+    totals: list[int], hands_won: list[int], places: list[int], expected: list[str]
+) -> None:
+    standings = standings_of(totals, hands_won)
+    assert sorted(s.place for s in standings) == places
+    assert tiebreaks(standings) == expected
+
+
+@pytest.mark.parametrize(
+    ("n", "expected"), [(7, "+7"), (1, "+1"), (0, "0"), (-1, "-1"), (-24, "-24")]
+)
+def test_signed(n: int, expected: str) -> None:
+    assert signed(n) == expected
+
+
+@pytest.mark.parametrize(
+    ("n", "expected"),
+    [
+        (1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (10, "10th"), (11, "11th"), (12, "12th"),
+        (13, "13th"), (20, "20th"), (21, "21st"), (22, "22nd"), (23, "23rd"), (101, "101st"),
+        (111, "111th"), (112, "112th"), (113, "113th"), (122, "122nd"),
+    ],
+)  # fmt: skip
+def test_ordinal(n: int, expected: str) -> None:
+    assert ordinal(n) == expected
+
+
+@pytest.mark.parametrize(
+    ("players", "expected"),
+    [
+        ([], ""),
+        (["Ann"], "Ann"),
+        (["Ann", "Bob"], "Ann and Bob"),
+        (["Ann", "Bob", "Cat"], "Ann, Bob and Cat"),
+        (["Ann", "Bob", "Cat", "Dan"], "Ann, Bob, Cat and Dan"),
+    ],
+)
+def test_names(players: list[str], expected: str) -> None:
+    assert names(players) == expected

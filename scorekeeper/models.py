@@ -28,7 +28,9 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
 class Session(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), default="")
-    created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(
+        db.DateTime(timezone=True), default=utcnow, index=True
+    )
     rounds: Mapped[int]
     first_dealer_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     partner: Mapped[str] = mapped_column(String(20))
@@ -69,16 +71,16 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     number: Mapped[int]
     dealer_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     kind: Mapped[str] = mapped_column(String(10))
-    picker_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
-    partner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    picker_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
+    partner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
     called_card: Mapped[str | None] = mapped_column(String(3))
     forced: Mapped[bool] = mapped_column(default=False)
     picking_points: Mapped[int | None]
-    cracked_by_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    cracked_by_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
     recracked: Mapped[bool] = mapped_column(default=False)
     black_blitz: Mapped[bool] = mapped_column(default=False)
     red_blitz: Mapped[bool] = mapped_column(default=False)
-    winner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
     multiplier: Mapped[int] = mapped_column(default=1)
 
     session: Mapped[Session] = relationship(back_populates="hands")
@@ -98,6 +100,7 @@ class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
     seat: Mapped[int]
     score: Mapped[int]
     won: Mapped[bool]
+    schneidered: Mapped[bool] = mapped_column(default=False)
     points: Mapped[int | None]
     tricks: Mapped[int | None]
 

@@ -247,6 +247,7 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
             seat=table.seat_of(player),
             score=0,
             won=False,
+            schneidered=False,
             points=None if hand.points is None else hand.points[player],
             tricks=None if hand.tricks is None else hand.tricks[player],
         )
@@ -264,7 +265,11 @@ def _commit_scores(session: Session) -> None:
             row.multiplier = result.multiplier
         for hand_player in row.players:
             player = names[hand_player.player_id]
-            score, won = result.scores[player], player in result.winners
-            if (hand_player.score, hand_player.won) != (score, won):
-                hand_player.score, hand_player.won = score, won
+            derived = (
+                result.scores[player],
+                player in result.winners,
+                player in result.schneidered,
+            )
+            if (hand_player.score, hand_player.won, hand_player.schneidered) != derived:
+                hand_player.score, hand_player.won, hand_player.schneidered = derived
     db.session.commit()

@@ -125,3 +125,53 @@ def test_flask_db_upgrade_command_as_the_readme_says(tmp_path: Path) -> None:
         assert set(inspect(engine).get_table_names()) == MODEL_TABLES | {"alembic_version"}
     finally:
         engine.dispose()
+
+
+def test_schneider_is_filled_in_for_hands_recorded_before_it_was_stored(
+    migrated_app: Flask, cli: FlaskCliRunner
+) -> None:
+    result = cli.invoke(args=["db", "upgrade", "3f2529198b4f"])
+    assert result.exit_code == 0, result.output
+    rows = [
+        # hand id, picking points, picker, partner
+        (1, 20, 1, 2),  # the picking team is schneidered
+        (2, 100, 3, None),  # the four opponents of a lone picker are
+        (3, 75, 4, 5),  # nobody is
+    ]
+    with engine_of(migrated_app).begin() as connection:
+        for player in range(1, 6):
+            connection.execute(
+                text("INSERT INTO player (id, name, name_key) VALUES (:id, :name, :name)"),
+                {"id": player, "name": f"p{player}"},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO session (id, name, created_at, rounds, first_dealer_id, partner,"
+                " no_bid, cracking, blitzing) VALUES (1, '', CURRENT_TIMESTAMP, 0, 1,"
+                " 'jack_of_diamonds', 'forced_pick', true, true)"
+            )
+        )
+        for hand_id, points, picker, partner in rows:
+            connection.execute(
+                text(
+                    "INSERT INTO hand (id, session_id, number, dealer_id, kind, picker_id,"
+                    " partner_id, forced, picking_points, recracked, black_blitz, red_blitz,"
+                    " multiplier) VALUES (:id, 1, :id, 1, 'pick', :picker, :partner, false,"
+                    " :points, false, false, false, 1)"
+                ),
+                {"id": hand_id, "points": points, "picker": picker, "partner": partner},
+            )
+            for player in range(1, 6):
+                connection.execute(
+                    text(
+                        "INSERT INTO hand_player (hand_id, player_id, seat, score, won)"
+                        " VALUES (:hand, :player, :seat, 0, false)"
+                    ),
+                    {"hand": hand_id, "player": player, "seat": player - 1},
+                )
+    upgrade(cli)
+    with engine_of(migrated_app).connect() as connection:
+        schneidered = connection.execute(
+            text("SELECT hand_id, player_id FROM hand_player WHERE schneidered ORDER BY 1, 2")
+        ).all()
+    assert [tuple(row) for row in schneidered] == [(1, 1), (1, 2), (2, 1), (2, 2), (2, 4), (2, 5)]

@@ -900,3 +900,29 @@ def test_new_table_refusals(
     assert caught.value.field == field
     assert text in caught.value.message
     assert_sentence(caught.value.message)
+
+
+@pytest.mark.parametrize(
+    ("points", "partner", "schneidered"),
+    [
+        (0, "Bob", {"Ann", "Bob"}),
+        (20, "Bob", {"Ann", "Bob"}),
+        (30, "Bob", {"Ann", "Bob"}),
+        (31, "Bob", set()),
+        (60, "Bob", set()),
+        (90, "Bob", set()),
+        (91, "Bob", {"Cat", "Dan", "Eve"}),
+        (120, None, {"Bob", "Cat", "Dan", "Eve"}),
+        (100, None, {"Bob", "Cat", "Dan", "Eve"}),
+        (25, None, {"Ann"}),
+    ],
+)
+def test_schneider_falls_on_the_side_paying_double_or_more(
+    points: int, partner: str | None, schneidered: set[str]
+) -> None:
+    assert score(pick("Ann", points, partner=partner)).schneidered == schneidered
+
+
+def test_leasters_and_passes_schneider_nobody() -> None:
+    assert score(leaster("Cat"), at=table(no_bid=NoBid.LEASTER)).schneidered == frozenset()
+    assert score(HandInput(kind="pass"), at=table(no_bid=NoBid.REDEAL)).schneidered == frozenset()

@@ -14,7 +14,7 @@ from .hands import (
     validate_hand,
     whole_number_error,
 )
-from .scoring import HandResult, multiplier, opponent_value, score_hand
+from .scoring import HandResult, multiplier, opponent_value, schneidered_side, score_hand
 from .sheet import Sheet, Standing, score_sheet, standings
 from .table import (
     MAX_ROUNDS,
@@ -57,6 +57,7 @@ __all__ = [
     "options_from",
     "player_name",
     "rounds_error",
+    "schneidered_side",
     "score_hand",
     "score_sheet",
     "session_name",

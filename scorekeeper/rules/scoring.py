@@ -21,6 +21,7 @@ class HandResult:
     doubled: bool
     scores: dict[str, int]
     winners: frozenset[str]
+    schneidered: frozenset[str] = frozenset()
 
 
 def opponent_value(picking_points: int) -> int:
@@ -38,6 +39,17 @@ def opponent_value(picking_points: int) -> int:
     return 3
 
 
+def schneidered_side(picking_points: int) -> str | None:
+    """Which side lost by a schneider (or worse): the side paying the doubled or tripled row
+    of the scoring table. 'picking', 'opponents', or None."""
+    value = opponent_value(picking_points)
+    if value >= 2:
+        return "picking"
+    if value <= -2:
+        return "opponents"
+    return None
+
+
 def multiplier(hand: Hand, doubled: bool) -> int:
     """Each crack, re-crack, blitz and doubler taken from the queue doubles the hand."""
     if hand.kind is not Kind.PICK:
@@ -50,6 +62,7 @@ def score_hand(table: Table, hand: Hand, doubled: bool = False) -> HandResult:
     scores = dict.fromkeys(table.seats, 0)
     players = table.players_of_hand(hand.dealer)
     winners: frozenset[str] = frozenset()
+    schneidered: frozenset[str] = frozenset()
     factor = multiplier(hand, doubled)
 
     if hand.kind is Kind.PICK:
@@ -64,6 +77,9 @@ def score_hand(table: Table, hand: Hand, doubled: bool = False) -> HandResult:
         scores[hand.picker] = -sum(scores[p] for p in players if p != hand.picker)
         won = hand.picking_points >= WINNING_POINTS
         winners = frozenset(team if won else opponents)
+        side = schneidered_side(hand.picking_points)
+        if side is not None:
+            schneidered = frozenset(team if side == "picking" else opponents)
     elif hand.kind is Kind.LEASTER:
         assert hand.winner is not None
         for player in players:
@@ -76,4 +92,5 @@ def score_hand(table: Table, hand: Hand, doubled: bool = False) -> HandResult:
         doubled=doubled and hand.kind is Kind.PICK,
         scores=scores,
         winners=winners,
+        schneidered=schneidered,
     )

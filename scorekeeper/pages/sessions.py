@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from flask import Response, flash, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import store
+from .. import rules, store
+from ..charts import Series, line_chart
 from ..csv_export import hands_csv
 from ..rules import RuleError
 from . import bp
@@ -53,8 +55,18 @@ def session_page(session_id: int) -> str:
         session=session,
         sheet=sheet,
         tiebreaks=tiebreaks(sheet.standings),
+        chart=running_totals_chart(sheet) if sheet.results else None,
         saved=request.args.get("saved", type=int),
     )
+
+
+def running_totals_chart(sheet: rules.Sheet) -> Markup:
+    """Each player's running total after every hand, starting from 0."""
+    series = [
+        Series(player, [0, *(running[player] for running in sheet.running_totals)])
+        for player in sheet.table.seats
+    ]
+    return line_chart(series, "Running totals, hand by hand", "hands")
 
 
 @bp.post("/sessions/<int:session_id>/rounds")

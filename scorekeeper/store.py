@@ -6,7 +6,7 @@ stored copies of the scores are committed together, or nothing is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from flask import abort
 from sqlalchemy import select, update
@@ -42,6 +42,36 @@ def list_sessions() -> Sequence[Session]:
         .order_by(Session.created_at.desc(), Session.id.desc())
         .options(selectinload(Session.seats).joinedload(Seat.player))
     ).all()
+
+
+def seated_players() -> list[str]:
+    """Everyone who has sat in a session, by name."""
+    return list(
+        db.session.scalars(
+            select(Player.name)
+            .where(Player.id.in_(select(Seat.player_id)))
+            .order_by(Player.name_key)
+        )
+    )
+
+
+def every_sheet(chunk: int = 50) -> Iterator[tuple[Session, rules.Sheet]]:
+    """Every session, oldest first, with its scoresheet; loaded a chunk at a time."""
+    ids = list(db.session.scalars(select(Session.id).order_by(Session.created_at, Session.id)))
+    for start in range(0, len(ids), chunk):
+        sessions = db.session.scalars(
+            select(Session)
+            .where(Session.id.in_(ids[start : start + chunk]))
+            .order_by(Session.created_at, Session.id)
+            .options(
+                selectinload(Session.seats).joinedload(Seat.player),
+                selectinload(Session.hands).selectinload(Hand.players),
+                selectinload(Session.first_dealer),
+            )
+        ).all()
+        for session in sessions:
+            yield session, sheet_of(session)
+        db.session.expunge_all()
 
 
 def roster() -> list[str]:

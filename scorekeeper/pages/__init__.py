@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from .words import hand_summary, signed
+from .words import hand_summary, names, signed
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_filter(hand_summary)
 bp.add_app_template_filter(signed)
+bp.add_app_template_filter(names)
 
 from . import hands, sessions  # noqa: E402, F401  (routes attach themselves to bp)

@@ -2,29 +2,46 @@
 
 from __future__ import annotations
 
-from flask import Response, flash, redirect, render_template, request, url_for
+from collections.abc import Iterable
+from datetime import date
+
+from flask import Response, flash, redirect, render_template, request, stream_with_context, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import rules, store
+from .. import history, rules, store
 from ..charts import Series, line_chart
-from ..csv_export import hands_csv
+from ..csv_export import all_hands_csv, hands_csv, standings_csv
+from ..models import Session
 from ..rules import RuleError
 from . import bp
 from .forms import SessionForm
 from .words import tiebreaks
 
+RECENT = 5
+
 
 @bp.get("/")
 def index() -> str:
-    counts = store.hand_counts()
-    sessions = [
-        (session, store.table_of(session), counts.get(session.id, 0))
-        for session in store.list_sessions()
-    ]
-    in_progress = next((entry for entry in sessions if not entry[1].is_complete(entry[2])), None)
-    past = [entry for entry in sessions if entry is not in_progress]
-    return render_template("index.html", in_progress=in_progress, sessions=past)
+    current = history.in_progress()
+    recent = history.find_sessions(history.SessionFilter(), per_page=RECENT + 1).rows
+    past = [row for row in recent if current is None or row.session.id != current.session.id]
+    return render_template("index.html", in_progress=current, sessions=past[:RECENT])
+
+
+@bp.get("/sessions")
+def session_history() -> str:
+    try:
+        wanted = history.parse_filter(request.args)
+    except RuleError as error:
+        return render_template(
+            "history.html", error=error, wanted=history.SessionFilter(), found=None,
+            players=store.seated_players(),
+        )  # fmt: skip
+    found = history.find_sessions(wanted, request.args.get("page", 1, type=int))
+    return render_template(
+        "history.html", error=None, wanted=wanted, found=found, players=store.seated_players()
+    )
 
 
 @bp.route("/sessions/new", methods=["GET", "POST"])
@@ -78,12 +95,37 @@ def add_round(session_id: int) -> BaseResponse:
     return redirect(url_for("pages.session_page", session_id=session_id))
 
 
+@bp.get("/sessions/<int:session_id>/standings.csv")
+def export_standings(session_id: int) -> Response:
+    session = store.session_or_404(session_id)
+    return csv_download(
+        standings_csv(store.sheet_of(session)), f"{session_file_name(session)}-standings"
+    )
+
+
+@bp.get("/sessions/export.csv")
+def export_all_hands() -> Response:
+    sheets = (
+        (session.id, f"{session.created_at:%Y-%m-%d}", session.name, sheet)
+        for session, sheet in store.every_sheet()
+    )
+    body = stream_with_context(all_hands_csv(store.seated_players(), sheets))
+    return csv_download(body, f"sheepshead-all-sessions-{date.today():%Y-%m-%d}")
+
+
 @bp.get("/sessions/<int:session_id>/export.csv")
 def export_csv(session_id: int) -> Response:
     session = store.session_or_404(session_id)
-    filename = f"sheepshead-{session.created_at:%Y-%m-%d}-session-{session.id}.csv"
+    return csv_download(hands_csv(store.sheet_of(session)), session_file_name(session))
+
+
+def session_file_name(session: Session) -> str:
+    return f"sheepshead-{session.created_at:%Y-%m-%d}-session-{session.id}"
+
+
+def csv_download(body: str | Iterable[str], name: str) -> Response:
     return Response(
-        hands_csv(store.sheet_of(session)),
+        body,
         mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
     )

@@ -1,0 +1,142 @@
+"""Session history: filters, winners, pages; the standings and all-sessions CSV exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import UTC, datetime
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Session
+
+from .helpers import SEATS, Api, pick
+
+
+def dated(app: Flask, session_id: int, day: str) -> None:
+    with app.app_context():
+        session = db.session.get(Session, session_id)
+        assert session is not None
+        session.created_at = datetime.fromisoformat(day).replace(hour=20, tzinfo=UTC)
+        db.session.commit()
+
+
+def listed(client: FlaskClient, query: str = "") -> list[str]:
+    """The session names the history page lists, in order."""
+    html = client.get(f"/sessions{query}").text
+    return re.findall(r'<li>\s*<a href="/sessions/\d+">([^<]*)</a>', html)
+
+
+def test_history_filters_by_player_and_dates(app: Flask, api: Api, client: FlaskClient) -> None:
+    days = {"Spring": "2026-03-14", "Summer": "2026-07-04", "Autumn": "2026-10-31"}
+    for name, day in days.items():
+        players = [*SEATS[:4], "Fay"] if name == "Summer" else SEATS
+        dated(app, api.new_session(name=name, players=players)["id"], day)
+    assert listed(client) == ["Autumn", "Summer", "Spring"]
+    assert listed(client, "?player=fay") == ["Summer"]
+    assert listed(client, "?player=Eve") == ["Autumn", "Spring"]
+    assert listed(client, "?from=2026-07-04") == ["Autumn", "Summer"]
+    assert listed(client, "?to=2026-07-04") == ["Summer", "Spring"]
+    assert listed(client, "?from=2026-04-01&to=2026-10-30&player=Ann") == ["Summer"]
+    assert listed(client, "?player=Zed") == []
+
+
+def test_bad_dates_get_a_sentence(client: FlaskClient) -> None:
+    for query, sentence in (
+        ("?from=yesterday", "A date is written like 2026-11-21."),
+        ("?from=2026-05-01&to=2026-04-01", "The first date comes after the last one."),
+    ):
+        response = client.get(f"/sessions{query}")
+        assert response.status_code == 200
+        assert sentence in response.text
+
+
+def test_history_names_the_winner_of_complete_sessions(api: Api, client: FlaskClient) -> None:
+    done = api.new_session(name="Done", rounds=1)
+    for picker in SEATS:
+        api.record(done["id"], **pick(picker, "Ann" if picker != "Ann" else "Bob", 75))
+    api.new_session(name="Going", rounds=1)
+    html = client.get("/sessions").text
+    totals = api.session(done["id"])["standings"]
+    assert totals[0]["player"] == "Ann" and totals[1]["place"] == 2
+    assert "Won by Ann" in html
+    assert html.count("Won by") == 1
+    assert "in progress" in html
+
+
+def test_history_shares_a_win_between_tied_players(api: Api, client: FlaskClient) -> None:
+    tied = api.new_session(name="Tied", rounds=1)
+    for picker in SEATS:
+        api.record(tied["id"], **pick(picker, None, 75))
+    assert {s["place"] for s in api.session(tied["id"])["standings"]} == {1}
+    assert "Won by Ann, Bob, Cat, Dan and Eve" in client.get("/sessions").text
+
+
+def test_history_pages(api: Api, client: FlaskClient) -> None:
+    for n in range(23):
+        api.new_session(name=f"S{n:02d}")
+    first, second = listed(client), listed(client, "?page=2")
+    assert first == [f"S{n:02d}" for n in range(22, 2, -1)]
+    assert second == ["S02", "S01", "S00"]
+    assert listed(client, "?page=99") == second
+    assert "page 1 of 2" in client.get("/sessions").text
+
+
+def test_home_shows_the_session_in_progress_and_five_recent(api: Api, client: FlaskClient) -> None:
+    for n in range(8):
+        api.new_session(name=f"S{n}", rounds=0 if n == 2 else 1)
+    html = client.get("/").text
+    assert "Resume" in html
+    names = re.findall(r'<li>\s*<a href="/sessions/\d+">([^<]*)</a>', html)
+    assert names == ["S6", "S5", "S4", "S3", "S2"]  # S7, the newest, is the one in progress
+    assert 'href="/sessions"' in html
+
+
+def rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_standings_csv(api: Api, client: FlaskClient) -> None:
+    session = api.new_session(players=["=Ann", *SEATS[1:]])
+    api.record(session["id"], **pick("=Ann", "Bob", 75))
+    response = client.get(f"/sessions/{session['id']}/standings.csv")
+    assert response.mimetype == "text/csv"
+    assert "standings.csv" in response.headers["Content-Disposition"]
+    assert rows(response.text) == [
+        ["place", "player", "total", "hands_won"],
+        ["1", "'=Ann", "2", "1"],
+        ["2", "Bob", "1", "1"],
+        ["3", "Cat", "-1", "0"],
+        ["3", "Dan", "-1", "0"],
+        ["3", "Eve", "-1", "0"],
+    ]
+
+
+def test_all_sessions_csv(app: Flask, api: Api, client: FlaskClient) -> None:
+    first = api.new_session(name="First")
+    api.record(first["id"], **pick("Ann", "Bob", 75))
+    second = api.new_session(name="+Second", players=["Ann", "Bob", "Cat", "Dan", "@Fay"])
+    api.record(second["id"], **pick("@Fay", None, 95, cracked_by="Ann"), dealer="Ann")
+    dated(app, first["id"], "2026-01-02")
+    response = client.get("/sessions/export.csv")
+    assert response.mimetype == "text/csv"
+    assert "attachment" in response.headers["Content-Disposition"]
+    table = rows(response.text)
+    assert table[0] == [
+        "session", "date", "session_name", "hand", "dealer", "kind", "picker", "partner",
+        "called_card", "forced", "picking_points", "cracked_by", "recracked", "blitzes",
+        "multiplier", "winner", "'@Fay", "Ann", "Bob", "Cat", "Dan", "Eve",
+    ]  # fmt: skip
+    assert table[1] == [
+        str(first["id"]), "2026-01-02", "First", "1", "Ann", "pick", "Ann", "Bob",
+        "", "", "75", "", "", "", "1", "", "", "2", "1", "-1", "-1", "-1",
+    ]  # fmt: skip
+    assert table[2][:3] == [str(second["id"]), second["created_at"][:10], "'+Second"]
+    assert table[2][3:] == [
+        "1", "Ann", "pick", "'@Fay", "", "", "", "95", "Ann", "", "", "2", "",
+        "16", "-4", "-4", "-4", "-4", "",
+    ]  # fmt: skip
+    assert len(table) == 3

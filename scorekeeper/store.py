@@ -288,7 +288,7 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
 def _commit_scores(session: Session) -> None:
     """Rewrite the stored scores from a replay of the session's hands, then commit."""
     names = names_of(session)
-    sheet = rules.score_sheet(table_of(session), [hand_of(row, names) for row in session.hands])
+    sheet = sheet_of(session)
     # Only changed values are assigned, so the flush touches only the rows that changed.
     for row, result in zip(session.hands, sheet.results, strict=True):
         if row.multiplier != result.multiplier:

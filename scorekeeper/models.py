@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -93,10 +93,17 @@ class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
     """A player who took part in a hand: their score, whether they won it, and for a
     leaster the card points and tricks when they were recorded."""
 
+    # Every player's totals for the leaderboard come from this index alone, in its order.
+    __table_args__ = (
+        Index(
+            "ix_hand_player_player_totals", "player_id", "hand_id", "score", "won", "schneidered"
+        ),
+    )
+
     hand_id: Mapped[int] = mapped_column(
         ForeignKey("hand.id", ondelete="CASCADE"), primary_key=True
     )
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
     seat: Mapped[int]
     score: Mapped[int]
     won: Mapped[bool]

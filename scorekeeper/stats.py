@@ -1,0 +1,306 @@
+"""Player statistics and the leaderboard, added up by the database.
+
+Every number comes from the scores, wins and schneiders the rules engine stored on each
+`HandPlayer` row; nothing here knows a scoring rule. Each answer is a fixed number of queries,
+however many players, sessions and hands there are.
+
+A hand is every recorded deal, passes included, as on the scoresheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import ColumnElement, ColumnExpressionArgument, Label, case, func, select
+
+from . import rules
+from .extensions import db
+from .models import Hand, HandPlayer, Player, Seat, Session
+
+DEFAULT_MIN_PICKS = 10
+
+
+@dataclass(frozen=True)
+class DateRange:
+    """Sessions started on these days (UTC, both ends included); None leaves that end open."""
+
+    start: date | None = None
+    end: date | None = None
+
+    def hand_conditions(self) -> list[ColumnElement[bool]]:
+        """What keeps only the hands of the sessions in the range."""
+        started = []
+        if self.start is not None:
+            started.append(Session.created_at >= datetime.combine(self.start, time.min, UTC))
+        if self.end is not None:
+            started.append(Session.created_at <= datetime.combine(self.end, time.max, UTC))
+        if not started:
+            return []
+        return [Hand.session_id.in_(select(Session.id).where(*started))]
+
+
+@dataclass(frozen=True)
+class Rate:
+    """How many of some hands (or picks, cracks...) went the player's way."""
+
+    count: int
+    of: int
+
+    @property
+    def percent(self) -> int | None:
+        """Rounded half up, in whole numbers."""
+        return None if not self.of else (200 * self.count + self.of) // (2 * self.of)
+
+    @property
+    def fraction(self) -> Fraction:
+        return Fraction(self.count, self.of) if self.of else Fraction(0)
+
+    def __str__(self) -> str:
+        if not self.of:
+            return "0 of 0"
+        return f"{self.count} of {self.of}, {self.percent}%"
+
+
+@dataclass(frozen=True)
+class SessionLine:
+    """One session of a player: their total and hands won, and their place once it is
+    complete (None while it is still being played)."""
+
+    session_id: int
+    name: str
+    created_at: datetime
+    hands: int
+    hands_won: int
+    total: int
+    place: int | None
+
+
+@dataclass(frozen=True)
+class Totals:
+    """The numbers the leaderboard ranks a player by."""
+
+    player_id: int
+    name: str
+    hands: Rate
+    total: int
+    picks: Rate
+
+    @property
+    def hands_played(self) -> int:
+        return self.hands.of
+
+    @property
+    def average(self) -> Fraction | None:
+        return Fraction(self.total, self.hands_played) if self.hands_played else None
+
+    @property
+    def average_shown(self) -> Decimal | None:
+        """The average per hand to two decimals."""
+        if self.average is None:
+            return None
+        exact = Decimal(self.average.numerator) / Decimal(self.average.denominator)
+        return exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class PlayerStats(Totals):
+    alone: Rate
+    partner: Rate
+    cracks: Rate
+    recracked: int
+    crack_points: int
+    leasters: Rate
+    schneidered: int
+    sessions: tuple[SessionLine, ...]
+
+    @property
+    def sessions_played(self) -> int:
+        return len(self.sessions)
+
+    @property
+    def sessions_won(self) -> int:
+        return sum(1 for line in self.sessions if line.place == 1)
+
+    @property
+    def cracks_lost(self) -> int:
+        return self.cracks.of - self.cracks.count
+
+
+@dataclass(frozen=True)
+class Ranked:
+    place: int
+    player: Totals
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    by_total: tuple[Ranked, ...]
+    by_average: tuple[Ranked, ...]
+    by_picking: tuple[Ranked, ...]
+    min_picks: int
+
+
+def _count(condition: ColumnExpressionArgument[bool]) -> ColumnElement[int]:
+    return func.count().filter(condition)
+
+
+PICKER = Hand.picker_id == HandPlayer.player_id
+PARTNER = Hand.partner_id == HandPlayer.player_id
+CRACKER = Hand.cracked_by_id == HandPlayer.player_id
+ALONE = PICKER & Hand.partner_id.is_(None)
+LEASTER = Hand.kind == rules.Kind.LEASTER.value
+WON = HandPlayer.won
+
+
+def _hand_counts() -> list[Label[int]]:
+    """Hands won and played, total, picks won and made: the leaderboard's numbers."""
+    return [
+        _count(WON).label("hands_won"),
+        func.count().label("hands"),
+        func.coalesce(func.sum(HandPlayer.score), 0).label("total"),
+        _count(PICKER & WON).label("picks_won"),
+        _count(PICKER).label("picks"),
+    ]
+
+
+def player_totals(dates: DateRange) -> list[Totals]:
+    """Every player with hands in the range, by name, in one pass over their hands."""
+    counts = _hand_counts()
+    # Grouped by the hand players' column alone, so SQLite reads ix_hand_player_player_totals
+    # in its order instead of sorting every hand player.
+    per_player = (
+        select(HandPlayer.player_id, *counts)
+        .join(Hand, Hand.id == HandPlayer.hand_id)
+        .where(*dates.hand_conditions())
+        .group_by(HandPlayer.player_id)
+        .subquery()
+    )
+    c = per_player.c
+    rows = db.session.execute(
+        select(Player.id, Player.name, c.hands_won, c.hands, c.total, c.picks_won, c.picks)
+        .join(per_player, c.player_id == Player.id)
+        .order_by(Player.name_key)
+    )
+    return [
+        Totals(player_id, name, Rate(hands_won, hands), total, Rate(picks_won, picks))
+        for player_id, name, hands_won, hands, total, picks_won, picks in rows
+    ]
+
+
+def player_stats(player: Player, dates: DateRange) -> PlayerStats:
+    """All of one player's numbers, and their sessions oldest first."""
+    row = db.session.execute(
+        select(
+            *_hand_counts(),
+            _count(ALONE & WON).label("alone_won"),
+            _count(ALONE).label("alone"),
+            _count(PARTNER & WON).label("partner_won"),
+            _count(PARTNER).label("partner"),
+            _count(CRACKER & WON).label("cracks_won"),
+            _count(CRACKER).label("cracks"),
+            _count(CRACKER & Hand.recracked).label("recracked"),
+            func.coalesce(func.sum(HandPlayer.score).filter(CRACKER), 0).label("crack_points"),
+            _count(LEASTER & WON).label("leasters_won"),
+            _count(LEASTER).label("leasters"),
+            _count(HandPlayer.schneidered).label("schneidered"),
+        )
+        .select_from(HandPlayer)
+        .join(Hand, Hand.id == HandPlayer.hand_id)
+        .where(HandPlayer.player_id == player.id, *dates.hand_conditions())
+    ).one()
+    return PlayerStats(
+        player_id=player.id,
+        name=player.name,
+        hands=Rate(row.hands_won, row.hands),
+        total=row.total,
+        picks=Rate(row.picks_won, row.picks),
+        alone=Rate(row.alone_won, row.alone),
+        partner=Rate(row.partner_won, row.partner),
+        cracks=Rate(row.cracks_won, row.cracks),
+        recracked=row.recracked,
+        crack_points=row.crack_points,
+        leasters=Rate(row.leasters_won, row.leasters),
+        schneidered=row.schneidered,
+        sessions=_sessions_of(player.id, dates),
+    )
+
+
+def _sessions_of(player_id: int, dates: DateRange) -> tuple[SessionLine, ...]:
+    """The player's sessions in the range, oldest first, each with their place in it: every
+    player's total and hands won per session added up, then ranked as the standings rank them
+    (highest total, then more hands won; players still equal share the place)."""
+    per_session = (
+        select(
+            Hand.session_id,
+            HandPlayer.player_id,
+            func.count().label("hands"),
+            _count(WON).label("hands_won"),
+            func.sum(HandPlayer.score).label("total"),
+            # Hands are numbered 1..n in a session, so the highest number is its hand count.
+            func.max(Hand.number).label("last_hand"),
+        )
+        .join(Hand, Hand.id == HandPlayer.hand_id)
+        .where(
+            Hand.session_id.in_(select(Seat.session_id).where(Seat.player_id == player_id)),
+            *dates.hand_conditions(),
+        )
+        .group_by(Hand.session_id, HandPlayer.player_id)
+        .subquery()
+    )
+    c = per_session.c
+    seats = select(func.count()).where(Seat.session_id == Session.id).scalar_subquery()
+    hand_count = func.max(c.last_hand).over(partition_by=c.session_id)
+    complete = (Session.rounds > 0) & (hand_count >= Session.rounds * seats)
+    place = func.rank().over(
+        partition_by=c.session_id, order_by=(c.total.desc(), c.hands_won.desc())
+    )
+    ranked = (
+        select(
+            c.session_id,
+            c.player_id,
+            c.hands,
+            c.hands_won,
+            c.total,
+            case((complete, place)).label("place"),
+            Session.name,
+            Session.created_at,
+        )
+        .join(Session, Session.id == c.session_id)
+        .subquery()
+    )
+    r = ranked.c
+    rows = db.session.execute(
+        select(r.session_id, r.name, r.created_at, r.hands, r.hands_won, r.total, r.place)
+        .where(r.player_id == player_id)
+        .order_by(r.created_at, r.session_id)
+    )
+    return tuple(SessionLine(*row) for row in rows)
+
+
+def _ranking(players: Sequence[Totals], key: Callable[[Totals], Any]) -> tuple[Ranked, ...]:
+    """Best first; players with an equal key share a place (1, 2, 2, 4), listed by name."""
+    ordered = sorted(players, key=lambda p: p.name.casefold())
+    ordered.sort(key=key, reverse=True)
+    ranked: list[Ranked] = []
+    for index, player in enumerate(ordered):
+        tied = ranked and key(ranked[-1].player) == key(player)
+        ranked.append(Ranked(ranked[-1].place if tied else index + 1, player))
+    return tuple(ranked)
+
+
+def leaderboard(dates: DateRange, min_picks: int = DEFAULT_MIN_PICKS) -> Leaderboard:
+    """Ranked by total (then hands won, as in a session's standings), by average per hand, and
+    by picking win rate (then more picks) among players with at least `min_picks` picks."""
+    players = player_totals(dates)
+    pickers = [p for p in players if p.picks.of >= max(min_picks, 1)]
+    return Leaderboard(
+        by_total=_ranking(players, lambda p: (p.total, p.hands.count)),
+        by_average=_ranking(players, lambda p: p.average),
+        by_picking=_ranking(pickers, lambda p: (p.picks.fraction, p.picks.of)),
+        min_picks=min_picks,
+    )

@@ -1,0 +1,585 @@
+"""Player statistics, the leaderboard and their pages, checked against numbers worked out by hand.
+
+The season below has every kind of hand. Each hand's scores are written next to it, so every
+expected number further down can be added up from these comments.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select, update
+from werkzeug.http import parse_options_header
+
+from scorekeeper import stats
+from scorekeeper.extensions import db
+from scorekeeper.models import Player, Session
+
+from .helpers import Api, pick
+from .test_pages import Page, page, statements_for
+
+SEASON: list[dict[str, Any]] = [
+    {
+        # Session A, 2025-03-01, one round, the default rules. Dealers Ann, Bob, Cat, Dan, Eve.
+        "started": datetime(2025, 3, 1, 19, tzinfo=UTC),
+        "session": {"players": ["Ann", "Bob", "Cat", "Dan", "Eve"], "rounds": 1},
+        "hands": [
+            # Bob & Cat 75: Bob +2, Cat +1, Ann Dan Eve -1. Won by Bob, Cat.
+            pick("Bob", "Cat", 75),
+            # Cat alone 45, cracked by Eve (x2): Cat -8, the others +2. Won by the others.
+            pick("Cat", None, 45, cracked_by="Eve"),
+            # Dan & Ann 95, cracked by Bob, re-cracked (x4): Dan +16, Ann +8, Bob Cat Eve -8.
+            # Won by Dan, Ann; Bob, Cat, Eve schneidered.
+            pick("Dan", "Ann", 95, cracked_by="Bob", recracked=True),
+            # Dan forced, with Eve, 20, red blitz (x2): Dan -8, Eve -4, Ann Bob Cat +4.
+            # Won by Ann, Bob, Cat; Dan, Eve schneidered.
+            pick("Dan", "Eve", 20, forced=True, blitzes=["red"]),
+            # Ann alone 120: Ann +12, the others -3. Won by Ann; the others schneidered.
+            pick("Ann", None, 120),
+        ],
+        # Ann -1+2+8+4+12 = 25, Bob 2+2-8+4-3 = -3, Cat 1-8-8+4-3 = -14, Dan -1+2+16-8-3 = 6,
+        # Eve -1+2-8-4-3 = -14. Hands won: Ann 4, Bob 3, Cat 2, Dan 2, Eve 1. Ann wins.
+        "totals": {"Ann": 25, "Bob": -3, "Cat": -14, "Dan": 6, "Eve": -14},
+    },
+    {
+        # Session B, 2025-03-08, one round, doublers. Dealers Ann, Bob, Cat, Dan, Fay.
+        "started": datetime(2025, 3, 8, 19, tzinfo=UTC),
+        "session": {
+            "players": ["Ann", "Bob", "Cat", "Dan", "Fay"],
+            "rounds": 1,
+            "rules": {"no_bid": "doubler"},
+        },
+        "hands": [
+            # Everyone passed: no scores, one doubler waits.
+            {"kind": "pass"},
+            # Cat & Dan 61, doubled (x2): Cat +4, Dan +2, Ann Bob Fay -2. Won by Cat, Dan.
+            pick("Cat", "Dan", 61),
+            # Ann & Fay 30: Ann -4, Fay -2, Bob Cat Dan +2. Won by Bob, Cat, Dan; Ann, Fay
+            # schneidered.
+            pick("Ann", "Fay", 30),
+            # Fay & Bob 75: Fay +2, Bob +1, Ann Cat Dan -1. Won by Fay, Bob.
+            pick("Fay", "Bob", 75),
+            # Bob & Dan 61: Bob +2, Dan +1, Ann Cat Fay -1. Won by Bob, Dan.
+            pick("Bob", "Dan", 61),
+        ],
+        # Ann -2-4-1-1 = -8, Bob -2+2+1+2 = 3, Cat 4+2-1-1 = 4, Dan 2+2-1+1 = 4,
+        # Fay -2-2+2-1 = -3. Hands won: Ann 0, Bob 3, Cat 2, Dan 3, Fay 1.
+        # Cat and Dan both +4: Dan won more hands, so Dan wins.
+        "totals": {"Ann": -8, "Bob": 3, "Cat": 4, "Dan": 4, "Fay": -3},
+    },
+    {
+        # Session C, late on 2025-03-15 (UTC), one round, leasters. Seats Eve, Dan, Cat, Bob,
+        # Ann, so the dealers are Eve, Dan, Cat, Bob, Ann.
+        "started": datetime(2025, 3, 15, 23, 30, tzinfo=UTC),
+        "session": {
+            "players": ["Eve", "Dan", "Cat", "Bob", "Ann"],
+            "rounds": 1,
+            "rules": {"no_bid": "leaster"},
+        },
+        "hands": [
+            # Leaster won by Ann: Ann +4, the others -1.
+            {"kind": "leaster", "winner": "Ann"},
+            # Leaster won by Bob: Bob +4, the others -1.
+            {"kind": "leaster", "winner": "Bob"},
+            # Cat & Dan 50: Cat -2, Dan -1, Ann Bob Eve +1. Won by Ann, Bob, Eve.
+            pick("Cat", "Dan", 50),
+            # Eve alone 0: Eve -12, the others +3. Won by the others; Eve schneidered.
+            pick("Eve", None, 0),
+            # Leaster won by Dan: Dan +4, the others -1.
+            {"kind": "leaster", "winner": "Dan"},
+        ],
+        # Ann 4-1+1+3-1 = 6, Bob -1+4+1+3-1 = 6, Cat -1-1-2+3-1 = -2, Dan -1-1-1+3+4 = 4,
+        # Eve -1-1+1-12-1 = -14. Hands won: Ann 3, Bob 3, Cat 1, Dan 2, Eve 1.
+        # Ann and Bob are equal on both, so both win.
+        "totals": {"Ann": 6, "Bob": 6, "Cat": -2, "Dan": 4, "Eve": -14},
+    },
+    {
+        # Session D, 2025-04-01, two rounds of which three hands are played: still in progress.
+        "started": datetime(2025, 4, 1, 19, tzinfo=UTC),
+        "session": {"players": ["Ann", "Bob", "Cat", "Dan", "Eve"], "rounds": 2},
+        "hands": [
+            # Bob & Eve 100: Bob +4, Eve +2, Ann Cat Dan -2. Won by Bob, Eve; Ann, Cat, Dan
+            # schneidered.
+            pick("Bob", "Eve", 100),
+            # Ann & Cat 40, cracked by Bob (x2): Ann -4, Cat -2, Bob Dan Eve +2.
+            # Won by Bob, Dan, Eve.
+            pick("Ann", "Cat", 40, cracked_by="Bob"),
+            # Eve alone 61: Eve +4, the others -1. Won by Eve.
+            pick("Eve", None, 61),
+        ],
+        # Ann -2-4-1 = -7, Bob 4+2-1 = 5, Cat -2-2-1 = -5, Dan -2+2-1 = -1, Eve 2+2+4 = 8.
+        # Eve leads, but nobody has won an unfinished session.
+        "totals": {"Ann": -7, "Bob": 5, "Cat": -5, "Dan": -1, "Eve": 8},
+    },
+]
+
+# (sessions played, sessions won, (hands won, hands played), total, (picks won, picks),
+#  (alone won, alone), (won as partner, partner), (cracks won, cracks), re-cracked,
+#  crack points, (leasters won, leasters), schneidered) over the whole season.
+EVERYTHING = {
+    # A, B, C, D; won A and C (shared). Hands 5+5+5+3 = 18, won 4+0+3+0 = 7.
+    # Total 25-8+6-7 = 16. Picks: A5 alone won, B3 lost, D2 lost. Partner: A3 won.
+    # Leasters: won C1, lost C2, C5. Schneidered: B3, D1.
+    "Ann": (4, 2, (7, 18), 16, (1, 3), (1, 1), (1, 1), (0, 0), 0, 0, (1, 3), 2),
+    # A, B, C, D; won C (shared). Hands 18, won 3+3+3+2 = 11. Total -3+3+6+5 = 11.
+    # Picks A1, B5, D1 all won. Partner: B4 won. Cracks: A3 lost and re-cracked (-8),
+    # D2 won (+2): -6. Leasters: won C2. Schneidered: A3, A5.
+    "Bob": (4, 1, (11, 18), 11, (3, 3), (0, 0), (1, 1), (1, 2), 1, -6, (1, 3), 2),
+    # A, B, C, D; won none. Hands 18, won 2+2+1+0 = 5. Total -14+4-2-5 = -17.
+    # Picks: A2 alone lost, B2 won, C3 lost. Partner: A1 won, D2 lost. Schneidered: A3, A5, D1.
+    "Cat": (4, 0, (5, 18), -17, (1, 3), (0, 1), (1, 2), (0, 0), 0, 0, (0, 3), 3),
+    # A, B, C, D; won B. Hands 18, won 2+3+2+1 = 8. Total 6+4+4-1 = 13.
+    # Picks: A3 won, A4 lost. Partner: B2, B5 won, C3 lost. Leasters: won C5.
+    # Schneidered: A4, A5, D1.
+    "Dan": (4, 1, (8, 18), 13, (1, 2), (0, 0), (2, 3), (0, 0), 0, 0, (1, 3), 3),
+    # A, C, D; won none (D is unfinished). Hands 5+5+3 = 13, won 1+1+3 = 5.
+    # Total -14-14+8 = -20. Picks: C4 alone lost, D3 alone won. Partner: A4 lost, D1 won.
+    # Cracks: A2 won (+2). Schneidered: A3, A4, A5, C4.
+    "Eve": (3, 0, (5, 13), -20, (1, 2), (1, 2), (1, 2), (1, 1), 0, 2, (0, 3), 4),
+    # B only. Hands 5, won 1 (B4). Total -3. Picks: B4 won. Partner: B3 lost.
+    # Schneidered: B3.
+    "Fay": (1, 0, (1, 5), -3, (1, 1), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 1),
+}
+
+
+def record_season(app: Flask, api: Api, season: list[dict[str, Any]] = SEASON) -> list[int]:
+    ids = []
+    for entry in season:
+        session_id = api.new_session(**entry["session"])["id"]
+        for hand in entry["hands"]:
+            api.record(session_id, **hand)
+        assert api.session(session_id)["totals"] == entry["totals"]
+        ids.append(session_id)
+        with app.app_context():
+            db.session.execute(
+                update(Session).where(Session.id == session_id).values(created_at=entry["started"])
+            )
+            db.session.commit()
+    return ids
+
+
+@pytest.fixture
+def season(app: Flask, api: Api) -> list[int]:
+    return record_season(app, api)
+
+
+def player_ids(app: Flask) -> dict[str, int]:
+    with app.app_context():
+        return {p.name: p.id for p in db.session.scalars(select(Player))}
+
+
+def summary(numbers: stats.PlayerStats) -> tuple[Any, ...]:
+    def pair(rate: stats.Rate) -> tuple[int, int]:
+        return (rate.count, rate.of)
+
+    return (
+        numbers.sessions_played,
+        numbers.sessions_won,
+        pair(numbers.hands),
+        numbers.total,
+        pair(numbers.picks),
+        pair(numbers.alone),
+        pair(numbers.partner),
+        pair(numbers.cracks),
+        numbers.recracked,
+        numbers.crack_points,
+        pair(numbers.leasters),
+        numbers.schneidered,
+    )
+
+
+def stats_of(app: Flask, name: str, dates: stats.DateRange) -> stats.PlayerStats:
+    with app.app_context():
+        player = db.session.scalars(select(Player).where(Player.name == name)).one()
+        return stats.player_stats(player, dates)
+
+
+def board(app: Flask, dates: stats.DateRange, min_picks: int = 10) -> stats.Leaderboard:
+    with app.app_context():
+        return stats.leaderboard(dates, min_picks)
+
+
+def ranking(rows: tuple[stats.Ranked, ...]) -> list[tuple[int, str]]:
+    return [(r.place, r.player.name) for r in rows]
+
+
+# --- the numbers
+
+
+def test_every_statistic_of_every_player(app: Flask, season: list[int]) -> None:
+    for name, expected in EVERYTHING.items():
+        assert summary(stats_of(app, name, stats.DateRange())) == expected, name
+
+
+def test_cracks_lost_rates_and_averages(app: Flask, season: list[int]) -> None:
+    bob = stats_of(app, "Bob", stats.DateRange())
+    assert bob.cracks_lost == 1  # A3
+    assert str(bob.picks) == "3 of 3, 100%"
+    assert str(bob.cracks) == "1 of 2, 50%"
+    assert str(bob.alone) == "0 of 0"  # no division by zero
+    assert bob.alone.percent is None
+    assert str(stats_of(app, "Ann", stats.DateRange()).picks) == "1 of 3, 33%"
+    assert str(stats_of(app, "Dan", stats.DateRange()).partner) == "2 of 3, 67%"
+    assert str(stats.Rate(7, 12)) == "7 of 12, 58%"
+    assert stats.Rate(1, 8).percent == 13  # 12.5 rounds half up
+    averages = {name: stats_of(app, name, stats.DateRange()).average_shown for name in EVERYTHING}
+    # 16/18, 11/18, -17/18, 13/18, -20/13, -3/5
+    assert {name: str(value) for name, value in averages.items()} == {
+        "Ann": "0.89", "Bob": "0.61", "Cat": "-0.94", "Dan": "0.72", "Eve": "-1.54", "Fay": "-0.60",
+    }  # fmt: skip
+
+
+def test_sessions_of_a_player_with_places(app: Flask, season: list[int]) -> None:
+    a, b, c, d = season
+    lines = stats_of(app, "Ann", stats.DateRange()).sessions
+    assert [(s.session_id, s.hands, s.hands_won, s.total, s.place) for s in lines] == [
+        (a, 5, 4, 25, 1),
+        (b, 5, 0, -8, 5),
+        (c, 5, 3, 6, 1),  # shared with Bob
+        (d, 3, 0, -7, None),  # unfinished: no place
+    ]
+    cat = stats_of(app, "Cat", stats.DateRange()).sessions
+    # A: -14 with 2 hands won beats Eve's -14 with 1. B: behind Dan on hands won. C: behind
+    # Ann and Bob (sharing 1st) and Dan.
+    assert [s.place for s in cat] == [4, 2, 4, None]
+
+
+def test_places_match_the_standings_of_the_api(api: Api, app: Flask, season: list[int]) -> None:
+    for session_id in season[:3]:
+        standings = api.session(session_id)["standings"]
+        for standing in standings:
+            lines = stats_of(app, standing["player"], stats.DateRange()).sessions
+            (line,) = (line for line in lines if line.session_id == session_id)
+            assert (line.place, line.total) == (standing["place"], standing["total"])
+
+
+def test_a_date_range_takes_the_sessions_started_in_it(app: Flask, season: list[int]) -> None:
+    # B and C: C started at 23:30 on the last day, which counts.
+    march = stats.DateRange(date(2025, 3, 8), date(2025, 3, 15))
+    assert summary(stats_of(app, "Ann", march)) == (
+        # Hands 5+5, won 0+3, total -8+6; picks B3; leasters C1 won; schneidered B3.
+        2, 1, (3, 10), -2, (0, 1), (0, 0), (0, 0), (0, 0), 0, 0, (1, 3), 1,
+    )  # fmt: skip
+    assert summary(stats_of(app, "Eve", march)) == (
+        1, 0, (1, 5), -14, (0, 1), (0, 1), (0, 0), (0, 0), 0, 0, (0, 3), 1,
+    )  # fmt: skip
+    assert stats_of(app, "Ann", stats.DateRange(date(2025, 3, 16))).total == -7  # D only
+    assert stats_of(app, "Ann", stats.DateRange(end=date(2025, 3, 1))).total == 25  # A only
+    nothing = stats_of(app, "Fay", stats.DateRange(date(2025, 3, 9)))
+    assert (nothing.hands_played, nothing.sessions, nothing.average) == (0, (), None)
+
+
+# --- the leaderboard
+
+
+def test_leaderboard_rankings(app: Flask, season: list[int]) -> None:
+    everything = board(app, stats.DateRange())
+    # Totals 16, 13, 11, -3, -17, -20; averages 16/18, 13/18, 11/18, -3/5, -17/18, -20/13.
+    expected = [(1, "Ann"), (2, "Dan"), (3, "Bob"), (4, "Fay"), (5, "Cat"), (6, "Eve")]
+    assert ranking(everything.by_total) == expected
+    assert ranking(everything.by_average) == expected
+    assert everything.by_picking == ()  # nobody has 10 picks
+
+
+def test_picking_ranking_with_a_minimum_of_picks(app: Flask, season: list[int]) -> None:
+    # Bob 3 of 3; Dan, Eve 1 of 2; Ann, Cat 1 of 3. Fay's 1 of 1 is under the minimum.
+    assert ranking(board(app, stats.DateRange(), min_picks=2).by_picking) == [
+        (1, "Bob"), (2, "Dan"), (2, "Eve"), (4, "Ann"), (4, "Cat"),
+    ]  # fmt: skip
+    # Fay's 1 of 1 equals Bob's rate, and Bob picked more.
+    assert ranking(board(app, stats.DateRange(), min_picks=1).by_picking)[:2] == [
+        (1, "Bob"), (2, "Fay"),
+    ]  # fmt: skip
+    assert len(board(app, stats.DateRange(), min_picks=0).by_picking) == 6
+    assert ranking(board(app, stats.DateRange(), min_picks=3).by_picking) == [
+        (1, "Bob"), (2, "Ann"), (2, "Cat"),
+    ]  # fmt: skip
+
+
+def test_ties_share_a_place(app: Flask, season: list[int]) -> None:
+    session_c = stats.DateRange(date(2025, 3, 15), date(2025, 3, 15))
+    # Ann and Bob both +6 with 3 hands won each; then Dan 4, Cat -2, Eve -14.
+    only_c = board(app, session_c)
+    assert ranking(only_c.by_total) == [(1, "Ann"), (1, "Bob"), (3, "Dan"), (4, "Cat"), (5, "Eve")]
+    assert ranking(only_c.by_average) == ranking(only_c.by_total)
+    session_b = stats.DateRange(date(2025, 3, 8), date(2025, 3, 8))
+    only_b = board(app, session_b)
+    # Cat and Dan both +4: Dan won 3 hands to Cat's 2. Per hand they are equal, 4/5 each.
+    assert ranking(only_b.by_total)[:2] == [(1, "Dan"), (2, "Cat")]
+    assert ranking(only_b.by_average)[:3] == [(1, "Cat"), (1, "Dan"), (3, "Bob")]
+
+
+def test_leaderboard_in_a_date_range(app: Flask, season: list[int]) -> None:
+    march = board(app, stats.DateRange(date(2025, 3, 8), date(2025, 3, 15)))
+    # B + C: Bob 3+6, Dan 4+4, Cat 4-2, Ann -8+6, Fay -3, Eve -14.
+    assert [(r.player.name, r.player.total) for r in march.by_total] == [
+        ("Bob", 9), ("Dan", 8), ("Cat", 2), ("Ann", -2), ("Fay", -3), ("Eve", -14),
+    ]  # fmt: skip
+    assert board(app, stats.DateRange(date(2026, 1, 1))).by_total == ()
+
+
+# --- the pages
+
+
+def test_player_page_shows_the_numbers(app: Flask, client: FlaskClient, season: list[int]) -> None:
+    bob = page(client, f"/players/{player_ids(app)['Bob']}")
+    rows = dict((label, value) for label, value in bob.rows("player-stats"))
+    assert rows == {
+        "Sessions played": "4",
+        "Sessions won": "1",
+        "Hands played": "18",
+        "Hands won": "11 of 18, 61%",
+        "Total score": "+11",
+        "Average per hand": "+0.61",
+        "Picks won": "3 of 3, 100%",
+        "Alone picks won": "0 of 0",
+        "Won as partner": "1 of 1, 100%",
+        "Cracks won": "1 of 2, 50% 1 lost · 1 re-cracked · -6 points",
+        "Leasters won": "1 of 3, 33%",
+        "Schneidered": "2 hands",
+    }
+    assert "All sessions" in bob.text
+
+
+def test_player_page_lists_sessions_newest_first(
+    app: Flask, client: FlaskClient, season: list[int]
+) -> None:
+    response = client.get(f"/players/{player_ids(app)['Ann']}")
+    ann = Page(response.text)
+    header, *lines = ann.rows("player-sessions")
+    assert header == ["Session", "Place", "Total"]
+    assert [line[1:] for line in lines] == [
+        ["playing", "-7"],
+        ["1", "+6"],
+        ["5", "-8"],
+        ["1", "+25"],
+    ]
+    assert lines[1][0] == "Sat 15 Mar 2025 3 of 5 hands won"
+    links = re.findall(r'href="/sessions/(\d+)"', response.text)
+    assert [int(link) for link in links] == list(reversed(season))
+
+
+def test_season_chart_has_a_point_per_session_in_date_order(
+    app: Flask, client: FlaskClient, season: list[int]
+) -> None:
+    response = client.get(f"/players/{player_ids(app)['Ann']}")
+    (svg,) = re.findall(r'<svg class="chart".*?</svg>', response.text)
+    (points,) = re.findall(r'<polyline points="([^"]+)"', svg)
+    xy = [tuple(float(n) for n in point.split(",")) for point in points.split()]
+    # The season total after A, B, C, D: 25, 25-8 = 17, 17+6 = 23, 23-7 = 16.
+    assert len(xy) == 4
+    xs, ys = [x for x, _ in xy], [y for _, y in xy]
+    assert xs == sorted(xs) and len(set(xs)) == 4
+    assert ys[0] < ys[2] < ys[1] < ys[3]  # higher totals are drawn higher up
+    assert "Ann +16" in svg
+    assert "2025-03-01 to 2025-04-01" in svg
+
+
+def test_player_page_with_a_date_range(app: Flask, client: FlaskClient, season: list[int]) -> None:
+    eve = page(client, f"/players/{player_ids(app)['Eve']}?from=2025-03-08&to=2025-03-15")
+    rows = dict((label, value) for label, value in eve.rows("player-stats"))
+    assert (rows["Sessions played"], rows["Total score"], rows["Hands won"]) == (
+        "1", "-14", "1 of 5, 20%",
+    )  # fmt: skip
+    assert "Sessions from 2025-03-08 to 2025-03-15" in eve.text
+    fay = page(client, f"/players/{player_ids(app)['Fay']}?from=2025-03-09")
+    assert "Fay has no hands in these dates." in fay.text
+    assert "player-stats" not in fay.tables
+
+
+def test_player_without_hands(api: Api, app: Flask, client: FlaskClient) -> None:
+    api.new_session()
+    ann = page(client, f"/players/{player_ids(app)['Ann']}")
+    assert "Ann has no hands yet." in ann.text
+    assert 'class="chart"' not in client.get(f"/players/{player_ids(app)['Ann']}").text
+
+
+def test_leaderboard_page(app: Flask, client: FlaskClient, season: list[int]) -> None:
+    response = client.get("/leaderboard?min_picks=2")
+    assert response.status_code == 200
+    leaderboard = Page(response.text)
+    # The three tables share their class: each is a header row, then its players.
+    tables: list[list[list[str]]] = []
+    for row in leaderboard.rows("ranking"):
+        if row[0] == "#":
+            tables.append([])
+        else:
+            tables[-1].append(row)
+    by_total, by_average, by_picking = tables
+    assert by_total[0] == ["1", "Ann", "+16 18 hands"]
+    assert [row[1] for row in by_total] == ["Ann", "Dan", "Bob", "Fay", "Cat", "Eve"]
+    assert by_average[-1] == ["6", "Eve", "-1.54 13 hands"]
+    assert by_picking == [
+        ["1", "Bob", "3 of 3, 100%"],
+        ["2", "Dan", "1 of 2, 50%"],
+        ["2", "Eve", "1 of 2, 50%"],
+        ["4", "Ann", "1 of 3, 33%"],
+        ["4", "Cat", "1 of 3, 33%"],
+    ]
+    assert "Players with at least 2 picks." in leaderboard.text
+    ids = player_ids(app)
+    assert f'href="/players/{ids["Ann"]}"' in response.text
+    assert 'href="/leaderboard.csv?min_picks=2"' in response.text
+
+
+def test_leaderboard_links_keep_the_dates(
+    app: Flask, client: FlaskClient, season: list[int]
+) -> None:
+    response = client.get("/leaderboard?from=2025-03-08&to=2025-03-15")
+    ann = player_ids(app)["Ann"]
+    assert f'href="/players/{ann}?from=2025-03-08&amp;to=2025-03-15"' in response.text
+    assert 'href="/leaderboard.csv?from=2025-03-08&amp;to=2025-03-15"' in response.text
+    assert "Sessions from 2025-03-08 to 2025-03-15" in Page(response.text).text
+
+
+def test_players_is_the_leaderboard(client: FlaskClient, season: list[int]) -> None:
+    assert client.get("/players").text == client.get("/leaderboard").text
+
+
+def test_empty_leaderboard(client: FlaskClient) -> None:
+    assert "No hands recorded yet." in page(client, "/leaderboard").text
+    assert "No hands in these dates." in page(client, "/leaderboard?from=2030-01-01").text
+
+
+# --- the leaderboard CSV
+
+
+def leaderboard_rows(client: FlaskClient, query: str = "") -> list[list[str]]:
+    response = client.get(f"/leaderboard.csv{query}")
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    return list(csv.reader(io.StringIO(response.text)))
+
+
+def test_leaderboard_csv(client: FlaskClient, season: list[int]) -> None:
+    header, *rows = leaderboard_rows(client, "?min_picks=2")
+    assert header == [
+        "place_by_total", "place_by_average", "place_by_picking", "player", "total",
+        "hands_played", "hands_won", "average_per_hand", "picks", "picks_won",
+        "picking_win_rate",
+    ]  # fmt: skip
+    assert rows == [
+        ["1", "1", "4", "Ann", "16", "18", "7", "0.89", "3", "1", "33"],
+        ["2", "2", "2", "Dan", "13", "18", "8", "0.72", "2", "1", "50"],
+        ["3", "3", "1", "Bob", "11", "18", "11", "0.61", "3", "3", "100"],
+        ["4", "4", "", "Fay", "-3", "5", "1", "-0.60", "1", "1", ""],
+        ["5", "5", "4", "Cat", "-17", "18", "5", "-0.94", "3", "1", "33"],
+        ["6", "6", "2", "Eve", "-20", "13", "5", "-1.54", "2", "1", "50"],
+    ]
+
+
+def test_leaderboard_csv_is_a_dated_download(client: FlaskClient, season: list[int]) -> None:
+    response = client.get("/leaderboard.csv?from=2025-03-08&to=2025-03-15")
+    disposition, options = parse_options_header(response.headers["Content-Disposition"])
+    assert disposition == "attachment"
+    assert options["filename"] == "sheepshead-leaderboard-from-2025-03-08-to-2025-03-15.csv"
+    rows = leaderboard_rows(client, "?from=2025-03-08&to=2025-03-15")
+    assert [row[3:5] for row in rows[1:]] == [
+        ["Bob", "9"], ["Dan", "8"], ["Cat", "2"], ["Ann", "-2"], ["Fay", "-3"], ["Eve", "-14"],
+    ]  # fmt: skip
+
+
+def test_leaderboard_csv_defuses_formulas(api: Api, client: FlaskClient) -> None:
+    session = api.new_session(players=["=cmd", "+sum", "Bob", "Cat", "@x"])
+    api.record(session["id"], **pick("Bob", "Cat", 75))
+    rows = leaderboard_rows(client)
+    names = [row[3] for row in rows[1:]]
+    assert sorted(names) == sorted(["'=cmd", "'+sum", "Bob", "Cat", "'@x"])
+    # Numbers stay numbers: -1 is not defused.
+    (cmd,) = (row for row in rows[1:] if row[3] == "'=cmd")
+    assert cmd[4] == "-1" and cmd[7] == "-1.00"
+
+
+# --- bad filters and unknown players
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("?from=2025-13-01", "From: “2025-13-01” is not a date. A date is written like 2026-1"),
+        ("?to=yesterday", "To: “yesterday” is not a date."),
+        ("?from=20250301", "From: “20250301” is not a date."),
+        ("?from=2025-03-10&to=2025-03-01", "The first date comes after the last one."),
+        ("?min_picks=-1", "The minimum number of picks, “-1”, must be a whole number from 0 to"),
+        ("?min_picks=2.5", "must be a whole number"),
+        ("?min_picks=" + "9" * 5000, "must be a whole number"),
+    ],
+)  # fmt: skip
+def test_bad_leaderboard_filters_are_explained(
+    client: FlaskClient, season: list[int], query: str, message: str
+) -> None:
+    response = client.get(f"/leaderboard{query}")
+    assert response.status_code == 400
+    assert message in Page(response.text).text
+    assert "ranking" not in Page(response.text).tables
+    csv_response = client.get(f"/leaderboard.csv{query}")
+    assert csv_response.status_code == 400
+    assert message in Page(csv_response.text).text
+
+
+def test_bad_player_filters_are_explained(
+    app: Flask, client: FlaskClient, season: list[int]
+) -> None:
+    ann = player_ids(app)["Ann"]
+    response = client.get(f"/players/{ann}?from=2025-02-30")
+    assert response.status_code == 400
+    text = Page(response.text).text
+    assert "From: “2025-02-30” is not a date." in text
+    assert "Ann" in text and "player-stats" not in Page(response.text).tables
+    # The player page has no minimum of picks, so it ignores one.
+    assert client.get(f"/players/{ann}?min_picks=-1").status_code == 200
+
+
+@pytest.mark.parametrize("player_id", ["999", "0", "99999999999"])
+def test_unknown_player_is_a_404(client: FlaskClient, player_id: str) -> None:
+    response = client.get(f"/players/{player_id}")
+    assert response.status_code == 404
+    assert "There is no player" in response.text
+
+
+def test_names_are_escaped(api: Api, app: Flask, client: FlaskClient) -> None:
+    session = api.new_session(players=["<b>Ann</b>", "Bob", "Cat", "Dan", "Eve"])
+    api.record(session["id"], **pick("<b>Ann</b>", "Bob", 75))
+    for path in ("/leaderboard", f"/players/{player_ids(app)['<b>Ann</b>']}"):
+        text = client.get(path).text
+        assert "<b>Ann</b>" not in text and "&lt;b&gt;Ann&lt;/b&gt;" in text
+
+
+# --- a fixed number of queries
+
+
+def history_of(app: Flask, api: Api, players: int, sessions: int) -> None:
+    names = [f"P{i}" for i in range(players)]
+    for number in range(sessions):
+        seated = [names[(number + i) % players] for i in range(5)]
+        session_id = api.new_session(players=seated, rounds=1)["id"]
+        for hand in range(5):
+            api.record(session_id, **pick(seated[hand], seated[(hand + 1) % 5], 40 + 10 * hand))
+
+
+def test_queries_do_not_grow_with_players_or_sessions(app: Flask, api: Api) -> None:
+    counts = []
+    # A session seats five, so the smallest history has five players.
+    for players, sessions in ((5, 1), (12, 12)):
+        with app.app_context():
+            db.drop_all()
+            db.create_all()
+        history_of(app, api, players, sessions)
+        client = app.test_client()
+        p0 = player_ids(app)["P0"]
+        paths = (
+            "/leaderboard",
+            "/leaderboard.csv",
+            f"/players/{p0}",
+            f"/players/{p0}?from=2000-01-01&to=2100-01-01",
+        )
+        counts.append([statements_for(app, client, path) for path in paths])
+    assert counts[0] == counts[1]
+    assert counts[0] == [1, 1, 3, 3]

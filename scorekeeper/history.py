@@ -81,7 +81,7 @@ def _filtered(query: Select[Any], wanted: SessionFilter) -> Select[Any]:
         query = query.where(Session.id.in_(seated))
     if wanted.start:
         query = query.where(Session.created_at >= datetime.combine(wanted.start, time(), UTC))
-    if wanted.end:
+    if wanted.end and wanted.end < date.max:
         next_day = datetime.combine(wanted.end + timedelta(days=1), time(), UTC)
         query = query.where(Session.created_at < next_day)
     return query

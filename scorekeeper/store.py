@@ -7,6 +7,7 @@ stored copies of the scores are committed together, or nothing is.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 
 from flask import abort
 from sqlalchemy import select, update
@@ -14,7 +15,7 @@ from sqlalchemy.orm import selectinload
 
 from . import rules
 from .extensions import db
-from .models import Hand, HandPlayer, Player, Seat, Session
+from .models import Hand, HandPlayer, Player, Seat, Session, utcnow
 
 MAX_ID = 2**31 - 1
 
@@ -154,16 +155,22 @@ def players_named(names: Sequence[str]) -> list[Player]:
     return players
 
 
-def create_session(
+def new_session(
     name: str,
     players: Sequence[str],
     rounds: int,
     first_dealer: str | None,
     options: rules.Options,
+    session_id: int | None = None,
+    created_at: datetime | None = None,
 ) -> Session:
+    """Add a session, checked by the rules engine, without committing: for writes that add
+    hands too and must land together. A restored session keeps its id and creation time."""
     table = rules.new_table(list(players), rounds, first_dealer, options)
     seated = players_named(table.seats)
     session = Session(
+        id=session_id,
+        created_at=created_at or utcnow(),
         name=rules.session_name(name),
         rounds=rounds,
         first_dealer=seated[table.seat_of(table.first_dealer)],
@@ -174,6 +181,18 @@ def create_session(
         seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
     )
     db.session.add(session)
+    db.session.flush()
+    return session
+
+
+def create_session(
+    name: str,
+    players: Sequence[str],
+    rounds: int,
+    first_dealer: str | None,
+    options: rules.Options,
+) -> Session:
+    session = new_session(name, players, rounds, first_dealer, options)
     db.session.commit()
     return session
 
@@ -187,12 +206,18 @@ def update_session(session: Session, name: str | None, rounds: int | None) -> No
     db.session.commit()
 
 
-def record_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Hand:
-    """Add a hand after the last one, dealt by `dealer` or by the next seat in rotation."""
+def add_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Hand:
+    """Add a hand after the last one, dealt by `dealer` or by the next seat in rotation,
+    without scoring or committing: `store_scores` follows once the hands are in."""
     hand = _checked_hand(session, None, entry, dealer)
     row = Hand(number=len(session.hands) + 1)
     _write_hand(session, row, hand)
     session.hands.append(row)
+    return row
+
+
+def record_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Hand:
+    row = add_hand(session, entry, dealer)
     _commit_scores(session)
     return row
 
@@ -286,7 +311,12 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
 
 
 def _commit_scores(session: Session) -> None:
-    """Rewrite the stored scores from a replay of the session's hands, then commit."""
+    store_scores(session)
+    db.session.commit()
+
+
+def store_scores(session: Session) -> None:
+    """Rewrite the stored scores from a replay of the session's hands."""
     names = names_of(session)
     sheet = sheet_of(session)
     # Only changed values are assigned, so the flush touches only the rows that changed.
@@ -302,4 +332,3 @@ def _commit_scores(session: Session) -> None:
             )
             if (hand_player.score, hand_player.won, hand_player.schneidered) != derived:
                 hand_player.score, hand_player.won, hand_player.schneidered = derived
-    db.session.commit()

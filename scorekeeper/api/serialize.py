@@ -10,10 +10,10 @@ from ..models import Session
 
 
 def iso(moment: datetime) -> str:
-    """SQLite hands back naive datetimes; every stored time is UTC."""
+    """In UTC, whatever the database's time zone; SQLite hands back naive times, all UTC."""
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.isoformat()
+        return moment.replace(tzinfo=UTC).isoformat()
+    return moment.astimezone(UTC).isoformat()
 
 
 def options_json(options: rules.Options) -> dict[str, Any]:

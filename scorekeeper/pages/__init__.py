@@ -11,4 +11,4 @@ bp.add_app_template_filter(hand_summary)
 bp.add_app_template_filter(signed)
 bp.add_app_template_filter(names)
 
-from . import hands, players, sessions  # noqa: E402, F401  (routes attach themselves to bp)
+from . import hands, players, sessions, settings  # noqa: E402, F401  (routes attach themselves to bp)

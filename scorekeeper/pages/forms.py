@@ -45,6 +45,16 @@ def whole_number(text: str | None, label: str, field: str, high: int) -> int | N
     return int(text)
 
 
+def typed_rounds(text: str | None) -> int | None:
+    """Typed rounds as a number; empty means not given. The engine checks the range."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        raise rules.rounds_error()
+    return int(text)
+
+
 class EngineForm(FlaskForm):  # type: ignore[misc]
     """A form whose refusals come from the rules engine, shown at the field they concern."""
 
@@ -66,19 +76,9 @@ class EngineForm(FlaskForm):  # type: ignore[misc]
             self.form_errors.append(error.message)
 
 
-class SessionForm(EngineForm):
-    name = StringField("Name (optional)")
-    seat_1 = StringField("Seat 1")
-    seat_2 = StringField("Seat 2")
-    seat_3 = StringField("Seat 3")
-    seat_4 = StringField("Seat 4")
-    seat_5 = StringField("Seat 5")
-    first_dealer = SelectField(
-        "First dealer",
-        choices=[SelectChoice(str(i), f"Seat {i + 1}") for i in range(5)],
-        default="0",
-    )
-    rounds = StringField("Rounds", default="2")
+class RulesForm(EngineForm):
+    """The rule options a session is played with, as a session is started or imported."""
+
     partner = RadioField(
         "Partner", choices=PARTNER_RULES, default=PARTNER_RULES[0].value, validate_choice=False
     )
@@ -91,6 +91,29 @@ class SessionForm(EngineForm):
     cracking = BooleanField("Cracking", default=True)
     blitzing = BooleanField("Blitzing", default=True)
 
+    def options(self) -> rules.Options:
+        return rules.options_from(
+            partner=self.partner.data,
+            no_bid=self.no_bid.data,
+            cracking=self.cracking.data,
+            blitzing=self.blitzing.data,
+        )
+
+
+class SessionForm(RulesForm):
+    name = StringField("Name (optional)")
+    seat_1 = StringField("Seat 1")
+    seat_2 = StringField("Seat 2")
+    seat_3 = StringField("Seat 3")
+    seat_4 = StringField("Seat 4")
+    seat_5 = StringField("Seat 5")
+    first_dealer = SelectField(
+        "First dealer",
+        choices=[SelectChoice(str(i), f"Seat {i + 1}") for i in range(5)],
+        default="0",
+    )
+    rounds = StringField("Rounds", default="2")
+
     FIELD_FOR: ClassVar[dict[str, str]] = {"players": "seat_1", "rules": "no_bid"}
 
     @property
@@ -101,24 +124,16 @@ class SessionForm(EngineForm):
         return [field.data or "" for field in self.seats]
 
     def rounds_number(self) -> int:
-        text = (self.rounds.data or "").strip()
-        if not (text.isascii() and text.isdigit()):
+        rounds = typed_rounds(self.rounds.data)
+        if rounds is None:
             raise rules.rounds_error()
-        return int(text)
+        return rounds
 
     def first_dealer_name(self) -> str:
         try:
             return self.players()[int(self.first_dealer.data)]
         except (TypeError, ValueError, IndexError):
             raise RuleError("Choose the first dealer.", "first_dealer") from None
-
-    def options(self) -> rules.Options:
-        return rules.options_from(
-            partner=self.partner.data,
-            no_bid=self.no_bid.data,
-            cracking=self.cracking.data,
-            blitzing=self.blitzing.data,
-        )
 
 
 class HandForm(EngineForm):

@@ -73,6 +73,7 @@ def session_page(session_id: int) -> str:
         sheet=sheet,
         tiebreaks=tiebreaks(sheet.standings),
         chart=running_totals_chart(sheet) if sheet.results else None,
+        player_ids={name: player_id for player_id, name in store.names_of(session).items()},
         saved=request.args.get("saved", type=int),
     )
 

@@ -1,0 +1,306 @@
+"""Everything in the database as one JSON file, and back.
+
+A backup holds the players, and every session with its rules, seats and hands as they were
+recorded. Restoring replays each hand through the store, so the rules engine checks it again and
+the stored scores are derived afresh; nothing derived is read from the file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from . import rules, store
+from .api.parse import hand_request, session_request
+from .api.serialize import iso, options_json
+from .extensions import db
+from .models import Hand, Player, Seat, Session
+from .rules import RuleError
+
+FORMAT = "sheepshead-scorekeeper-backup"
+VERSION = 1
+CONFLICT = (
+    "Someone changed the scorekeeper while the backup was being restored, so nothing was "
+    "restored. Try again."
+)
+
+
+def export_backup() -> dict[str, Any]:
+    sessions = db.session.scalars(
+        select(Session)
+        .order_by(Session.id)
+        .options(
+            selectinload(Session.seats).joinedload(Seat.player),
+            selectinload(Session.hands).selectinload(Hand.players),
+            selectinload(Session.first_dealer),
+        )
+    )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": iso(datetime.now(UTC)),
+        "players": [
+            {"id": player.id, "name": player.name}
+            for player in db.session.scalars(select(Player).order_by(Player.id))
+        ],
+        "sessions": [_session_json(session) for session in sessions],
+    }
+
+
+def backup_json(backup: Mapping[str, Any]) -> str:
+    return json.dumps(backup, ensure_ascii=False, indent=1) + "\n"
+
+
+def contents(backup: Mapping[str, Any]) -> str:
+    """What an exported backup holds, in words."""
+    hands = sum(len(session["hands"]) for session in backup["sessions"])
+    return (
+        f"{_plural(len(backup['sessions']), 'session')} with {_plural(hands, 'hand')}, "
+        f"and {_plural(len(backup['players']), 'player')}"
+    )
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _session_json(session: Session) -> dict[str, Any]:
+    table = store.table_of(session)
+    names = store.names_of(session)
+    return {
+        "id": session.id,
+        "name": session.name,
+        "created_at": iso(session.created_at),
+        "players": list(table.seats),
+        "rounds": table.rounds,
+        "first_dealer": table.first_dealer,
+        "rules": options_json(table.options),
+        "hands": [_hand_json(store.hand_of(row, names)) for row in session.hands],
+    }
+
+
+def _hand_json(hand: rules.Hand) -> dict[str, Any]:
+    """The hand as the API takes it, with only the keys its kind has."""
+    recorded: dict[str, Any] = {"dealer": hand.dealer, "kind": hand.kind.value}
+    if hand.kind is rules.Kind.PICK:
+        recorded |= {
+            "picker": hand.picker,
+            "partner": hand.partner,
+            "called_card": hand.called_card,
+            "forced": hand.forced,
+            "picking_points": hand.picking_points,
+            "cracked_by": hand.cracked_by,
+            "recracked": hand.recracked,
+            "blitzes": [blitz.value for blitz in hand.blitzes],
+        }
+    elif hand.kind is rules.Kind.LEASTER:
+        recorded |= {"winner": hand.winner, "points": hand.points, "tricks": hand.tricks}
+    return recorded
+
+
+def read_backup(raw: bytes | str) -> Any:
+    """The JSON of a backup file, or a refusal saying why it can't be read."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise RuleError(
+            f"This file is damaged or not a backup: it is not valid JSON "
+            f"(line {error.lineno}, column {error.colno}: {error.msg})."
+        ) from None
+    except (UnicodeDecodeError, RecursionError):
+        raise RuleError("This file is damaged or not a backup: it is not JSON text.") from None
+
+
+@dataclass(frozen=True)
+class Restored:
+    sessions: int
+    hands: int
+    players: int
+
+    def __str__(self) -> str:
+        return (
+            f"{_plural(self.sessions, 'session')} with {_plural(self.hands, 'hand')}, "
+            f"and {_plural(self.players, 'new player')}"
+        )
+
+
+def import_backup(data: Any, merge: bool = False) -> Restored:
+    """Load a backup in one transaction, or refuse it and change nothing.
+
+    Into an empty database, ids and creation times are kept, so every session reads exactly as
+    it did. With `merge`, a database that already holds sessions takes the backup's sessions as
+    new ones, and its players are matched by name, case ignored.
+    """
+    players, sessions = _contents(data)
+    try:
+        held_sessions, held_players = _counts()
+        if (held_sessions or held_players) and not merge:
+            raise RuleError(
+                f"This scorekeeper already holds {_plural(held_sessions, 'session')} and "
+                f"{_plural(held_players, 'player')}. Restore a backup into an empty one, "
+                "or merge it into what is here."
+            )
+        keep_ids = not (held_sessions or held_players)
+        player_keys = _add_players(players, keep_ids)
+        hands = _add_sessions(sessions, player_keys, keep_ids)
+        if keep_ids:
+            _move_sequences_past_ids()
+        new_players = _counts()[1] - held_players
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise RuleError(CONFLICT) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    return Restored(sessions=len(sessions), hands=hands, players=new_players)
+
+
+@contextmanager
+def _at(where: str) -> Iterator[None]:
+    """Say where in the backup a refusal comes from: "Session 3, hand 7: ..."."""
+    try:
+        yield
+    except RuleError as error:
+        raise RuleError(f"{where}: {error.message}", error.field) from None
+
+
+def _contents(data: Any) -> tuple[list[Any], list[Any]]:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RuleError(
+            f'This file is not a backup of the scorekeeper: it has no "format": "{FORMAT}".'
+        )
+    version = data.get("version")
+    if version != VERSION or isinstance(version, bool):
+        raise RuleError(
+            f"This backup is version {json.dumps(version)}, "
+            f"and this scorekeeper reads version {VERSION}."
+        )
+    players, sessions = data.get("players"), data.get("sessions")
+    if not isinstance(players, list) or not isinstance(sessions, list):
+        raise RuleError("This backup is damaged: it needs a list of players and of sessions.")
+    return players, sessions
+
+
+def _counts() -> tuple[int, int]:
+    return (
+        db.session.scalar(select(func.count(Session.id))) or 0,
+        db.session.scalar(select(func.count(Player.id))) or 0,
+    )
+
+
+def _record_id(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= store.MAX_ID:
+        raise RuleError(f"Its id must be a whole number from 1 to {store.MAX_ID}.", "id")
+    return value
+
+
+def _add_players(players: list[Any], keep_ids: bool) -> set[str]:
+    """Add the backup's players, or find them by name; return their names' keys."""
+    keys: set[str] = set()
+    ids: set[int] = set()
+    names: list[str] = []
+    for position, player in enumerate(players, start=1):
+        with _at(f"Player {position} of the backup"):
+            if not isinstance(player, dict) or not isinstance(player.get("name"), str):
+                raise RuleError("It has no name.", "name")
+            name = rules.player_name(player["name"], "name")
+            player_id = _record_id(player.get("id"))
+            if rules.name_key(name) in keys:
+                raise RuleError(f"{name} is listed twice.", "name")
+            if player_id in ids:
+                raise RuleError(f"The id {player_id} is given to two players.", "id")
+        keys.add(rules.name_key(name))
+        ids.add(player_id)
+        names.append(name)
+        if keep_ids:
+            db.session.add(Player(id=player_id, name=name, name_key=rules.name_key(name)))
+    store.players_named(names)
+    return keys
+
+
+def _add_sessions(sessions: list[Any], players: set[str], keep_ids: bool) -> int:
+    """Add the backup's sessions and record their hands; return how many hands."""
+    ids: set[int] = set()
+    hands = 0
+    for position, given in enumerate(sessions, start=1):
+        with _at(f"Session {position} of the backup"):
+            if not isinstance(given, dict):
+                raise RuleError("It is not a JSON object.")
+            session_id = _record_id(given.get("id"))
+        with _at(f"Session {session_id}"):
+            if session_id in ids:
+                raise RuleError(f"The id {session_id} is given to two sessions.", "id")
+            ids.add(session_id)
+            recorded = given.get("hands")
+            if not isinstance(recorded, list):
+                raise RuleError("It has no list of hands.", "hands")
+            session = _add_session(given, session_id if keep_ids else None, players)
+        for number, hand in enumerate(recorded, start=1):
+            with _at(f"Session {session_id}, hand {number}"):
+                _add_hand(session, hand)
+        store.store_scores(session)
+        hands += len(recorded)
+    return hands
+
+
+def _add_session(given: dict[str, Any], session_id: int | None, players: set[str]) -> Session:
+    request = session_request(given)
+    for name in request.players:
+        if isinstance(name, str) and rules.name_key(name) not in players:
+            raise RuleError(f"{name} is seated but not among the backup's players.", "players")
+    return store.new_session(
+        request.name,
+        request.players,
+        request.rounds,
+        request.first_dealer,
+        request.options,
+        session_id=session_id,
+        created_at=_created_at(given.get("created_at")),
+    )
+
+
+def _created_at(value: Any) -> datetime:
+    """An ISO 8601 time; one without a time zone is UTC, as every stored time is."""
+    try:
+        moment = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise RuleError(
+            "Its created_at must be a date and time in ISO 8601, such as "
+            "2024-03-01T19:30:00+00:00.",
+            "created_at",
+        ) from None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def _add_hand(session: Session, hand: Any) -> None:
+    if not isinstance(hand, dict):
+        raise RuleError("It is not a JSON object.")
+    recorded = hand_request(hand)
+    if recorded.dealer is None:
+        raise RuleError("Say who dealt the hand.", "dealer")
+    store.add_hand(session, recorded.entry, recorded.dealer)
+
+
+def _move_sequences_past_ids() -> None:
+    """PostgreSQL hands out ids from sequences, which rows inserted with their ids don't move."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return
+    for model in (Player, Session):
+        table = model.__tablename__
+        db.session.execute(
+            text(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                f"coalesce(max(id), 0) + 1, false) FROM {table}"
+            )
+        )

@@ -1,0 +1,87 @@
+"""Settings: a backup of everything to download or restore, and a session imported from CSV."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from flask import Response, flash, redirect, render_template, url_for
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms import BooleanField, StringField
+
+from ..backup import backup_json, export_backup, import_backup, read_backup
+from ..csv_import import CsvRefused, import_session
+from ..rules import RuleError
+from . import bp
+from .forms import RulesForm, typed_rounds
+
+
+class RestoreForm(FlaskForm):  # type: ignore[misc]
+    backup = FileField("Backup file", validators=[FileRequired("Choose the backup file.")])
+    merge = BooleanField("Merge into the sessions here")
+
+
+class ImportSessionForm(RulesForm):
+    hands = FileField("Hands CSV", validators=[FileRequired("Choose the CSV file of the hands.")])
+    name = StringField("Name (optional)")
+    rounds = StringField("Rounds")
+    first_dealer = StringField("First dealer")
+
+    FIELD_FOR: ClassVar[dict[str, str]] = {"rules": "no_bid"}
+
+    def rounds_number(self) -> int | None:
+        """Empty means as many rounds as the hands fill."""
+        return typed_rounds(self.rounds.data)
+
+
+@bp.get("/settings")
+def settings() -> str:
+    return render_template("settings.html", form=RestoreForm())
+
+
+@bp.get("/settings/backup.json")
+def download_backup() -> Response:
+    backup = export_backup()
+    filename = f"sheepshead-backup-{backup['exported_at'][:10]}.json"
+    return Response(
+        backup_json(backup),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@bp.post("/settings/restore")
+def restore_backup() -> str | BaseResponse:
+    form = RestoreForm()
+    if form.validate_on_submit():
+        try:
+            restored = import_backup(read_backup(form.backup.data.read()), merge=form.merge.data)
+        except RuleError as error:
+            form.backup.errors.append(error.message)
+        else:
+            flash(f"Backup restored: {restored}.")
+            return redirect(url_for("pages.index"))
+    return render_template("settings.html", form=form)
+
+
+@bp.route("/sessions/import", methods=["GET", "POST"])
+def import_csv() -> str | BaseResponse:
+    form = ImportSessionForm()
+    if form.validate_on_submit():
+        try:
+            session_id = import_session(
+                form.hands.data.read(),
+                form.name.data or "",
+                form.rounds_number(),
+                (form.first_dealer.data or "").strip() or None,
+                form.options(),
+            )
+        except CsvRefused as refusal:
+            form.form_errors.extend(refusal.reasons)
+        except RuleError as error:
+            form.refuse(error)
+        else:
+            flash(f"{form.hands.data.filename or 'The file'} is imported as a new session.")
+            return redirect(url_for("pages.session_page", session_id=session_id))
+    return render_template("import_session.html", form=form)

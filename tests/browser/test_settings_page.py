@@ -1,0 +1,135 @@
+"""The settings page in Chromium at phone size: a backup downloaded from one scorekeeper and
+restored into an empty one, and a session imported from its CSV."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+from .test_table import SEATS, Shot, api, assert_phone_friendly
+
+
+@pytest.fixture(scope="module")
+def empty_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A second scorekeeper, on an empty database, to restore into."""
+    database = tmp_path_factory.mktemp("restore") / "restore.sqlite3"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "r"})
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+    with app.app_context():
+        db.engine.dispose()
+
+
+def every_answer(url: str) -> dict[str, object]:
+    listing = api(url, "GET", "/api/sessions")
+    return {
+        "list": listing,
+        **{str(s["id"]): api(url, "GET", f"/api/sessions/{s['id']}") for s in listing["sessions"]},
+    }
+
+
+def test_backup_downloaded_and_restored_into_an_empty_scorekeeper(
+    page: Page, base_url: str, empty_url: str, shot: Shot, tmp_path: Path
+) -> None:
+    session = api(base_url, "POST", "/api/sessions",
+                  {"players": SEATS, "rounds": 1, "name": "Backed up",
+                   "rules": {"no_bid": "doubler"}})  # fmt: skip
+    for hand in (
+        {"kind": "pass"},
+        {"kind": "pick", "picker": "Cat", "partner": None, "picking_points": 95,
+         "cracked_by": "Dan", "recracked": True, "blitzes": ["black"]},
+    ):  # fmt: skip
+        api(base_url, "POST", f"/api/sessions/{session['id']}/hands", hand)
+
+    page.goto("/settings")
+    expect(page.get_by_role("heading", name="Settings")).to_be_visible()
+    assert_phone_friendly(page)
+    shot(page, "settings", full_page=True)
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Download backup").tap()
+    download = download_info.value
+    assert download.suggested_filename.startswith("sheepshead-backup-")
+    backup = tmp_path / download.suggested_filename
+    download.save_as(backup)
+
+    page.goto(f"{empty_url}/settings")
+    page.get_by_label("Backup file").set_input_files(backup)
+    page.get_by_role("button", name="Restore backup").tap()
+    expect(page.get_by_text("Backup restored:")).to_be_visible()
+    shot(page, "settings-restored", full_page=True)
+    assert every_answer(empty_url) == every_answer(base_url)
+
+    page.goto(f"{empty_url}/settings")
+    page.get_by_label("Backup file").set_input_files(backup)
+    page.get_by_role("button", name="Restore backup").tap()
+    expect(page.locator("#backup-error")).to_contain_text(
+        "Restore a backup into an empty one, or merge it into what is here."
+    )
+    assert_phone_friendly(page)
+    shot(page, "settings-restore-refused", full_page=True)
+    page.emulate_media(color_scheme="dark")
+    shot(page, "settings-restore-refused-dark", full_page=True)
+
+
+def test_session_imported_from_its_csv(
+    page: Page, base_url: str, empty_url: str, shot: Shot, tmp_path: Path
+) -> None:
+    session = api(base_url, "POST", "/api/sessions",
+                  {"players": SEATS, "rounds": 0,
+                   "rules": {"partner": "called_ace", "no_bid": "leaster"}})  # fmt: skip
+    for hand in (
+        {"kind": "pick", "picker": "Bob", "partner": "Eve", "called_card": "AH",
+         "picking_points": 70},
+        {"kind": "leaster", "winner": "Dan"},
+        {"kind": "pick", "picker": "Ann", "partner": None, "picking_points": 31,
+         "cracked_by": "Cat"},
+    ):  # fmt: skip
+        api(base_url, "POST", f"/api/sessions/{session['id']}/hands", hand)
+    page.goto(f"/sessions/{session['id']}")
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Hands (CSV)").tap()
+    hands = tmp_path / "hands.csv"
+    download_info.value.save_as(hands)
+
+    page.goto(f"{empty_url}/settings")
+    page.get_by_role("link", name="Import a session").tap()
+    expect(page.get_by_role("heading", name="Import a session")).to_be_visible()
+    page.get_by_label("Hands CSV").set_input_files(hands)
+    page.get_by_label("Name (optional)").fill("From the CSV")
+    page.get_by_label("Called ace").check()
+    page.get_by_label("Leaster").check()
+    assert_phone_friendly(page)
+    shot(page, "import-session", full_page=True)
+    page.get_by_role("button", name="Import session").tap()
+    expect(page.get_by_text("hands.csv is imported as a new session.")).to_be_visible()
+    shot(page, "import-session-done")
+    imported = api(empty_url, "GET", page.url.replace(empty_url, "/api"))
+    assert imported["totals"] == api(base_url, "GET", f"/api/sessions/{session['id']}")["totals"]
+
+    # The same file with the default rules: every row that doesn't fit is refused.
+    page.goto(f"{empty_url}/sessions/import")
+    page.get_by_label("Hands CSV").set_input_files(hands)
+    page.get_by_role("button", name="Import session").tap()
+    refusals = page.locator(".refusal li")
+    expect(refusals).to_have_text(
+        [
+            "Row 2: The called card must be one of JD, JC, JS, JH.",
+            "Row 3: This session doesn't play a leaster when everyone passes.",
+        ]
+    )
+    assert_phone_friendly(page)
+    shot(page, "import-session-refused", full_page=True)

@@ -1,0 +1,710 @@
+"""Backup and restore: export-backup / import-backup, and the settings page's download and upload.
+
+A restore into a fresh database must give every API answer exactly as before, so these tests
+build sessions with every kind of hand, multiplier and option, restore them elsewhere and
+compare the answers field by field.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import re
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+from werkzeug.http import parse_options_header
+
+from scorekeeper import create_app
+from scorekeeper.backup import FORMAT, export_backup, import_backup
+from scorekeeper.extensions import db
+from scorekeeper.models import Hand, HandPlayer, Player, Session
+from scorekeeper.rules import RuleError
+
+from .helpers import SEATS, Api, pick
+
+ODD_NAMES = ["=SUM(A1)", 'Zoë "Z" O\'Neil', "<b>Bo</b>", "-Dan, Jr.", "@eve"]
+
+
+def build_sessions(api: Api) -> list[int]:
+    """Sessions with every kind of hand, multiplier and rule option; their ids."""
+    # Default rules, one round, complete: called cards, a forced pick, alone with a crack and a
+    # re-crack, the partner cracking, both blitzes, 120 and 0 points.
+    complete = api.new_session(name="Friday at Dan's", rounds=1)["id"]
+    for hand in (
+        pick("Bob", "Cat", 75, called_card="JD"),
+        pick("Bob", "Dan", 61, forced=True),
+        {"kind": "pick", "picker": "Dan", "partner": None, "opponent_points": 25,
+         "cracked_by": "Eve", "recracked": True},
+        pick("Eve", "Ann", 120, called_card="jc", cracked_by="Ann", blitzes=["red", "black"]),
+        pick("Ann", "Bob", 0, blitzes=["red"]),
+    ):  # fmt: skip
+        api.record(complete, **hand)
+
+    # Called ace with doublers, open-ended, a player named in another case and a new one; a
+    # hand corrected, a hand deleted, and a doubler still pending at the end.
+    doublers = api.new_session(
+        players=["ann", "Bob", "Cat", "Dan", "Fay"],
+        first_dealer="Cat",
+        rules={"partner": "called_ace", "no_bid": "doubler", "blitzing": False},
+    )["id"]
+    for hand in (
+        {"kind": "pass"},
+        {"kind": "pass"},
+        pick("Ann", "Bob", 88, called_card="AC"),
+        pick("Bob", None, 30, called_card="10H"),
+        pick("Fay", "Dan", 95, cracked_by="Ann"),
+        {"kind": "pass"},
+    ):
+        api.record(doublers, **hand)
+    api.replace(doublers, 2, **pick("Dan", "Cat", 60, called_card="AS"))
+    api.delete(doublers, 4)
+
+    # Leasters with and without points and tricks, a dealer given out of turn.
+    leasters = api.new_session(name="Leasters", rounds=2, rules={"no_bid": "leaster"})["id"]
+    for hand in (
+        {"kind": "leaster", "winner": "Cat",
+         "points": {"Ann": 30, "Bob": 40, "Cat": 10, "Dan": 25, "Eve": 15},
+         "tricks": {"Ann": 2, "Bob": 1, "Cat": 1, "Dan": 1, "Eve": 1}},
+        {"kind": "leaster", "winner": "Dan",
+         "tricks": {"Ann": 0, "Bob": 2, "Cat": 2, "Dan": 1, "Eve": 1}},
+        {"kind": "leaster", "winner": "Eve",
+         "points": {"Ann": 0, "Bob": 50, "Cat": 40, "Dan": 20, "Eve": 10}},
+        {"kind": "leaster", "winner": "Ann"},
+        {**pick("Cat", "Ann", 91, cracked_by="Dan"), "dealer": "Ann"},
+        pick("Dan", None, 45),
+    ):  # fmt: skip
+        api.record(leasters, **hand)
+    api.replace(leasters, 4, kind="leaster", winner="Bob", dealer="Eve")
+
+    # Re-deals without cracking or blitzing, and names that need escaping everywhere.
+    odd = api.new_session(
+        name='Quotes "and" <tags> & ümlauts \\ — ✓',
+        players=ODD_NAMES,
+        rules={"no_bid": "redeal", "cracking": False, "blitzing": False},
+    )["id"]
+    for hand in ({"kind": "pass"}, pick("<b>Bo</b>", None, 60), pick("@eve", "=SUM(A1)", 90)):
+        api.record(odd, **hand)
+
+    # No hands yet, a first dealer other than seat 1.
+    empty = api.new_session(rounds=3, first_dealer="Dan")["id"]
+    return [complete, doublers, leasters, odd, empty]
+
+
+def answers(client: FlaskClient) -> dict[str, Any]:
+    """Every API answer about sessions, by path."""
+    listing = client.get("/api/sessions").json
+    assert listing is not None
+    found = {"/api/sessions": listing}
+    for summary in listing["sessions"]:
+        path = f"/api/sessions/{summary['id']}"
+        found[path] = client.get(path).json
+    return found
+
+
+def assert_same_answers(restored: dict[str, Any], original: dict[str, Any]) -> None:
+    assert restored.keys() == original.keys()
+    for path, answer in original.items():
+        assert restored[path].keys() == answer.keys(), path
+        for field, value in answer.items():
+            if field == "hands":
+                assert len(restored[path]["hands"]) == len(value), path
+                for number, hand in enumerate(value, start=1):
+                    for key, detail in hand.items():
+                        assert restored[path]["hands"][number - 1][key] == detail, (
+                            path, number, key
+                        )  # fmt: skip
+            assert restored[path][field] == value, (path, field)
+
+
+def stored(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
+    """What the statistics read: players with their ids, and the derived columns of hands."""
+    with app.app_context():
+        players = db.session.execute(
+            select(Player.id, Player.name, Player.name_key).order_by(Player.id)
+        )
+        hands = db.session.execute(
+            select(
+                Hand.session_id,
+                Hand.number,
+                Hand.multiplier,
+                Player.name,
+                HandPlayer.seat,
+                HandPlayer.score,
+                HandPlayer.won,
+                HandPlayer.schneidered,
+                HandPlayer.points,
+                HandPlayer.tricks,
+            )
+            .join(HandPlayer, HandPlayer.hand_id == Hand.id)
+            .join(Player, Player.id == HandPlayer.player_id)
+            .order_by(Hand.session_id, Hand.number, HandPlayer.seat)
+        )
+        return {"players": [tuple(row) for row in players], "hands": [tuple(row) for row in hands]}
+
+
+def backup_of(app: Flask) -> dict[str, Any]:
+    with app.app_context():
+        backup = export_backup()
+    return backup
+
+
+def without_time(backup: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in backup.items() if key != "exported_at"}
+
+
+def count_rows(app: Flask) -> tuple[int, int, int]:
+    with app.app_context():
+        return tuple(  # type: ignore[return-value]
+            db.session.scalar(select(func.count()).select_from(model))
+            for model in (Player, Session, Hand)
+        )
+
+
+Fresh = Callable[..., Flask]
+
+
+@pytest.fixture
+def fresh(database: str, tmp_path: Path) -> Iterator[Fresh]:
+    """Make a second app on an empty database: another SQLite file, or for PostgreSQL the same
+    database emptied, so call it only once the source is exported."""
+    made: list[Flask] = []
+
+    def make(csrf: bool = False) -> Flask:
+        url = database
+        if database.startswith("sqlite"):
+            url = f"sqlite:///{tmp_path / f'restored-{len(made)}.sqlite3'}"
+        app = create_app(
+            {
+                "TESTING": True,
+                "SQLALCHEMY_DATABASE_URI": url,
+                "SECRET_KEY": "test",
+                "WTF_CSRF_ENABLED": csrf,
+            }
+        )
+        with app.app_context():
+            db.drop_all()
+            db.create_all()
+        made.append(app)
+        return app
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.session.remove()
+            db.drop_all()
+            db.engine.dispose()
+
+
+def restore(app: Flask, backup: Any, merge: bool = False) -> str:
+    with app.app_context():
+        return str(import_backup(copy.deepcopy(backup), merge=merge))
+
+
+# --- The round trip
+
+
+def test_restore_into_a_fresh_database_gives_every_answer_identical(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    original, original_stored, backup = answers(client), stored(app), backup_of(app)
+    csvs = {
+        session["id"]: client.get(f"/sessions/{session['id']}/export.csv").text
+        for session in original["/api/sessions"]["sessions"]
+    }
+    assert backup["format"] == FORMAT and backup["version"] == 1
+    json.dumps(backup)  # plain JSON all through
+
+    restored_app = fresh()
+    assert restore(restored_app, backup) == "5 sessions with 19 hands, and 11 new players"
+    restored_client = restored_app.test_client()
+    assert_same_answers(answers(restored_client), original)
+    assert stored(restored_app) == original_stored
+    assert without_time(backup_of(restored_app)) == without_time(backup)
+    for session_id, text in csvs.items():
+        assert restored_client.get(f"/sessions/{session_id}/export.csv").text == text
+
+
+def test_the_backup_holds_each_hand_as_recorded_and_nothing_derived(app: Flask, api: Api) -> None:
+    build_sessions(api)
+    backup = backup_of(app)
+    assert [p["name"] for p in backup["players"]] == [*SEATS, "Fay", *ODD_NAMES]
+    complete, doublers, leasters, odd, empty = backup["sessions"]
+    assert complete["hands"][3] == {
+        "dealer": "Dan", "kind": "pick", "picker": "Eve", "partner": "Ann", "called_card": "JC",
+        "forced": False, "picking_points": 120, "cracked_by": "Ann", "recracked": False,
+        "blitzes": ["black", "red"],
+    }  # fmt: skip
+    assert doublers["players"] == ["Ann", "Bob", "Cat", "Dan", "Fay"]
+    assert doublers["first_dealer"] == "Cat"
+    assert doublers["rules"] == {
+        "partner": "called_ace", "no_bid": "doubler", "cracking": True, "blitzing": False,
+    }  # fmt: skip
+    assert [h["dealer"] for h in doublers["hands"]] == ["Cat", "Dan", "Fay", "Bob", "Cat"]
+    assert leasters["hands"][0] == {
+        "dealer": "Ann", "kind": "leaster", "winner": "Cat",
+        "points": {"Ann": 30, "Bob": 40, "Cat": 10, "Dan": 25, "Eve": 15},
+        "tricks": {"Ann": 2, "Bob": 1, "Cat": 1, "Dan": 1, "Eve": 1},
+    }  # fmt: skip
+    assert leasters["hands"][3] == {
+        "dealer": "Eve", "kind": "leaster", "winner": "Bob", "points": None, "tricks": None,
+    }  # fmt: skip
+    assert odd["hands"][0] == {"dealer": "=SUM(A1)", "kind": "pass"}
+    assert empty["hands"] == [] and empty["first_dealer"] == "Dan" and empty["rounds"] == 3
+    recorded = {key for session in backup["sessions"] for hand in session["hands"] for key in hand}
+    assert recorded == {
+        "dealer", "kind", "picker", "partner", "called_card", "forced", "picking_points",
+        "cracked_by", "recracked", "blitzes", "winner", "points", "tricks",
+    }  # fmt: skip
+
+
+def test_a_session_started_after_a_restore_gets_a_new_id(
+    app: Flask, api: Api, fresh: Fresh
+) -> None:
+    """Ids are kept, and (on PostgreSQL) the id sequences are moved past them."""
+    ids = build_sessions(api)
+    backup = backup_of(app)
+    restored_app = fresh()
+    restore(restored_app, backup)
+    restored = Api(restored_app.test_client())
+    new = restored.new_session(players=["Ann", "Gus", "Hal", "Ida", "Jo"])
+    assert new["id"] == max(ids) + 1
+    restored.record(new["id"], **pick("Gus", "Hal", 70))
+    with restored_app.app_context():
+        player_ids = db.session.scalars(select(Player.id).order_by(Player.id)).all()
+    assert player_ids == list(range(1, 16))
+
+
+def test_restoring_keeps_the_order_of_sessions_by_creation_time(
+    app: Flask, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    backup = backup_of(app)
+    backup["sessions"][0]["created_at"] = "2020-02-29T23:59:59.123456+00:00"
+    backup["sessions"][1]["created_at"] = "2021-06-01T20:00:00+02:00"
+    backup["sessions"][2]["created_at"] = "2021-06-01T18:00:00"
+    restored_app = fresh()
+    restore(restored_app, backup)
+    restored = restored_app.test_client().get("/api/sessions").json["sessions"]
+    assert [(s["id"], s["created_at"]) for s in restored[-3:]] == [
+        (3, "2021-06-01T18:00:00+00:00"),
+        (2, "2021-06-01T18:00:00+00:00"),
+        (1, "2020-02-29T23:59:59.123456+00:00"),
+    ]
+
+
+# --- Refusals change nothing
+
+
+def test_a_database_with_sessions_is_refused_unless_merging(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    build_sessions(api)
+    backup, before = backup_of(app), answers(client)
+    with pytest.raises(RuleError) as refused:
+        restore(app, backup)
+    assert refused.value.message == (
+        "This scorekeeper already holds 5 sessions and 11 players. Restore a backup into an "
+        "empty one, or merge it into what is here."
+    )
+    assert answers(client) == before
+
+
+def test_merge_adds_the_sessions_as_new_ones_and_matches_players_by_name(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    backup, original = backup_of(app), answers(client)
+    target = fresh()
+    here = Api(target.test_client())
+    own = here.new_session(players=["ANN", "bob", "Gus", "Hal", "Ida"])["id"]
+    here.record(own, **pick("Gus", "ANN", 80))
+
+    assert restore(target, backup, merge=True) == "5 sessions with 19 hands, and 9 new players"
+
+    merged = answers(target.test_client())
+    listing = merged["/api/sessions"]["sessions"]
+    assert sorted(s["id"] for s in listing) == [own, *range(own + 1, own + 6)]
+    assert merged[f"/api/sessions/{own}"]["hands"][0]["scores"]["ANN"] == 1
+    spelled = {"Ann": "ANN", "Bob": "bob"}
+    for number, session_id in enumerate(range(own + 1, own + 6)):
+        source = original[f"/api/sessions/{backup['sessions'][number]['id']}"]
+        copy_ = merged[f"/api/sessions/{session_id}"]
+        assert copy_["players"] == [spelled.get(p, p) for p in source["players"]]
+        assert copy_["created_at"] == source["created_at"]
+        assert list(copy_["totals"].values()) == list(source["totals"].values())
+        assert [h["multiplier"] for h in copy_["hands"]] == [
+            h["multiplier"] for h in source["hands"]
+        ]
+    assert count_rows(target)[0] == 5 + 9
+
+
+def test_merge_into_an_empty_database_keeps_the_ids(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    backup, original = backup_of(app), answers(client)
+    target = fresh()
+    restore(target, backup, merge=True)
+    assert_same_answers(answers(target.test_client()), original)
+
+
+def tamper(backup: dict[str, Any], change: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
+    damaged = copy.deepcopy(backup)
+    change(damaged)
+    return damaged
+
+
+def hand(backup: dict[str, Any], session: int, number: int) -> dict[str, Any]:
+    found: dict[str, Any] = backup["sessions"][session]["hands"][number - 1]
+    return found
+
+
+REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    (
+        "a crack by a player who bid before the picker",
+        lambda b: hand(b, 2, 5).update(cracked_by="Bob"),
+        "Session 3, hand 5: Bob bid before Cat, so Bob can't crack.",
+    ),
+    (
+        "impossible points",
+        lambda b: hand(b, 0, 1).update(picking_points=119),
+        "Session 1, hand 1: Picking team points can't be 119: no set of cards is worth "
+        "exactly 1 point.",
+    ),
+    (
+        "a leaster whose points don't add up",
+        lambda b: hand(b, 2, 1)["points"].update(Ann=31),
+        "Session 3, hand 1: The points add up to 121; a hand has 120.",
+    ),
+    (
+        "a forced pick by someone who didn't deal",
+        lambda b: hand(b, 0, 2).update(dealer="Ann"),
+        "Session 1, hand 2: Only the dealer is forced to pick, and Ann dealt, not Bob.",
+    ),
+    (
+        "a pass in a session that plays leasters",
+        lambda b: b["sessions"][2]["hands"].append({"dealer": "Ann", "kind": "pass"}),
+        "Session 3, hand 7: This session doesn't re-deal when everyone passes, so a hand "
+        "can't be a pass.",
+    ),
+    (
+        "more hands than the rounds allow",
+        lambda b: b["sessions"][0]["hands"].append(b["sessions"][0]["hands"][0]),
+        "Session 1, hand 6: This session is complete: its round is played. Add a round to "
+        "record another hand.",
+    ),
+    (
+        "a called card of the other partner rule",
+        lambda b: hand(b, 1, 2).update(called_card="JD"),
+        "Session 2, hand 2: The called card must be one of AC, AS, AH, 10C, 10S, 10H.",
+    ),
+    (
+        "a blitz in a session without blitzes",
+        lambda b: hand(b, 1, 2).update(blitzes=["black"]),
+        "Session 2, hand 2: This session doesn't play blitzes.",
+    ),
+    (
+        "a derived field smuggled into a hand",
+        lambda b: hand(b, 0, 1).update(bonus=5),
+        "Session 1, hand 1: There is no field called bonus here.",
+    ),
+    (
+        "points given as text",
+        lambda b: hand(b, 0, 1).update(picking_points="75"),
+        "Session 1, hand 1: Picking team points must be a whole number from 0 to 120.",
+    ),
+    (
+        "a hand without a dealer",
+        lambda b: hand(b, 3, 1).pop("dealer"),
+        "Session 4, hand 1: Say who dealt the hand.",
+    ),
+    (
+        "a hand that is not an object",
+        lambda b: b["sessions"][4]["hands"].append([]),
+        "Session 5, hand 1: It is not a JSON object.",
+    ),
+    (
+        "a player seated twice",
+        lambda b: b["sessions"][0]["players"].__setitem__(1, "ANN"),
+        "Session 1: ANN is seated twice.",
+    ),
+    (
+        "a seated player missing from the players",
+        lambda b: b["players"].pop(),
+        "Session 4: @eve is seated but not among the backup's players.",
+    ),
+    (
+        "an unknown rule option",
+        lambda b: b["sessions"][1]["rules"].update(cards=32),
+        "Session 2: There is no rule option cards; the options are blitzing, cracking, "
+        "no_bid, partner.",
+    ),
+    (
+        "rounds out of range",
+        lambda b: b["sessions"][4].update(rounds=101),
+        "Session 5: Rounds must be a whole number from 0 to 100 (0 means open-ended).",
+    ),
+    (
+        "two sessions with one id",
+        lambda b: b["sessions"][4].update(id=1),
+        "Session 1: The id 1 is given to two sessions.",
+    ),
+    (
+        "a session without an id",
+        lambda b: b["sessions"][3].pop("id"),
+        "Session 4 of the backup: Its id must be a whole number from 1 to 2147483647.",
+    ),
+    (
+        "a creation time that is not a time",
+        lambda b: b["sessions"][0].update(created_at="last Friday"),
+        "Session 1: Its created_at must be a date and time in ISO 8601, such as "
+        "2024-03-01T19:30:00+00:00.",
+    ),
+    (
+        "a session without hands",
+        lambda b: b["sessions"][0].pop("hands"),
+        "Session 1: It has no list of hands.",
+    ),
+    (
+        "a player listed twice",
+        lambda b: b["players"].append({"id": 99, "name": " ann "}),
+        "Player 12 of the backup: ann is listed twice.",
+    ),
+    (
+        "a player's name too long",
+        lambda b: b["players"][0].update(name="A" * 41),
+        "Player 1 of the backup: A player's name must be 1 to 40 characters long.",
+    ),
+    (
+        "a player without a name",
+        lambda b: b["players"].__setitem__(0, "Ann"),
+        "Player 1 of the backup: It has no name.",
+    ),
+    (
+        "no sessions list",
+        lambda b: b.update(sessions={}),
+        "This backup is damaged: it needs a list of players and of sessions.",
+    ),
+    (
+        "a foreign file",
+        lambda b: b.pop("format"),
+        'This file is not a backup of the scorekeeper: it has no "format": '
+        '"sheepshead-scorekeeper-backup".',
+    ),
+    (
+        "a newer version",
+        lambda b: b.update(version=2),
+        "This backup is version 2, and this scorekeeper reads version 1.",
+    ),
+    (
+        "a version as text",
+        lambda b: b.update(version="1"),
+        'This backup is version "1", and this scorekeeper reads version 1.',
+    ),
+    (
+        "a version of true",
+        lambda b: b.update(version=True),
+        "This backup is version true, and this scorekeeper reads version 1.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [pytest.param(change, message, id=name) for name, change, message in REFUSALS],
+)
+def test_an_invalid_backup_is_refused_and_changes_nothing(
+    app: Flask, api: Api, fresh: Fresh, change: Callable[[dict[str, Any]], Any], message: str
+) -> None:
+    build_sessions(api)
+    backup = tamper(backup_of(app), change)
+    target = fresh()
+    with pytest.raises(RuleError) as refused:
+        restore(target, backup)
+    assert refused.value.message == message
+    assert count_rows(target) == (0, 0, 0)
+    assert target.test_client().get("/api/sessions").json == {"sessions": []}
+
+
+@pytest.mark.parametrize("data", [[], "backup", None, {"sessions": []}, {"format": "zip"}])
+def test_json_that_is_not_a_backup_is_refused(fresh: Fresh, data: Any) -> None:
+    with pytest.raises(RuleError, match=r"^This file is not a backup of the scorekeeper:"):
+        restore(fresh(), data)
+
+
+# --- The command line
+
+
+def test_export_and_import_backup_commands(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh, tmp_path: Path
+) -> None:
+    build_sessions(api)
+    original = answers(client)
+    file = tmp_path / "backup.json"
+    exported = app.test_cli_runner().invoke(args=["export-backup", str(file)])
+    assert exported.exit_code == 0, exported.output
+    assert exported.stderr == (f"Backed up 5 sessions with 19 hands, and 11 players to {file}.\n")
+    assert without_time(json.loads(file.read_text("utf-8"))) == without_time(backup_of(app))
+
+    target = fresh()
+    imported = target.test_cli_runner().invoke(args=["import-backup", str(file)])
+    assert imported.exit_code == 0, imported.output
+    assert imported.stdout == "Restored 5 sessions with 19 hands, and 11 new players.\n"
+    assert_same_answers(answers(target.test_client()), original)
+
+    again = target.test_cli_runner().invoke(args=["import-backup", str(file)])
+    assert again.exit_code == 1
+    assert again.stderr == (
+        "Error: This scorekeeper already holds 5 sessions and 11 players. Restore a backup "
+        "into an empty one, or merge it into what is here.\n"
+    )
+    merged = target.test_cli_runner().invoke(args=["import-backup", "--merge", str(file)])
+    assert merged.exit_code == 0, merged.output
+    assert count_rows(target)[1] == 10
+
+
+def test_backup_commands_on_stdout_and_stdin(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    original = answers(client)
+    exported = app.test_cli_runner().invoke(args=["export-backup", "-"])
+    assert exported.exit_code == 0
+    assert json.loads(exported.stdout)["format"] == FORMAT
+    target = fresh()
+    imported = target.test_cli_runner().invoke(args=["import-backup", "-"], input=exported.stdout)
+    assert imported.exit_code == 0, imported.output
+    assert_same_answers(answers(target.test_client()), original)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"format": "sheepshead-scorekeeper-backup", "version": 1, "players": [',
+         "Error: This file is damaged or not a backup: it is not valid JSON (line 1, column "
+         "71: Expecting value).\n"),
+        (b"", "Error: This file is damaged or not a backup: it is not valid JSON (line 1, "
+         "column 1: Expecting value).\n"),
+        (b"\x80\x81 not UTF-8", "Error: This file is damaged or not a backup: it is not JSON "
+         "text.\n"),
+        (b'{"name": "scorekeeper", "version": "1.0.0"}',
+         'Error: This file is not a backup of the scorekeeper: it has no "format": '
+         '"sheepshead-scorekeeper-backup".\n'),
+    ],
+)  # fmt: skip
+def test_import_backup_command_refuses_a_damaged_file(
+    fresh: Fresh, tmp_path: Path, content: bytes, message: str
+) -> None:
+    file = tmp_path / "damaged.json"
+    file.write_bytes(content)
+    target = fresh()
+    result = target.test_cli_runner().invoke(args=["import-backup", str(file)])
+    assert result.exit_code == 1
+    assert result.stderr == message
+    assert count_rows(target) == (0, 0, 0)
+
+
+def test_import_backup_command_needs_a_file_that_exists(fresh: Fresh, tmp_path: Path) -> None:
+    result = fresh().test_cli_runner().invoke(args=["import-backup", str(tmp_path / "no.json")])
+    assert result.exit_code == 2
+    assert "No such file or directory" in result.stderr
+
+
+# --- The settings page
+
+
+def upload(content: bytes, name: str = "backup.json", **fields: str) -> dict[str, Any]:
+    return {"backup": (io.BytesIO(content), name), **fields}
+
+
+def test_settings_page_offers_download_restore_and_csv_import(client: FlaskClient) -> None:
+    page = client.get("/settings")
+    assert page.status_code == 200
+    assert 'href="/settings/backup.json"' in page.text
+    assert 'action="/settings/restore"' in page.text
+    assert 'enctype="multipart/form-data"' in page.text
+    assert 'href="/sessions/import"' in page.text
+
+
+def test_download_backup_is_a_dated_json_attachment(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    build_sessions(api)
+    response = client.get("/settings/backup.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    disposition, options = parse_options_header(response.headers["Content-Disposition"])
+    assert disposition == "attachment"
+    today = datetime.now(UTC).date().isoformat()
+    assert options["filename"] == f"sheepshead-backup-{today}.json"
+    downloaded = json.loads(response.data)
+    assert downloaded["exported_at"].startswith(today)
+    assert without_time(downloaded) == without_time(backup_of(app))
+
+
+def test_restore_upload_reproduces_every_session(
+    client: FlaskClient, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    original, backup = answers(client), client.get("/settings/backup.json").data
+    target = fresh().test_client()
+    response = target.post("/settings/restore", data=upload(backup))
+    assert response.status_code == 302
+    assert response.location == "/"
+    home = target.get("/")
+    assert "Backup restored: 5 sessions with 19 hands, and 11 new players." in home.text
+    assert_same_answers(answers(target), original)
+
+
+def test_restore_upload_refusal_is_shown_on_the_page(client: FlaskClient, api: Api) -> None:
+    build_sessions(api)
+    before, backup = answers(client), client.get("/settings/backup.json").data
+    response = client.post("/settings/restore", data=upload(backup))
+    assert response.status_code == 200
+    assert (
+        '<p class="error" id="backup-error">This scorekeeper already holds 5 sessions and 11 '
+        "players. Restore a backup into an empty one, or merge it into what is here.</p>"
+    ) in response.text
+    assert answers(client) == before
+
+    damaged = client.post("/settings/restore", data=upload(backup[:100], merge="y"))
+    assert "This file is damaged or not a backup: it is not valid JSON" in damaged.text
+    assert re.search(r'name="merge" value="y" checked', damaged.text)
+    assert answers(client) == before
+
+    missing = client.post("/settings/restore", data={"merge": "y"})
+    assert "Choose the backup file." in missing.text
+
+
+def test_restore_upload_merges_when_asked(client: FlaskClient, api: Api) -> None:
+    build_sessions(api)
+    backup = client.get("/settings/backup.json").data
+    response = client.post("/settings/restore", data=upload(backup, merge="y"))
+    assert response.status_code == 302
+    assert len(client.get("/api/sessions").json["sessions"]) == 10
+
+
+def test_restore_upload_needs_the_csrf_token(app: Flask, api: Api, fresh: Fresh) -> None:
+    build_sessions(api)
+    backup = backup_of(app)
+    client = fresh(csrf=True).test_client()
+    content = json.dumps(backup).encode()
+    refused = client.post("/settings/restore", data=upload(content))
+    assert refused.status_code == 400
+    assert client.get("/api/sessions").json == {"sessions": []}
+
+    page = client.get("/settings")
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text)
+    assert token is not None
+    restored = client.post("/settings/restore", data=upload(content, csrf_token=token[1]))
+    assert restored.status_code == 302
+    assert len(client.get("/api/sessions").json["sessions"]) == 5

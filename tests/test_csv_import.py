@@ -1,0 +1,314 @@
+"""Importing a session from a hands CSV: the round trip through the export, and every refusal."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper import rules
+from scorekeeper.csv_export import HEADER
+from scorekeeper.csv_import import CsvRefused, import_session, undefuse
+
+from .helpers import SEATS, Api, pick
+from .test_backup import ODD_NAMES, Fresh, build_sessions, fresh  # noqa: F401 (a fixture)
+
+COLUMNS = ",".join(HEADER)
+
+
+def form(content: bytes, rules: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    """The import form as a browser sends it: the file, and the rules ticked."""
+    chosen = {"partner": "jack_of_diamonds", "no_bid": "forced_pick", "cracking": True,
+              "blitzing": True, **(rules or {})}  # fmt: skip
+    return {
+        "hands": (io.BytesIO(content), "hands.csv"),
+        "partner": chosen["partner"],
+        "no_bid": chosen["no_bid"],
+        **{flag: "y" for flag in ("cracking", "blitzing") if chosen[flag]},
+        **fields,
+    }
+
+
+def import_page(client: FlaskClient, content: bytes, **given: Any) -> Any:
+    return client.post("/sessions/import", data=form(content, **given))
+
+
+def comparable(session: dict[str, Any]) -> dict[str, Any]:
+    """A session's answer without what a new session can't share: its id and creation time,
+    and the leaster points and tricks, which the CSV has no columns for."""
+    kept = {k: v for k, v in session.items() if k not in ("id", "created_at")}
+    kept["hands"] = [{**h, "points": None, "tricks": None} for h in session["hands"]]
+    return kept
+
+
+def test_an_exported_session_imports_with_the_same_hands_and_totals(
+    client: FlaskClient, api: Api
+) -> None:
+    for session_id in build_sessions(api):
+        original = api.session(session_id)
+        exported = client.get(f"/sessions/{session_id}/export.csv").data
+        response = import_page(
+            client,
+            exported,
+            rules=original["rules"],
+            name=original["name"],
+            rounds=str(original["rounds"]),
+            first_dealer="" if original["hands"] else original["first_dealer"],
+        )
+        assert response.status_code == 302, response.text
+        new_id = int(response.location.rsplit("/", 1)[1])
+        assert new_id != session_id
+        imported = api.session(new_id)
+        assert comparable(imported) == comparable(original), original["name"]
+        assert imported["totals"] == original["totals"]
+        assert client.get(f"/sessions/{new_id}/export.csv").data == exported
+    assert "hands.csv is imported as a new session." in client.get("/").text
+
+
+def test_names_that_were_defused_come_back_as_they_were(client: FlaskClient, api: Api) -> None:
+    session_id = api.new_session(players=ODD_NAMES)["id"]
+    api.record(session_id, **pick("-Dan, Jr.", "=SUM(A1)", 75, cracked_by="@eve"))
+    exported = client.get(f"/sessions/{session_id}/export.csv").data
+    assert exported.startswith(f'{COLUMNS},\'=SUM(A1),"Zoë ""Z"" O\'Neil",'.encode())
+    response = import_page(client, exported)
+    imported = api.session(int(response.location.rsplit("/", 1)[1]))
+    assert imported["players"] == ODD_NAMES
+    (hand,) = imported["hands"]
+    assert (hand["dealer"], hand["picker"], hand["partner"], hand["cracked_by"]) == (
+        "=SUM(A1)", "-Dan, Jr.", "=SUM(A1)", "@eve"
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("cell", "expected"),
+    [("'=1+1", "=1+1"), ("'-x", "-x"), ("'@y", "@y"), ("'+cmd", "+cmd"), ("'\tx", "\tx"),
+     ("'Bob", "'Bob"), ("Ann", "Ann"), ("'", "'"), ("", "")],
+)  # fmt: skip
+def test_undefuse(cell: str, expected: str) -> None:
+    assert undefuse(cell) == expected
+
+
+def csv_file(*rows: str, players: str = ",".join(SEATS)) -> bytes:
+    return "\r\n".join([f"{COLUMNS},{players}", *rows, ""]).encode()
+
+
+def row(number: int | str, dealer: str, kind: str = "pick", *scores: str, **cells: str) -> str:
+    """A line of a hands CSV; the score cells empty unless given."""
+    values = {"hand": str(number), "dealer": dealer, "kind": kind, **cells}
+    return ",".join([*(values.get(column, "") for column in HEADER), *(scores or [""] * 5)])
+
+
+def test_hand_made_file_without_results_and_with_empty_rounds(
+    client: FlaskClient, api: Api
+) -> None:
+    """The output-only cells may be left empty; empty rounds mean as many as the hands fill."""
+    content = csv_file(
+        *(row("", dealer, picker="Bob", partner="Cat", picking_points="75") for dealer in SEATS),
+        row("", "Ann", picker="Bob", picking_points="60"),
+        "",
+    )
+    response = import_page(client, content, name="  From paper  ")
+    assert response.status_code == 302, response.text
+    imported = api.session(int(response.location.rsplit("/", 1)[1]))
+    assert (imported["name"], imported["rounds"], imported["complete"]) == ("From paper", 2, False)
+    assert imported["totals"] == {"Ann": -4, "Bob": 6, "Cat": 6, "Dan": -4, "Eve": -4}
+    assert imported["next_dealer"] == "Bob"
+
+
+def refusal(app: Flask, content: bytes, **given: Any) -> list[str]:
+    """The reasons a file is refused by the import, checking that nothing was written."""
+    arguments = {"name": "", "rounds": None, "first_dealer": None,
+                 "options": rules.Options(), **given}  # fmt: skip
+    with app.app_context():
+        before = app.test_client().get("/api/sessions").json
+        with pytest.raises(CsvRefused) as refused:
+            import_session(content, **arguments)
+        assert app.test_client().get("/api/sessions").json == before
+    return refused.value.reasons
+
+
+def test_every_bad_row_is_refused_with_its_number_and_reason(app: Flask, api: Api) -> None:
+    api.new_session()
+    pair = {"picker": "Bob", "partner": "Cat", "picking_points": "75"}
+    content = csv_file(
+        row(1, "Ann", "pick", "-1", "2", "1", "-1", "-1", **pair, called_card="JD", multiplier="1"),
+        row(2, "Bob", picker="Cat", picking_points="119"),
+        row(3, "Cat", picker="Eve", picking_points="75", cracked_by="Dan"),
+        row(4, "Dan", picker="Eve", picking_points="sixty"),
+        row(5, "Eve", "leaster", winner="Ann"),
+        row(6, "Ann", **pair, multiplier="x"),
+        row(7, "Bob", picker="Zed", picking_points="75"),
+        row(8, "Cat", **pair, forced="true"),
+        row(9, "", **pair),
+        row(10, "Eve", "pick", "abc", "", "", "", "", **pair),
+        "11,Ann,pick,Bob,Cat,,,75,,,,",
+        row(13, "Bob", "pass"),
+        row(13, "Cat", "pass"),
+        row(14, "Dan", picker="Bob", partner="Bob", picking_points="75"),
+    )
+    assert refusal(app, content) == [
+        "Row 3: Picking team points can't be 119: no set of cards is worth exactly 1 point.",
+        "Row 4: Dan bid before Eve, so Dan can't crack.",
+        "Row 5: Picking team points must be a whole number from 0 to 120.",
+        "Row 6: This session doesn't play a leaster when everyone passes.",
+        "Row 7: The multiplier must be a whole number, not x.",
+        "Row 8: Zed is not playing in this hand.",
+        "Row 9: Forced is yes or empty, not true.",
+        "Row 10: Say who dealt the hand.",
+        "Row 11: Ann's score must be a whole number, not abc.",
+        "Row 12: It has 12 cells, and the header has 18.",
+        "Row 13: It is hand 13, but the hands before it make it hand 12. The rows must be "
+        "every hand, in order.",
+        "Row 14: This session doesn't re-deal when everyone passes, so a hand can't be a pass.",
+        "Row 15: Bob picked and can't also be the partner; choose Alone instead.",
+    ]
+    assert api.session(1)["hands"] == []
+
+
+def test_blank_rows_are_skipped_and_still_counted(app: Flask) -> None:
+    content = csv_file(
+        row(1, "Ann", picker="Bob", picking_points="75"),
+        ",,,,,,,,,,,,,,,,,",
+        row(2, "Bob", picker="Cat", picking_points="1"),
+    )
+    assert refusal(app, content) == [
+        "Row 4: Picking team points can't be 1: no set of cards is worth exactly 1 point."
+    ]
+
+
+def test_results_that_disagree_with_the_rules_chosen_are_refused(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    session_id = api.new_session(rules={"no_bid": "doubler"})["id"]
+    for hand in ({"kind": "pass"}, pick("Cat", "Dan", 75), pick("Eve", "Ann", 30)):
+        api.record(session_id, **hand)
+    exported = client.get(f"/sessions/{session_id}/export.csv").data
+    assert refusal(app, exported, options=rules.Options(no_bid=rules.NoBid.REDEAL)) == [
+        "Row 3: The file says the multiplier is 2, but by the rules chosen here it is 1. "
+        "Choose the rules the session was played with."
+    ]
+    tampered = exported.replace(
+        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,-2,", b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,+5,"
+    )
+    assert tampered != exported
+    assert refusal(app, tampered, options=rules.Options(no_bid=rules.NoBid.DOUBLER)) == [
+        "Row 4: The file gives Ann +5, but by the rules chosen here Ann scores -2. Choose the "
+        "rules the session was played with."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"", "The file is empty."),
+        (b" \r\n\r\n", "The file is empty."),
+        (b"\xff\xfeh\x00a\x00", "The file is not text in UTF-8. Save it from the spreadsheet as "
+         "CSV (UTF-8)."),
+        (b"name,score\r\nAnn,3\r\n", f"Row 1 must be the header of a hands CSV: {COLUMNS}, then "
+         "one column per player."),
+        (b"\xef\xbb\xbf" + csv_file(players="Ann,Bob,Cat,Dan"),
+         "Row 1: A session needs exactly 5 players."),
+        (csv_file(players="Ann,Bob,Cat,Dan,ann"), "Row 1: ann is seated twice."),
+        (csv_file(players="Ann,Bob,,Dan,Eve"), "Row 1: Every seat needs a player; seat 3 is "
+         "empty."),
+        (csv_file("1," + "x" * 200_000), "The file can't be read as CSV: field larger than "
+         "field limit (131072)."),
+        (csv_file(*(f"{n},Ann,pick,Bob,Cat,,,75,,,,,,,,,," for n in range(1, 7))),
+         "Row 7: This session is complete: its round is played. Add a round to record another "
+         "hand."),
+    ],
+)  # fmt: skip
+def test_a_file_that_is_not_a_hands_csv_is_refused(app: Flask, content: bytes, reason: str) -> None:
+    assert refusal(app, content, rounds=1) == [reason]
+
+
+def test_first_dealer_rounds_and_name_are_refused_at_their_fields(
+    client: FlaskClient, api: Api
+) -> None:
+    api.new_session()
+    before = client.get("/api/sessions").json
+    content = csv_file("1,Ann,pick,Bob,Cat,,,75,,,,,,,,,,")
+    page = import_page(client, content, first_dealer="Zed", rounds="two", name="N" * 101)
+    assert page.status_code == 200
+    assert '<p class="error" id="rounds-error">Rounds must be a whole number from 0 to 100' in (
+        page.text
+    )
+    page = import_page(client, content, first_dealer="Zed")
+    assert (
+        '<p class="error" id="first_dealer-error">Zed is not playing in this session.</p>'
+        in page.text
+    )
+    page = import_page(client, content, name="N" * 101)
+    assert (
+        '<p class="error" id="name-error">A session name can be at most 100 characters long.</p>'
+        in page.text
+    )
+    page = client.post("/sessions/import", data={"partner": "jack_of_diamonds"})
+    assert "Choose the CSV file of the hands." in page.text
+    assert client.get("/api/sessions").json == before
+
+
+def test_the_page_lists_every_refused_row(client: FlaskClient, api: Api) -> None:
+    content = csv_file("1,Ann,pick,Bob,Cat,,,119,,,,,,,,,,", "2,Bob,pick,Cat,Cat,,,75,,,,,,,,,,")
+    page = import_page(client, content, rules={"cracking": False}, name="Kept")
+    assert page.status_code == 200
+    assert "Nothing was imported." in page.text
+    items = re.findall(r"<li>(.*?)</li>", page.text)
+    assert items == [
+        "Row 2: Picking team points can&#39;t be 119: no set of cards is worth exactly 1 point.",
+        "Row 3: Cat picked and can&#39;t also be the partner; choose Alone instead.",
+    ]
+    assert 'value="Kept"' in page.text
+    assert re.search(r'name="cracking" value="y"(?! checked)', page.text)
+    assert client.get("/api/sessions").json == {"sessions": []}
+
+
+def test_the_import_page_shows_the_rule_options(client: FlaskClient) -> None:
+    page = client.get("/sessions/import")
+    assert page.status_code == 200
+    assert 'enctype="multipart/form-data"' in page.text
+    for value in ("jack_of_diamonds", "called_ace", "forced_pick", "redeal", "doubler", "leaster"):
+        assert f'value="{value}"' in page.text
+    assert 'name="cracking" value="y" checked' in page.text
+
+
+def test_import_needs_the_csrf_token(fresh: Fresh) -> None:  # noqa: F811
+    client = fresh(csrf=True).test_client()
+    content = csv_file("1,Ann,pick,Bob,Cat,,,75,,,,,,,,,,")
+    assert import_page(client, content).status_code == 400
+    assert client.get("/api/sessions").json == {"sessions": []}
+    token = re.search(
+        r'name="csrf_token" type="hidden" value="([^"]+)"', client.get("/sessions/import").text
+    )
+    assert token is not None
+    assert import_page(client, content, csrf_token=token[1]).status_code == 302
+
+
+CELLS = st.one_of(
+    st.sampled_from(["", "Ann", "'=Ann", "pick", "pass", "leaster", "yes", "75", "-1", "120", "x",
+                     "black red", "JD", "AC", "0", "1", "2", "\n", '"', ","]),
+    st.text(max_size=6),
+)  # fmt: skip
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=st.lists(st.lists(CELLS, min_size=0, max_size=20), max_size=5),
+    no_bid=st.sampled_from(list(rules.NoBid)),
+)
+def test_any_file_is_imported_or_refused_never_an_error(
+    client: FlaskClient, rows: list[list[str]], no_bid: rules.NoBid
+) -> None:
+    text = io.StringIO()
+    csv.writer(text).writerows([[*HEADER, *SEATS], *rows])
+    response = import_page(client, text.getvalue().encode(), rules={"no_bid": no_bid.value})
+    assert response.status_code in (200, 302)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,14 +29,15 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return database_url(request.param, tmp_path)
 
 
-@pytest.fixture
-def app(database: str) -> Iterator[Flask]:
+@contextmanager
+def fresh_app(database: str, csrf: bool = False) -> Iterator[Flask]:
+    """An app on an emptied database, emptied again afterwards."""
     app = create_app(
         {
             "TESTING": True,
             "SQLALCHEMY_DATABASE_URI": database,
             "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
+            "WTF_CSRF_ENABLED": csrf,
         }
     )
     with app.app_context():
@@ -46,6 +48,12 @@ def app(database: str) -> Iterator[Flask]:
         db.session.remove()
         db.drop_all()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(database: str) -> Iterator[Flask]:
+    with fresh_app(database) as app:
+        yield app
 
 
 @pytest.fixture

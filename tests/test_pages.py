@@ -13,9 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from scorekeeper import create_app, rules, store
+from scorekeeper import rules, store
 from scorekeeper.extensions import db
 
+from .conftest import fresh_app
 from .helpers import SEATS, Api, pick
 
 
@@ -320,22 +321,8 @@ def test_session_needs_a_fixed_number_of_queries(app: Flask, client: FlaskClient
 
 @pytest.fixture
 def csrf_app(database: str) -> Iterator[Flask]:
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": database,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": True,
-        }
-    )
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.engine.dispose()
+    with fresh_app(database, csrf=True) as app:
+        yield app
 
 
 NEW_SESSION = {

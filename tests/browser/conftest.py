@@ -6,6 +6,7 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -79,14 +80,21 @@ def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
         db.engine.dispose()
 
 
-@pytest.fixture(scope="session")
-def base_url(live_app: Flask) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, live_app, threaded=True)
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """The app served on a free local port, in a thread; yields its URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join()
+
+
+@pytest.fixture(scope="session")
+def base_url(live_app: Flask) -> Iterator[str]:
+    with serving(live_app) as url:
+        yield url
 
 
 @pytest.fixture

@@ -3,17 +3,16 @@ restored into an empty one, and a session imported from its CSV."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
+from .conftest import serving
 from .test_table import SEATS, Shot, api, assert_phone_friendly
 
 
@@ -24,12 +23,8 @@ def empty_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "r"})
     with app.app_context():
         db.create_all()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    with serving(app) as url:
+        yield url
     with app.app_context():
         db.engine.dispose()
 

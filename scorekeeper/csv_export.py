@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Iterator, Sequence
+from decimal import Decimal
 
 from . import rules
 
@@ -16,7 +17,7 @@ STANDINGS_HEADER = ("place", "player", "total", "hands_won")
 SESSION_HEADER = ("session", "date", "session_name")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
-Cell = str | int | None
+Cell = str | int | Decimal | None
 SessionSheet = tuple[int, str, str, rules.Sheet]
 
 
@@ -51,7 +52,7 @@ def hand_row(number: int, result: rules.HandResult, seats: tuple[str, ...]) -> l
     ]
 
 
-def _lines(rows: Iterable[Sequence[Cell]]) -> Iterator[str]:
+def csv_lines(rows: Iterable[Sequence[Cell]]) -> Iterator[str]:
     """CSV text a row at a time, every cell defused."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -65,12 +66,12 @@ def _lines(rows: Iterable[Sequence[Cell]]) -> Iterator[str]:
 def hands_csv(sheet: rules.Sheet) -> str:
     seats = sheet.table.seats
     rows = (hand_row(n, result, seats) for n, result in enumerate(sheet.results, start=1))
-    return "".join(_lines([(*HEADER, *seats), *rows]))
+    return "".join(csv_lines([(*HEADER, *seats), *rows]))
 
 
 def standings_csv(sheet: rules.Sheet) -> str:
     rows = [(s.place, s.player, s.total, s.hands_won) for s in sheet.standings]
-    return "".join(_lines([STANDINGS_HEADER, *rows]))
+    return "".join(csv_lines([STANDINGS_HEADER, *rows]))
 
 
 def all_hands_csv(players: Sequence[str], sessions: Iterable[SessionSheet]) -> Iterator[str]:
@@ -86,4 +87,4 @@ def all_hands_csv(players: Sequence[str], sessions: Iterable[SessionSheet]) -> I
                 scores = [result.scores[p] if p in seats else None for p in players]
                 yield (session_id, day, name, *cells, *scores)
 
-    return _lines(rows())
+    return csv_lines(rows())

@@ -6,9 +6,8 @@ engine's standings, so a long history never loads every hand.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Integer, Select, func, select
@@ -17,7 +16,7 @@ from sqlalchemy.orm import selectinload
 from . import rules, store
 from .extensions import db
 from .models import Hand, HandPlayer, Player, Seat, Session
-from .rules import RuleError
+from .stats import DateRange
 
 PER_PAGE = 20
 
@@ -25,12 +24,7 @@ PER_PAGE = 20
 @dataclass(frozen=True)
 class SessionFilter:
     player: str = ""
-    start: date | None = None
-    end: date | None = None
-
-    @property
-    def active(self) -> bool:
-        return bool(self.player or self.start or self.end)
+    dates: DateRange = field(default_factory=DateRange)
 
 
 @dataclass(frozen=True)
@@ -50,27 +44,6 @@ class HistoryPage:
     total: int
 
 
-def _day(text: str, field: str) -> date | None:
-    if not text.strip():
-        return None
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise RuleError("A date is written like 2026-11-21.", field) from None
-
-
-def parse_filter(args: Mapping[str, str]) -> SessionFilter:
-    """The filter of the history page from its query string; a bad date is refused."""
-    found = SessionFilter(
-        player=args.get("player", "").strip(),
-        start=_day(args.get("from", ""), "from"),
-        end=_day(args.get("to", ""), "to"),
-    )
-    if found.start and found.end and found.start > found.end:
-        raise RuleError("The first date comes after the last one.", "to")
-    return found
-
-
 def _filtered(query: Select[Any], wanted: SessionFilter) -> Select[Any]:
     if wanted.player:
         seated = (
@@ -79,12 +52,7 @@ def _filtered(query: Select[Any], wanted: SessionFilter) -> Select[Any]:
             .where(Player.name_key == rules.name_key(wanted.player))
         )
         query = query.where(Session.id.in_(seated))
-    if wanted.start:
-        query = query.where(Session.created_at >= datetime.combine(wanted.start, time(), UTC))
-    if wanted.end and wanted.end < date.max:
-        next_day = datetime.combine(wanted.end + timedelta(days=1), time(), UTC)
-        query = query.where(Session.created_at < next_day)
-    return query
+    return query.where(*wanted.dates.session_conditions())
 
 
 def find_sessions(wanted: SessionFilter, number: int = 1, per_page: int = PER_PAGE) -> HistoryPage:

@@ -32,13 +32,18 @@ class DateRange:
     start: date | None = None
     end: date | None = None
 
-    def hand_conditions(self) -> list[ColumnElement[bool]]:
-        """What keeps only the hands of the sessions in the range."""
+    def session_conditions(self) -> list[ColumnElement[bool]]:
+        """What keeps only the sessions in the range."""
         started = []
         if self.start is not None:
             started.append(Session.created_at >= datetime.combine(self.start, time.min, UTC))
         if self.end is not None:
             started.append(Session.created_at <= datetime.combine(self.end, time.max, UTC))
+        return started
+
+    def hand_conditions(self) -> list[ColumnElement[bool]]:
+        """What keeps only the hands of the sessions in the range."""
+        started = self.session_conditions()
         if not started:
             return []
         return [Hand.session_id.in_(select(Session.id).where(*started))]

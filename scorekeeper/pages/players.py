@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import date
+from collections.abc import Sequence
 from itertools import accumulate
 
 from flask import Response, abort, render_template, request
@@ -15,65 +10,12 @@ from markupsafe import Markup
 
 from .. import stats, store
 from ..charts import Series, line_chart
-from ..csv_export import defuse
+from ..csv_export import Cell, csv_lines
 from ..extensions import db
 from ..models import Player
 from . import bp
+from .filters import read_filters
 from .sessions import csv_download
-
-DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
-MIN_PICKS = re.compile(r"\d{1,4}", re.ASCII)
-
-
-@dataclass(frozen=True)
-class Filters:
-    """The filters as typed (to show them again), as understood, and what was wrong with them."""
-
-    typed: dict[str, str]
-    dates: stats.DateRange
-    min_picks: int
-    errors: list[str]
-
-    @property
-    def given(self) -> dict[str, str]:
-        """The filters that were given, for links that keep them."""
-        return {key: text for key, text in self.typed.items() if text}
-
-    @property
-    def given_dates(self) -> dict[str, str]:
-        return {key: text for key, text in self.given.items() if key in ("from", "to")}
-
-
-def _date(text: str, label: str, errors: list[str]) -> date | None:
-    if not text:
-        return None
-    try:
-        if DATE.fullmatch(text):
-            return date.fromisoformat(text)
-    except ValueError:
-        pass
-    errors.append(f"{label}: “{text}” is not a date. A date is written like 2026-11-21.")
-    return None
-
-
-def read_filters(args: Mapping[str, str], keys: tuple[str, ...] = ("from", "to")) -> Filters:
-    typed = {key: args.get(key, "").strip() for key in keys}
-    errors: list[str] = []
-    start = _date(typed["from"], "From", errors)
-    end = _date(typed["to"], "To", errors)
-    if start and end and start > end:
-        errors.append("The first date comes after the last one.")
-    min_picks = stats.DEFAULT_MIN_PICKS
-    if typed.get("min_picks"):
-        if MIN_PICKS.fullmatch(typed["min_picks"]):
-            min_picks = int(typed["min_picks"])
-        else:
-            errors.append(
-                f"The minimum number of picks, “{typed['min_picks']}”, must be a whole number "
-                "from 0 to 9999."
-            )
-    return Filters(typed, stats.DateRange(start, end), min_picks, errors)
-
 
 LEADERBOARD_FILTERS = ("from", "to", "min_picks")
 
@@ -130,19 +72,16 @@ def leaderboard_csv(board: stats.Leaderboard) -> str:
     picking place and rate are empty for players under the minimum number of picks."""
     by_average = {r.player.player_id: r.place for r in board.by_average}
     by_picking = {r.player.player_id: r.place for r in board.by_picking}
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_HEADER)
+    rows: list[Sequence[Cell]] = [CSV_HEADER]
     for ranked in board.by_total:
         p = ranked.player
         picking_place = by_picking.get(p.player_id)
-        # The name is the only text in the row, so the only cell a spreadsheet could run.
-        writer.writerow([
-            ranked.place, by_average[p.player_id], picking_place, defuse(p.name), p.total,
+        rows.append([
+            ranked.place, by_average[p.player_id], picking_place, p.name, p.total,
             p.hands.of, p.hands.count, p.average_shown, p.picks.of, p.picks.count,
             None if picking_place is None else p.picks.percent,
         ])  # fmt: skip
-    return out.getvalue()
+    return "".join(csv_lines(rows))
 
 
 @bp.get("/leaderboard.csv")

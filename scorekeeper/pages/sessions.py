@@ -15,6 +15,7 @@ from ..csv_export import all_hands_csv, hands_csv, standings_csv
 from ..models import Session
 from ..rules import RuleError
 from . import bp
+from .filters import read_filters
 from .forms import SessionForm
 from .words import tiebreaks
 
@@ -30,18 +31,14 @@ def index() -> str:
 
 
 @bp.get("/sessions")
-def session_history() -> str:
-    try:
-        wanted = history.parse_filter(request.args)
-    except RuleError as error:
-        return render_template(
-            "history.html", error=error, wanted=history.SessionFilter(), found=None,
-            players=store.seated_players(),
-        )  # fmt: skip
+def session_history() -> tuple[str, int]:
+    filters = read_filters(request.args, ("from", "to", "player"))
+    page = {"filters": filters, "players": store.seated_players()}
+    if filters.errors:
+        return render_template("history.html", found=None, **page), 400
+    wanted = history.SessionFilter(player=filters.typed["player"], dates=filters.dates)
     found = history.find_sessions(wanted, request.args.get("page", 1, type=int))
-    return render_template(
-        "history.html", error=None, wanted=wanted, found=found, players=store.seated_players()
-    )
+    return render_template("history.html", found=found, **page), 200
 
 
 @bp.route("/sessions/new", methods=["GET", "POST"])

@@ -1,0 +1,63 @@
+"""Filters of the history, player and leaderboard pages, read from the query string."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from .. import stats
+
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+MIN_PICKS = re.compile(r"\d{1,4}", re.ASCII)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The filters as typed (to show them again), as understood, and what was wrong with them."""
+
+    typed: dict[str, str]
+    dates: stats.DateRange
+    min_picks: int
+    errors: list[str]
+
+    @property
+    def given(self) -> dict[str, str]:
+        """The filters that were given, for links that keep them."""
+        return {key: text for key, text in self.typed.items() if text}
+
+    @property
+    def given_dates(self) -> dict[str, str]:
+        return {key: text for key, text in self.given.items() if key in ("from", "to")}
+
+
+def _date(text: str, label: str, errors: list[str]) -> date | None:
+    if not text:
+        return None
+    try:
+        if DATE.fullmatch(text):
+            return date.fromisoformat(text)
+    except ValueError:
+        pass
+    errors.append(f"{label}: “{text}” is not a date. A date is written like 2026-11-21.")
+    return None
+
+
+def read_filters(args: Mapping[str, str], keys: tuple[str, ...] = ("from", "to")) -> Filters:
+    typed = {key: args.get(key, "").strip() for key in keys}
+    errors: list[str] = []
+    start = _date(typed["from"], "From", errors)
+    end = _date(typed["to"], "To", errors)
+    if start and end and start > end:
+        errors.append("The first date comes after the last one.")
+    min_picks = stats.DEFAULT_MIN_PICKS
+    if typed.get("min_picks"):
+        if MIN_PICKS.fullmatch(typed["min_picks"]):
+            min_picks = int(typed["min_picks"])
+        else:
+            errors.append(
+                f"The minimum number of picks, “{typed['min_picks']}”, must be a whole number "
+                "from 0 to 9999."
+            )
+    return Filters(typed, stats.DateRange(start, end), min_picks, errors)

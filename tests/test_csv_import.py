@@ -5,11 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -312,3 +313,30 @@ def test_any_file_is_imported_or_refused_never_an_error(
     csv.writer(text).writerows([[*HEADER, *SEATS], *rows])
     response = import_page(client, text.getvalue().encode(), rules={"no_bid": no_bid.value})
     assert response.status_code in (200, 302)
+
+
+def test_import_session_command(
+    client: FlaskClient, api: Api, runner: FlaskCliRunner, tmp_path: Path
+) -> None:
+    played = api.new_session(rules={"no_bid": "doubler", "cracking": False}, first_dealer="Cat")
+    for hand in ({"kind": "pass"}, pick("Ann", "Bob", 95), pick("Dan", None, 20)):
+        api.record(played["id"], **hand)
+    exported = tmp_path / "hands.csv"
+    exported.write_bytes(client.get(f"/sessions/{played['id']}/export.csv").data)
+
+    result = runner.invoke(
+        args=["import-session", str(exported), "--name", "Again", "--no-bid", "doubler",
+              "--no-cracking", "--rounds", "0"]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    new_id = int(re.findall(r"Imported session (\d+)\.", result.output)[0])
+    again = api.session(new_id)
+    assert again["name"] == "Again"
+    assert again["totals"] == api.session(played["id"])["totals"]
+    assert again["rules"] == {**played["rules"]}
+
+    refused = runner.invoke(args=["import-session", str(exported)])  # the default rules
+    assert refused.exit_code == 1
+    assert "Nothing was imported." in refused.output
+    assert "Row 2:" in refused.output
+    assert len(api.client.get("/api/sessions").json["sessions"]) == 2

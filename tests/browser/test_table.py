@@ -148,12 +148,18 @@ def test_a_session_tapped_through_matches_the_api(page: Page, base_url: str, sho
     save(page)
     expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
     shot(page, "session-complete", full_page=True)
+    totals = totals_on_page(page)
+
+    page.get_by_role("link", name="Sessions").tap()
+    expect(page.get_by_text("Won by Dan")).to_be_visible()
+    shot(page, "history", full_page=True)
+    assert_phone_friendly(page)
 
     session = api(base_url, "GET", f"/api/sessions/{session_id}")
     assert session["complete"] is True
     assert [h["kind"] for h in session["hands"]] == ["pick", "pick", "leaster", "pick", "pick"]
     assert session["totals"] == {"Ann": -7, "Bob": 3, "Cat": 4, "Dan": 11, "Eve": -11}
-    assert totals_on_page(page) == session["totals"]
+    assert totals == session["totals"]
 
 
 def test_errors_show_inline_and_keep_what_was_typed(page: Page, base_url: str, shot: Shot) -> None:

@@ -12,7 +12,9 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +24,12 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.http import parse_options_header
 
-from scorekeeper import create_app
 from scorekeeper.backup import FORMAT, export_backup, import_backup
 from scorekeeper.extensions import db
 from scorekeeper.models import Hand, HandPlayer, Player, Session
 from scorekeeper.rules import RuleError
 
+from .conftest import fresh_app
 from .helpers import SEATS, Api, pick
 
 ODD_NAMES = ["=SUM(A1)", 'Zoë "Z" O\'Neil', "<b>Bo</b>", "-Dan, Jr.", "@eve"]
@@ -175,32 +177,16 @@ Fresh = Callable[..., Flask]
 def fresh(database: str, tmp_path: Path) -> Iterator[Fresh]:
     """Make a second app on an empty database: another SQLite file, or for PostgreSQL the same
     database emptied, so call it only once the source is exported."""
-    made: list[Flask] = []
+    numbers = count()
+    with ExitStack() as apps:
 
-    def make(csrf: bool = False) -> Flask:
-        url = database
-        if database.startswith("sqlite"):
-            url = f"sqlite:///{tmp_path / f'restored-{len(made)}.sqlite3'}"
-        app = create_app(
-            {
-                "TESTING": True,
-                "SQLALCHEMY_DATABASE_URI": url,
-                "SECRET_KEY": "test",
-                "WTF_CSRF_ENABLED": csrf,
-            }
-        )
-        with app.app_context():
-            db.drop_all()
-            db.create_all()
-        made.append(app)
-        return app
+        def make(csrf: bool = False) -> Flask:
+            url = database
+            if database.startswith("sqlite"):
+                url = f"sqlite:///{tmp_path / f'restored-{next(numbers)}.sqlite3'}"
+            return apps.enter_context(fresh_app(url, csrf))
 
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.drop_all()
-            db.engine.dispose()
+        yield make
 
 
 def restore(app: Flask, backup: Any, merge: bool = False) -> str:

@@ -68,16 +68,23 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
-@pytest.fixture(scope="session")
-def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    """One app and database for the browser tests; each test starts sessions of its own."""
-    database = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
+@contextmanager
+def app_on_new_database(folder: Path) -> Iterator[Flask]:
+    """An app with its tables made in a new SQLite database in `folder`."""
+    database = folder / "scorekeeper.sqlite3"
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "b"})
     with app.app_context():
         db.create_all()
     yield app
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    """One app and database for the browser tests; each test starts sessions of its own."""
+    with app_on_new_database(tmp_path_factory.mktemp("browser")) as app:
+        yield app
 
 
 @contextmanager

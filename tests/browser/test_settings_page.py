@@ -9,24 +9,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import create_app
-from scorekeeper.extensions import db
-
-from .conftest import serving
+from .conftest import app_on_new_database, serving
 from .test_table import SEATS, Shot, api, assert_phone_friendly
 
 
 @pytest.fixture(scope="module")
 def empty_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A second scorekeeper, on an empty database, to restore into."""
-    database = tmp_path_factory.mktemp("restore") / "restore.sqlite3"
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "r"})
-    with app.app_context():
-        db.create_all()
-    with serving(app) as url:
+    with app_on_new_database(tmp_path_factory.mktemp("restore")) as app, serving(app) as url:
         yield url
-    with app.app_context():
-        db.engine.dispose()
 
 
 def every_answer(url: str) -> dict[str, object]:

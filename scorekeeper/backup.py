@@ -20,8 +20,8 @@ from sqlalchemy.orm import selectinload
 
 from . import rules, store
 from .api.parse import hand_request, session_request
-from .api.serialize import iso, options_json
 from .extensions import db
+from .json_format import iso, options_json
 from .models import Hand, Player, Seat, Session
 from .rules import RuleError
 

@@ -7,10 +7,10 @@ from typing import Any
 from flask import Response, abort, request
 
 from .. import store
+from ..json_format import hand_json, session_json, session_summary
 from ..models import Hand, Session
 from . import bp
 from .parse import hand_request, json_object, session_change, session_request
-from .serialize import hand_json, session_json, session_summary
 
 JSON = tuple[dict[str, Any], int]
 

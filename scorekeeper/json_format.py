@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from .. import rules
-from ..models import Session
+from . import rules
+from .models import Session
 
 
 def iso(moment: datetime) -> str:

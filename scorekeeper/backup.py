@@ -15,13 +15,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select, text
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from . import rules, store
 from .api.parse import hand_request, session_request
 from .extensions import db
-from .json_format import iso, options_json
+from .json_format import hand_input_json, iso, options_json
 from .models import Hand, Player, Seat, Session
 from .rules import RuleError
 
@@ -51,7 +50,7 @@ def export_backup() -> dict[str, Any]:
             {"id": player.id, "name": player.name}
             for player in db.session.scalars(select(Player).order_by(Player.id))
         ],
-        "sessions": [_session_json(session) for session in sessions],
+        "sessions": [session_backup_json(session) for session in sessions],
     }
 
 
@@ -72,7 +71,7 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _session_json(session: Session) -> dict[str, Any]:
+def session_backup_json(session: Session) -> dict[str, Any]:
     table = store.table_of(session)
     names = store.names_of(session)
     return {
@@ -83,27 +82,8 @@ def _session_json(session: Session) -> dict[str, Any]:
         "rounds": table.rounds,
         "first_dealer": table.first_dealer,
         "rules": options_json(table.options),
-        "hands": [_hand_json(store.hand_of(row, names)) for row in session.hands],
+        "hands": [hand_input_json(store.hand_of(row, names)) for row in session.hands],
     }
-
-
-def _hand_json(hand: rules.Hand) -> dict[str, Any]:
-    """The hand as the API takes it, with only the keys its kind has."""
-    recorded: dict[str, Any] = {"dealer": hand.dealer, "kind": hand.kind.value}
-    if hand.kind is rules.Kind.PICK:
-        recorded |= {
-            "picker": hand.picker,
-            "partner": hand.partner,
-            "called_card": hand.called_card,
-            "forced": hand.forced,
-            "picking_points": hand.picking_points,
-            "cracked_by": hand.cracked_by,
-            "recracked": hand.recracked,
-            "blitzes": [blitz.value for blitz in hand.blitzes],
-        }
-    elif hand.kind is rules.Kind.LEASTER:
-        recorded |= {"winner": hand.winner, "points": hand.points, "tricks": hand.tricks}
-    return recorded
 
 
 def read_backup(raw: bytes | str) -> Any:
@@ -124,44 +104,43 @@ class Restored:
     sessions: int
     hands: int
     players: int
+    already: int = 0
 
     def __str__(self) -> str:
-        return (
+        restored = (
             f"{_plural(self.sessions, 'session')} with {_plural(self.hands, 'hand')}, "
             f"and {_plural(self.players, 'new player')}"
         )
+        if self.already:
+            held = "was" if self.already == 1 else "were"
+            restored += f" ({_plural(self.already, 'session')} {held} here already)"
+        return restored
 
 
 def import_backup(data: Any, merge: bool = False) -> Restored:
-    """Load a backup in one transaction, or refuse it and change nothing.
+    """Load a backup, inside a roster write (`writes.roster_write`), or refuse it; the write
+    then commits all of it or nothing.
 
     Into an empty database, ids and creation times are kept, so every session reads exactly as
     it did. With `merge`, a database that already holds sessions takes the backup's sessions as
-    new ones, and its players are matched by name, case ignored.
+    new ones, and its players are matched by name, case ignored; a session that is already here
+    (the same start time and the same hands) is not added again.
     """
     players, sessions = _contents(data)
-    try:
-        held_sessions, held_players = _counts()
-        if (held_sessions or held_players) and not merge:
-            raise RuleError(
-                f"This scorekeeper already holds {_plural(held_sessions, 'session')} and "
-                f"{_plural(held_players, 'player')}. Restore a backup into an empty one, "
-                "or merge it into what is here."
-            )
-        keep_ids = not (held_sessions or held_players)
-        player_keys = _add_players(players, keep_ids)
-        hands = _add_sessions(sessions, player_keys, keep_ids)
-        if keep_ids:
-            _move_sequences_past_ids()
-        new_players = _counts()[1] - held_players
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise RuleError(CONFLICT) from None
-    except BaseException:
-        db.session.rollback()
-        raise
-    return Restored(sessions=len(sessions), hands=hands, players=new_players)
+    held_sessions, held_players = _counts()
+    if (held_sessions or held_players) and not merge:
+        raise RuleError(
+            f"This scorekeeper already holds {_plural(held_sessions, 'session')} and "
+            f"{_plural(held_players, 'player')}. Restore a backup into an empty one, "
+            "or merge it into what is here."
+        )
+    keep_ids = not (held_sessions or held_players)
+    player_keys = _add_players(players, keep_ids)
+    added, hands = _add_sessions(sessions, player_keys, keep_ids)
+    if keep_ids:
+        _move_sequences_past_ids()
+    new_players = _counts()[1] - held_players
+    return Restored(sessions=added, hands=hands, players=new_players, already=len(sessions) - added)
 
 
 @contextmanager
@@ -227,10 +206,11 @@ def _add_players(players: list[Any], keep_ids: bool) -> set[str]:
     return keys
 
 
-def _add_sessions(sessions: list[Any], players: set[str], keep_ids: bool) -> int:
-    """Add the backup's sessions and record their hands; return how many hands."""
+def _add_sessions(sessions: list[Any], players: set[str], keep_ids: bool) -> tuple[int, int]:
+    """Add the backup's sessions that are not here yet, with their hands; return how many
+    sessions and hands were added."""
     ids: set[int] = set()
-    hands = 0
+    added = hands = 0
     for position, given in enumerate(sessions, start=1):
         with _at(f"Session {position} of the backup"):
             if not isinstance(given, dict):
@@ -240,32 +220,64 @@ def _add_sessions(sessions: list[Any], players: set[str], keep_ids: bool) -> int
             if session_id in ids:
                 raise RuleError(f"The id {session_id} is given to two sessions.", "id")
             ids.add(session_id)
-            recorded = given.get("hands")
-            if not isinstance(recorded, list):
-                raise RuleError("It has no list of hands.", "hands")
-            session = _add_session(given, session_id if keep_ids else None, players)
-        for number, hand in enumerate(recorded, start=1):
-            with _at(f"Session {session_id}, hand {number}"):
-                _add_hand(session, hand)
-        store.store_scores(session)
-        hands += len(recorded)
-    return hands
+            for name in given.get("players") or ():
+                if isinstance(name, str) and rules.name_key(name) not in players:
+                    raise RuleError(
+                        f"{name} is seated but not among the backup's players.", "players"
+                    )
+            if not keep_ids and _held(given):
+                continue
+        session = add_session(given, session_id if keep_ids else None, f"Session {session_id}")
+        added += 1
+        hands += len(session.hands)
+    return added, hands
 
 
-def _add_session(given: dict[str, Any], session_id: int | None, players: set[str]) -> Session:
-    request = session_request(given)
-    for name in request.players:
-        if isinstance(name, str) and rules.name_key(name) not in players:
-            raise RuleError(f"{name} is seated but not among the backup's players.", "players")
-    return store.new_session(
-        request.name,
-        request.players,
-        request.rounds,
-        request.first_dealer,
-        request.options,
-        session_id=session_id,
-        created_at=_created_at(given.get("created_at")),
+def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:
+    """A session as a backup holds it, with its hands, each checked again by the rules engine;
+    refusals say `where` they come from."""
+    with _at(where):
+        recorded = given.get("hands")
+        if not isinstance(recorded, list):
+            raise RuleError("It has no list of hands.", "hands")
+        request = session_request(given)
+        session = store.new_session(
+            request.name,
+            request.players,
+            request.rounds,
+            request.first_dealer,
+            request.options,
+            session_id=session_id,
+            created_at=_created_at(given.get("created_at")),
+        )
+    for number, hand in enumerate(recorded, start=1):
+        with _at(f"{where}, hand {number}"):
+            _add_hand(session, hand)
+    store.store_scores(session)
+    return session
+
+
+def _held(given: dict[str, Any]) -> bool:
+    """Whether a session with the same start time, table and hands is here already."""
+    try:
+        started = _created_at(given.get("created_at"))
+    except RuleError:
+        return False
+    same_time = db.session.scalars(
+        select(Session)
+        .where(Session.created_at == started)
+        .options(
+            selectinload(Session.seats).joinedload(Seat.player),
+            selectinload(Session.hands).selectinload(Hand.players),
+            selectinload(Session.first_dealer),
+        )
     )
+    wanted = _comparable(given)
+    return any(_comparable(session_backup_json(session)) == wanted for session in same_time)
+
+
+def _comparable(session: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in session.items() if k != "id"}, sort_keys=True)
 
 
 def _created_at(value: Any) -> datetime:

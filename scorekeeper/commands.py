@@ -1,5 +1,5 @@
-"""Command-line tasks: `flask --app scorekeeper export-backup FILE`, `import-backup FILE` and
-`import-session FILE`."""
+"""Command-line tasks: `flask --app scorekeeper export-backup FILE`, `import-backup FILE`,
+`import-session FILE` and `check [--repair]`."""
 
 from __future__ import annotations
 
@@ -8,18 +8,20 @@ from typing import IO
 import click
 from flask import Flask
 from flask.cli import with_appcontext
-from sqlalchemy.exc import OperationalError, ProgrammingError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
-from . import rules
-from .backup import backup_json, contents, export_backup, import_backup, read_backup
+from . import checks, rules
+from .backup import CONFLICT, backup_json, contents, export_backup, import_backup, read_backup
 from .csv_import import CsvRefused, import_session
 from .rules import RuleError
+from .writes import roster_write
 
 
 def register_commands(app: Flask) -> None:
     app.cli.add_command(export_backup_command)
     app.cli.add_command(import_backup_command)
     app.cli.add_command(import_session_command)
+    app.cli.add_command(check_command)
 
 
 @click.command("export-backup")
@@ -45,14 +47,26 @@ def import_backup_command(file: IO[bytes], merge: bool) -> None:
     """Restore a backup FILE written by export-backup ("-" for stdin) into an empty database,
     its tables made by `flask db upgrade`. Nothing is changed when the file is refused."""
     try:
-        restored = import_backup(read_backup(file.read()), merge=merge)
+        data = read_backup(file.read())
+        with roster_write():
+            restored = import_backup(data, merge=merge)
     except RuleError as error:
         raise click.ClickException(error.message) from None
-    except (OperationalError, ProgrammingError):
-        raise click.ClickException(
-            "The database has no tables yet: run `flask --app scorekeeper db upgrade` first."
-        ) from None
+    except IntegrityError:
+        raise click.ClickException(CONFLICT) from None
+    except (OperationalError, ProgrammingError) as error:
+        raise _database_failure(error) from None
     click.echo(f"Restored {restored}.")
+
+
+def _database_failure(error: OperationalError | ProgrammingError) -> click.ClickException:
+    if "lock" in str(error.orig).lower():
+        return click.ClickException(
+            "The database is busy with another write (a restore or an import?). Try again."
+        )
+    return click.ClickException(
+        "The database has no tables yet: run `flask --app scorekeeper db upgrade` first."
+    )
 
 
 @click.command("import-session")
@@ -93,10 +107,45 @@ def import_session_command(
     """Record the hands of a session's CSV FILE, as its Hands (CSV) download gives it, in a new
     session played by the rules given. Nothing is written when any row is refused."""
     options = rules.options_from(partner, no_bid, cracking, blitzing)
+    data = file.read()
     try:
-        session_id = import_session(file.read(), name, rounds, first_dealer, options)
+        with roster_write():
+            imported = import_session(data, name, rounds, first_dealer, options)
     except CsvRefused as refused:
         raise click.ClickException("\n".join(["Nothing was imported.", *refused.reasons])) from None
     except RuleError as error:
         raise click.ClickException(error.message) from None
-    click.echo(f"Imported session {session_id}.")
+    if imported.new:
+        click.echo(f"Imported session {imported.session_id}.")
+    else:
+        click.echo(f"This file was imported before, as session {imported.session_id}.")
+
+
+@click.command("check")
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="Renumber hands 1..n and rebuild the stored scores of sessions that need it.",
+)
+@with_appcontext
+def check_command(repair: bool) -> None:
+    """Check every session: hands numbered 1..n, each valid by the rules, every stored score
+    equal to the one the hands give. Exits 1 when something is wrong (after --repair: still)."""
+    ids = checks.session_ids()
+    wrong = 0
+    for session_id in ids:
+        found = checks.check_session(session_id)
+        if found and repair:
+            checks.repair_session(session_id)
+            for problem in found:
+                click.echo(f"Repaired: {problem}")
+            found = checks.check_session(session_id)
+        for problem in found:
+            click.echo(problem)
+        wrong += len(found)
+    sessions = f"{len(ids)} session{'' if len(ids) == 1 else 's'}"
+    if wrong:
+        raise click.ClickException(
+            f"Checked {sessions}: {wrong} problem{'' if wrong == 1 else 's'}."
+        )
+    click.echo(f"Checked {sessions}: every one is consistent with its hands.")

@@ -9,13 +9,17 @@ played with, and the import is refused.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import re
 from dataclasses import dataclass, replace
 
+from sqlalchemy import select
+
 from . import rules, store
 from .csv_export import FORMULA_STARTS, HEADER
 from .extensions import db
+from .models import Session
 from .rules import RuleError
 
 SCORE = re.compile(r"[+-]?[0-9]+")
@@ -47,14 +51,27 @@ def undefuse(cell: str) -> str:
     return cell
 
 
+@dataclass(frozen=True)
+class Imported:
+    session_id: int
+    # False when the same file was imported before: `session_id` is that session.
+    new: bool
+
+
 def import_session(
     data: bytes, name: str, rounds: int | None, first_dealer: str | None, options: rules.Options
-) -> int:
-    """Record the file's hands in a new session, all in one transaction; return its id.
+) -> Imported:
+    """Record the file's hands in a new session, inside a roster write (`writes.roster_write`),
+    which commits them all or none. A file imported before with the same choices makes no second
+    session.
 
     `rounds` None means as many as the hands fill, and `first_dealer` None the dealer of the
     first hand."""
     name = rules.session_name(name)
+    origin = hashlib.sha256(data + repr((rounds, first_dealer, options)).encode()).hexdigest()
+    earlier = db.session.scalar(select(Session.id).where(Session.origin == origin).limit(1))
+    if earlier is not None:
+        return Imported(earlier, new=False)
     players, records = _read(data)
     if rounds is None:
         rounds = -(-len(records) // max(len(players), 1))
@@ -77,17 +94,12 @@ def import_session(
         reasons = _disagreements(table, rows)
     if reasons:
         raise CsvRefused(reasons)
-    try:
-        session = store.new_session(name, table.seats, rounds, table.first_dealer, options)
-        for row in rows:
-            store.add_hand(session, row.entry, row.dealer)
-        store.store_scores(session)
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    session_id: int = session.id
-    return session_id
+    session = store.new_session(name, table.seats, rounds, table.first_dealer, options)
+    session.origin = origin
+    for row in rows:
+        store.add_hand(session, row.entry, row.dealer)
+    store.store_scores(session)
+    return Imported(session.id, new=True)
 
 
 def _read(data: bytes) -> tuple[list[str], list[tuple[int, list[str]]]]:

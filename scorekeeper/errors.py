@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .extensions import db
 from .rules import RuleError, SessionComplete
+from .writes import Conflict, NotFound, VersionMismatch
 
 CONFLICT = "Someone else changed this session at the same moment. Reload and try again."
 STALE_FORM = (
@@ -36,7 +37,13 @@ def register(app: Flask) -> None:
     @app.errorhandler(RuleError)
     def refused(error: RuleError) -> tuple[Any, int]:
         db.session.rollback()
-        status = 409 if isinstance(error, SessionComplete) else 400
+        status = 400
+        if isinstance(error, SessionComplete | Conflict):
+            status = 409
+        elif isinstance(error, VersionMismatch):
+            status = 412
+        elif isinstance(error, NotFound):
+            status = 404
         return error_answer(status, error.message, error.field)
 
     @app.errorhandler(IntegrityError)

@@ -49,6 +49,73 @@ def hand_json(number: int, result: rules.HandResult) -> dict[str, Any]:
     }
 
 
+def hand_input_json(hand: rules.Hand) -> dict[str, Any]:
+    """The hand as the API takes it, with only the keys its kind has."""
+    recorded: dict[str, Any] = {"dealer": hand.dealer, "kind": hand.kind.value}
+    if hand.kind is rules.Kind.PICK:
+        recorded |= {
+            "picker": hand.picker,
+            "partner": hand.partner,
+            "called_card": hand.called_card,
+            "forced": hand.forced,
+            "picking_points": hand.picking_points,
+            "cracked_by": hand.cracked_by,
+            "recracked": hand.recracked,
+            "blitzes": [blitz.value for blitz in hand.blitzes],
+        }
+    elif hand.kind is rules.Kind.LEASTER:
+        recorded |= {"winner": hand.winner, "points": hand.points, "tricks": hand.tricks}
+    return recorded
+
+
+def recorded_hand(hand: dict[str, Any]) -> tuple[rules.HandInput, str]:
+    """A hand the app wrote as JSON (`hand_json` or `hand_input_json`), as the rules engine's
+    input again, with its dealer."""
+    return (
+        rules.HandInput(
+            kind=hand["kind"],
+            picker=hand.get("picker"),
+            partner=hand.get("partner"),
+            called_card=hand.get("called_card"),
+            forced=bool(hand.get("forced")),
+            picking_points=hand.get("picking_points"),
+            cracked_by=hand.get("cracked_by"),
+            recracked=bool(hand.get("recracked")),
+            blitzes=tuple(hand.get("blitzes") or ()),
+            winner=hand.get("winner"),
+            points=hand.get("points"),
+            tricks=hand.get("tricks"),
+        ),
+        hand["dealer"],
+    )
+
+
+def result_of(hand: dict[str, Any]) -> rules.HandResult:
+    """A hand's JSON (`hand_json`) as the rules engine's result again, for telling it in words."""
+    blitzes = tuple(rules.Blitz(blitz) for blitz in hand.get("blitzes") or ())
+    return rules.HandResult(
+        hand=rules.Hand(
+            dealer=hand["dealer"],
+            kind=rules.Kind(hand["kind"]),
+            picker=hand.get("picker"),
+            partner=hand.get("partner"),
+            called_card=hand.get("called_card"),
+            forced=bool(hand.get("forced")),
+            picking_points=hand.get("picking_points"),
+            cracked_by=hand.get("cracked_by"),
+            recracked=bool(hand.get("recracked")),
+            blitzes=blitzes,
+            winner=hand.get("winner"),
+            points=hand.get("points"),
+            tricks=hand.get("tricks"),
+        ),
+        multiplier=hand["multiplier"],
+        doubled=bool(hand.get("doubled")),
+        scores=hand["scores"],
+        winners=frozenset(),
+    )
+
+
 def session_summary(session: Session, table: rules.Table, hand_count: int) -> dict[str, Any]:
     return {
         "id": session.id,
@@ -65,6 +132,7 @@ def session_json(session: Session, sheet: rules.Sheet) -> dict[str, Any]:
     table = sheet.table
     return {
         **session_summary(session, table, len(sheet.results)),
+        "version": session.version,
         "first_dealer": table.first_dealer,
         "rules": options_json(table.options),
         "hands": [hand_json(n, result) for n, result in enumerate(sheet.results, start=1)],

@@ -7,8 +7,9 @@ stored copies for fast queries, rewritten with every change to a session's hands
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -37,6 +38,11 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     no_bid: Mapped[str] = mapped_column(String(20))
     cracking: Mapped[bool]
     blitzing: Mapped[bool]
+    # Grows with every write to the session; the API's ETag.
+    version: Mapped[int] = mapped_column(default=1, server_default="0")
+    # For a session imported from a hands CSV, the file's SHA-256, so the same file twice makes
+    # one session.
+    origin: Mapped[str | None] = mapped_column(String(64), index=True)
 
     first_dealer: Mapped[Player] = relationship()
     seats: Mapped[list[Seat]] = relationship(
@@ -112,3 +118,41 @@ class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
     tricks: Mapped[int | None]
 
     hand: Mapped[Hand] = relationship(back_populates="players")
+
+
+class Change(db.Model):  # type: ignore[name-defined,misc]
+    """One change to a session's hands: the hand before and after it, as the API shows a hand
+    (None where there was no hand)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("session.id", ondelete="CASCADE"), index=True
+    )
+    at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+    action: Mapped[str] = mapped_column(String(10))
+    number: Mapped[int]
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class TrashedSession(db.Model):  # type: ignore[name-defined,misc]
+    """A deleted session, kept whole (as a backup holds it) until it is restored or purged."""
+
+    session_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    deleted_at: Mapped[datetime] = mapped_column(
+        db.DateTime(timezone=True), default=utcnow, index=True
+    )
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class WriteKey(db.Model):  # type: ignore[name-defined,misc]
+    """A write already done, by the key its request carried (an API Idempotency-Key or a page
+    form's one-time key), with the answer it got, so a repeat gets that answer again."""
+
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int]
+    answer: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        db.DateTime(timezone=True), default=utcnow, index=True
+    )

@@ -1,7 +1,8 @@
 """Sessions and hands in the database, translated to and from the rules engine.
 
-Every write goes through the engine first and happens in one transaction: the change and the
-stored copies of the scores are committed together, or nothing is.
+The functions that change data check through the engine and write without committing: they run
+inside a write of `writes`, which holds the lock and commits the change together with the
+stored copies of the scores, or nothing.
 """
 
 from __future__ import annotations
@@ -20,10 +21,15 @@ from .models import Hand, HandPlayer, Player, Seat, Session, utcnow
 MAX_ID = 2**31 - 1
 
 
-def session_or_404(session_id: int) -> Session:
-    """A session with its seats, hands and their players, in a fixed number of queries."""
+def check_session_id(session_id: int) -> None:
+    """404 for an id no session can have (the database would refuse to look it up)."""
     if not 0 < session_id <= MAX_ID:
         abort(404, f"There is no session {session_id}.")
+
+
+def session_or_404(session_id: int) -> Session:
+    """A session with its seats, hands and their players, in a fixed number of queries."""
+    check_session_id(session_id)
     session: Session = db.first_or_404(
         select(Session)
         .where(Session.id == session_id)
@@ -185,25 +191,12 @@ def new_session(
     return session
 
 
-def create_session(
-    name: str,
-    players: Sequence[str],
-    rounds: int,
-    first_dealer: str | None,
-    options: rules.Options,
-) -> Session:
-    session = new_session(name, players, rounds, first_dealer, options)
-    db.session.commit()
-    return session
-
-
 def update_session(session: Session, name: str | None, rounds: int | None) -> None:
     new_name = session.name if name is None else rules.session_name(name)
     if rounds is not None:
         table_of(session).check_rounds(rounds, len(session.hands))
         session.rounds = rounds
     session.name = new_name
-    db.session.commit()
 
 
 def add_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Hand:
@@ -216,16 +209,19 @@ def add_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Ha
     return row
 
 
-def record_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Hand:
-    row = add_hand(session, entry, dealer)
-    _commit_scores(session)
+def insert_hand(session: Session, number: int, entry: rules.HandInput, dealer: str) -> Hand:
+    """Put a hand back at `number`; the hands from there on move down a number."""
+    hand = _checked_hand(session, None, entry, dealer)
+    _renumber(session, number - 1, +1)
+    row = Hand(number=number)
+    _write_hand(session, row, hand)
+    session.hands.insert(number - 1, row)
     return row
 
 
 def replace_hand(session: Session, row: Hand, entry: rules.HandInput, dealer: str | None) -> None:
     """Correct a hand; its dealer stays unless a dealer is given."""
     _write_hand(session, row, _checked_hand(session, row, entry, dealer))
-    _commit_scores(session)
 
 
 def preview_hand(
@@ -252,25 +248,32 @@ def _checked_hand(
     return rules.validate_hand(table, dealer or table.first_dealer, entry)
 
 
-def add_round(session: Session) -> None:
-    update_session(session, None, session.rounds + 1)
-
-
 def delete_hand(session: Session, row: Hand) -> None:
     """Remove a hand; the later ones move up a number and keep their dealers."""
     number = row.number
     session.hands.remove(row)
+    _renumber(session, number, -1)
+
+
+def _renumber(session: Session, after: int, by: int) -> None:
+    """Move the hands numbered above `after` by `by`, in the database and in `session`."""
     db.session.flush()
     # Two steps, so no two hands ever hold the same number mid-update (PostgreSQL checks
     # uniqueness row by row).
-    later = (Hand.session_id == session.id) & (Hand.number > number)
-    db.session.execute(update(Hand).where(later).values(number=-(Hand.number - 1)))
+    later = (Hand.session_id == session.id) & (Hand.number > after)
+    db.session.execute(
+        update(Hand).where(later).values(number=-(Hand.number + by)),
+        execution_options={"synchronize_session": False},
+    )
     db.session.execute(
         update(Hand)
         .where((Hand.session_id == session.id) & (Hand.number < 0))
-        .values(number=-Hand.number)
+        .values(number=-Hand.number),
+        execution_options={"synchronize_session": False},
     )
-    _commit_scores(session)
+    for row in session.hands:
+        if row.number > after:
+            db.session.expire(row, ["number"])
 
 
 def find_hand(session: Session, number: int) -> Hand | None:
@@ -310,13 +313,20 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
     ]
 
 
-def _commit_scores(session: Session) -> None:
-    store_scores(session)
-    db.session.commit()
+def rebuild(session: Session) -> None:
+    """Number the hands 1..n in their order and write their players afresh from the hands;
+    `store_scores` follows."""
+    names = names_of(session)
+    for position, row in enumerate(session.hands, start=1):
+        row.number = -position
+    db.session.flush()
+    for position, row in enumerate(session.hands, start=1):
+        row.number = position
+        _write_hand(session, row, hand_of(row, names))
 
 
-def store_scores(session: Session) -> None:
-    """Rewrite the stored scores from a replay of the session's hands."""
+def store_scores(session: Session) -> rules.Sheet:
+    """Rewrite the stored scores from a replay of the session's hands; the sheet replayed."""
     names = names_of(session)
     sheet = sheet_of(session)
     # Only changed values are assigned, so the flush touches only the rows that changed.
@@ -332,3 +342,4 @@ def store_scores(session: Session) -> None:
             )
             if (hand_player.score, hand_player.won, hand_player.schneidered) != derived:
                 hand_player.score, hand_player.won, hand_player.schneidered = derived
+    return sheet

@@ -28,6 +28,7 @@ from scorekeeper.backup import FORMAT, export_backup, import_backup
 from scorekeeper.extensions import db
 from scorekeeper.models import Hand, HandPlayer, Player, Session
 from scorekeeper.rules import RuleError
+from scorekeeper.writes import roster_write
 
 from .conftest import fresh_app
 from .helpers import SEATS, Api, pick
@@ -190,7 +191,7 @@ def fresh(database: str, tmp_path: Path) -> Iterator[Fresh]:
 
 
 def restore(app: Flask, backup: Any, merge: bool = False) -> str:
-    with app.app_context():
+    with app.app_context(), roster_write():
         return str(import_backup(copy.deepcopy(backup), merge=merge))
 
 
@@ -555,7 +556,11 @@ def test_export_and_import_backup_commands(
     )
     merged = target.test_cli_runner().invoke(args=["import-backup", "--merge", str(file)])
     assert merged.exit_code == 0, merged.output
-    assert count_rows(target)[1] == 10
+    assert merged.stdout == (
+        "Restored 0 sessions with 0 hands, and 0 new players (5 sessions were here already).\n"
+    )
+    assert count_rows(target)[1] == 5
+    assert_same_answers(answers(target.test_client()), original)
 
 
 def test_backup_commands_on_stdout_and_stdin(
@@ -674,8 +679,17 @@ def test_restore_upload_refusal_is_shown_on_the_page(client: FlaskClient, api: A
 def test_restore_upload_merges_when_asked(client: FlaskClient, api: Api) -> None:
     build_sessions(api)
     backup = client.get("/settings/backup.json").data
+    before = client.get("/api/sessions").json
     response = client.post("/settings/restore", data=upload(backup, merge="y"))
     assert response.status_code == 302
+    # Every session of the backup is here already, so merging it adds none.
+    assert client.get("/api/sessions").json == before
+    sessions = [
+        {**session, "id": 100 + session["id"], "created_at": "2020-01-01T20:00:00+00:00"}
+        for session in json.loads(backup)["sessions"]
+    ]
+    other = json.dumps({**json.loads(backup), "sessions": sessions}).encode()
+    assert client.post("/settings/restore", data=upload(other, merge="y")).status_code == 302
     assert len(client.get("/api/sessions").json["sessions"]) == 10
 
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from scorekeeper import rules
 from scorekeeper.csv_export import HEADER
 from scorekeeper.csv_import import CsvRefused, import_session, undefuse
+from scorekeeper.writes import roster_write
 
 from .helpers import SEATS, Api, pick
 from .test_backup import ODD_NAMES, Fresh, build_sessions, fresh  # noqa: F401 (a fixture)
@@ -129,7 +130,7 @@ def refusal(app: Flask, content: bytes, **given: Any) -> list[str]:
                  "options": rules.Options(), **given}  # fmt: skip
     with app.app_context():
         before = app.test_client().get("/api/sessions").json
-        with pytest.raises(CsvRefused) as refused:
+        with pytest.raises(CsvRefused) as refused, roster_write():
             import_session(content, **arguments)
         assert app.test_client().get("/api/sessions").json == before
     return refused.value.reasons

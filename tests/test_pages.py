@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from scorekeeper import rules, store
+from scorekeeper import rules, store, writes
 from scorekeeper.extensions import db
 
 from .conftest import fresh_app
@@ -273,26 +273,29 @@ def test_stylesheet_is_served_and_linked(client: FlaskClient) -> None:
 
 
 def stored_session(hand_count: int) -> int:
-    session_id = store.create_session("", SEATS, 0, None, rules.Options()).id
+    with writes.roster_write():
+        session_id: int = store.new_session("", SEATS, 0, None, rules.Options()).id
     for picker, partner, points in islice(
         zip(cycle(SEATS), cycle(SEATS[2:] + SEATS[:2]), cycle([75, 30, 95, 120, 0])), hand_count
     ):
-        # Loaded afresh for each hand, as a request would.
-        store.record_hand(
-            store.session_or_404(session_id),
-            rules.HandInput(kind="pick", picker=picker, partner=partner, picking_points=points),
-            None,
-        )
+        # One write for each hand, as a request would.
+        with writes.session_write(session_id) as write:
+            write.record_hand(
+                rules.HandInput(kind="pick", picker=picker, partner=partner, picking_points=points),
+                None,
+            )
     return session_id
 
 
 def statements_for(app: Flask, client: FlaskClient, path: str) -> int:
-    """Statements sent to the database while answering one GET, after a warm-up GET."""
+    """Queries sent to the database while answering one GET, after a warm-up GET; the BEGIN
+    and COMMIT around them are not queries."""
     assert client.get(path).status_code == 200
     statements: list[str] = []
 
     def count(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        statements.append(statement)
+        if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
+            statements.append(statement)
 
     with app.app_context():
         engine = db.engine

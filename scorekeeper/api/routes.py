@@ -1,45 +1,106 @@
-"""API endpoints: parse JSON, go through the rules engine and the store, answer JSON."""
+"""API endpoints: parse JSON, write through `writes` (the rules engine, the store, the lock, the
+history and the write keys), answer JSON."""
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from flask import Response, abort, request
+from flask import Response, g, request
 
-from .. import store
-from ..json_format import hand_json, session_json, session_summary
-from ..models import Hand, Session
+from .. import store, trash, writes
+from ..json_format import hand_json, iso, session_json, session_summary
 from . import bp
 from .parse import hand_request, json_object, session_change, session_request
 
 JSON = tuple[dict[str, Any], int]
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,100}")
+KEY_REUSED = "This Idempotency-Key was already used for a different request."
 
 
-def _hand_or_404(session: Session, number: int) -> Hand:
-    row = store.find_hand(session, number)
-    if row is None:
-        abort(404, f"Session {session.id} has no hand {number}.")
-    return row
+def _answer(answer: writes.Answer) -> Response:
+    if answer.status == 204:
+        return Response(status=204)
+    return Response(answer.body, status=answer.status, mimetype="application/json")
 
 
-def _session_answer(session_id: int, status: int = 200) -> JSON:
-    session = store.session_or_404(session_id)
-    return session_json(session, store.sheet_of(session)), status
+def _refusal(status: int, message: str, field: str) -> Response:
+    return Response(
+        json.dumps({"error": message, "field": field}),
+        status=status,
+        mimetype="application/json",
+    )
 
 
-def _hand_answer(session_id: int, number: int, status: int) -> JSON:
-    session = store.session_or_404(session_id)
-    sheet = store.sheet_of(session)
-    return hand_json(number, sheet.results[number - 1]), status
+@bp.before_request
+def repeated_write() -> Response | None:
+    """A write whose Idempotency-Key answered before gets that answer again, unread."""
+    key = request.headers.get("Idempotency-Key")
+    if request.method not in WRITE_METHODS or key is None:
+        return None
+    if not IDEMPOTENCY_KEY.fullmatch(key):
+        return _refusal(
+            400,
+            "An Idempotency-Key is 1 to 100 visible ASCII characters.",
+            "Idempotency-Key",
+        )
+    g.write_key = (f"api {key}", writes.fingerprint(request.method, request.path, request.data))
+    writes.check_key(*g.write_key)
+    return None
+
+
+@bp.errorhandler(writes.Replay)
+def replayed(replay: writes.Replay) -> Response:
+    if replay.answer is None:
+        return _refusal(409, KEY_REUSED, "Idempotency-Key")
+    return _answer(replay.answer)
+
+
+def _if_match() -> int | None:
+    """The version an If-Match header names; `*` or no header: any."""
+    header = request.headers.get("If-Match", "").strip()
+    if not header or header == "*":
+        return None
+    tag = header.split(",")[0].strip().removeprefix("W/").strip('"')
+    if not tag.isascii() or not tag.isdigit() or len(tag) > 9:
+        return -1
+    return int(tag)
+
+
+def _key() -> tuple[str | None, str]:
+    key: tuple[str | None, str] = g.get("write_key", (None, ""))
+    return key
+
+
+@contextmanager
+def _session_write(session_id: int) -> Iterator[writes.SessionWrite]:
+    store.check_session_id(session_id)
+    with writes.session_write(session_id, *_key(), if_match=_if_match()) as write:
+        yield write
+
+
+def _etag(response: Response, version: int) -> Response:
+    response.set_etag(str(version))
+    return response
+
+
+def _session_answer(write: writes.Write, session: Any, sheet: Any, status: int) -> Response:
+    answer = write.answered(status, session_json(session, sheet))
+    return _etag(_answer(answer), session.version)
 
 
 @bp.post("/sessions")
-def create_session() -> JSON:
+def create_session() -> Response:
     given = session_request(json_object(request))
-    session = store.create_session(
-        given.name, given.players, given.rounds, given.first_dealer, given.options
-    )
-    return _session_answer(session.id, 201)
+    with writes.roster_write(*_key()) as write:
+        session = store.new_session(
+            given.name, given.players, given.rounds, given.first_dealer, given.options
+        )
+        return _session_answer(write, session, store.sheet_of(session), 201)
 
 
 @bp.get("/sessions")
@@ -54,37 +115,91 @@ def list_sessions() -> dict[str, Any]:
 
 
 @bp.get("/sessions/<int:session_id>")
-def get_session(session_id: int) -> JSON:
-    return _session_answer(session_id)
+def get_session(session_id: int) -> Response:
+    session = store.session_or_404(session_id)
+    response = _etag(Response(status=200), session.version)
+    if request.if_none_match.contains(str(session.version)):
+        return Response(status=304, headers={"ETag": response.headers["ETag"]})
+    body = session_json(session, store.sheet_of(session))
+    response.set_data(json.dumps(body, ensure_ascii=False))
+    response.mimetype = "application/json"
+    return response
 
 
 @bp.patch("/sessions/<int:session_id>")
-def update_session(session_id: int) -> JSON:
-    session = store.session_or_404(session_id)
+def update_session(session_id: int) -> Response:
     change = session_change(json_object(request))
-    store.update_session(session, change.name, change.rounds)
-    return _session_answer(session_id)
+    with _session_write(session_id) as write:
+        write.update(change.name, change.rounds)
+        sheet = write.finish()
+        return _session_answer(write, write.session, sheet, 200)
+
+
+@bp.delete("/sessions/<int:session_id>")
+def delete_session(session_id: int) -> Response:
+    with _session_write(session_id) as write:
+        trash.throw_away(write)
+        write.answered(204, None)
+    return Response(status=204)
 
 
 @bp.post("/sessions/<int:session_id>/hands")
-def record_hand(session_id: int) -> JSON:
-    session = store.session_or_404(session_id)
+def record_hand(session_id: int) -> Response:
     given = hand_request(json_object(request))
-    row = store.record_hand(session, given.entry, given.dealer)
-    return _hand_answer(session_id, row.number, 201)
+    with _session_write(session_id) as write:
+        number = write.record_hand(given.entry, given.dealer)
+        sheet = write.finish()
+        return _answer(write.answered(201, hand_json(number, sheet.results[number - 1])))
 
 
 @bp.put("/sessions/<int:session_id>/hands/<int:number>")
-def replace_hand(session_id: int, number: int) -> JSON:
-    session = store.session_or_404(session_id)
-    row = _hand_or_404(session, number)
+def replace_hand(session_id: int, number: int) -> Response:
     given = hand_request(json_object(request))
-    store.replace_hand(session, row, given.entry, given.dealer)
-    return _hand_answer(session_id, number, 200)
+    with _session_write(session_id) as write:
+        write.replace_hand(number, given.entry, given.dealer)
+        sheet = write.finish()
+        return _answer(write.answered(200, hand_json(number, sheet.results[number - 1])))
 
 
 @bp.delete("/sessions/<int:session_id>/hands/<int:number>")
 def delete_hand(session_id: int, number: int) -> Response:
-    session = store.session_or_404(session_id)
-    store.delete_hand(session, _hand_or_404(session, number))
+    with _session_write(session_id) as write:
+        write.delete_hand(number)
+        write.answered(204, None)
     return Response(status=204)
+
+
+@bp.get("/sessions/<int:session_id>/history")
+def session_history(session_id: int) -> dict[str, Any]:
+    store.session_or_404(session_id)
+    return {"changes": [change_json(change) for change in writes.history(session_id)]}
+
+
+def change_json(change: Any) -> dict[str, Any]:
+    return {
+        "at": iso(change.at),
+        "action": change.action,
+        "number": change.number,
+        "before": change.before,
+        "after": change.after,
+    }
+
+
+@bp.post("/sessions/<int:session_id>/history/<int:index>/restore")
+def undo_change(session_id: int, index: int) -> Response:
+    with _session_write(session_id) as write:
+        write.undo(index)
+        sheet = write.finish()
+        return _session_answer(write, write.session, sheet, 200)
+
+
+@bp.get("/trash")
+def trash_list() -> dict[str, Any]:
+    return {"sessions": [trash.entry_json(entry) for entry in trash.entries()]}
+
+
+@bp.post("/trash/<int:session_id>/restore")
+def trash_restore(session_id: int) -> Response:
+    with writes.roster_write(*_key()) as write:
+        session = trash.restore(session_id)
+        return _session_answer(write, session, store.sheet_of(session), 200)

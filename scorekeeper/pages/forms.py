@@ -158,6 +158,8 @@ class HandForm(EngineForm):
     winner = RadioField("Leaster winner", validate_choice=False)
     dealer = SelectField("Dealer", validate_choice=False)
     number = HiddenField()
+    # On the edit form: the hand as it was when the form opened, to notice a change meanwhile.
+    original = HiddenField()
 
     FIELD_FOR: ClassVar[dict[str, str]] = {
         "blitzes": "black_blitz",

@@ -7,12 +7,14 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import store
+from .. import store, writes
+from ..json_format import hand_json, result_of
 from ..models import Hand, Session
 from ..rules import RuleError
 from . import bp
 from .forms import HandForm
-from .words import score_preview
+from .words import hand_summary, score_preview
+from .writing import done, session_write
 
 
 def _hand_or_404(session: Session, number: int) -> Hand:
@@ -22,8 +24,10 @@ def _hand_or_404(session: Session, number: int) -> Hand:
     return row
 
 
-def _scoresheet(session_id: int, saved: int | None = None) -> BaseResponse:
-    return redirect(url_for("pages.session_page", session_id=session_id, saved=saved))
+def _saved(session_id: int, number: int) -> str:
+    return url_for(
+        "pages.session_page", session_id=session_id, saved=number, _anchor=f"hand-{number}"
+    )
 
 
 def _form(session: Session) -> HandForm:
@@ -39,7 +43,13 @@ def _dealer(session: Session, form: HandForm, row: Hand | None) -> str:
     return store.sheet_of(session).next_dealer or session.first_dealer.name
 
 
-def _render(session: Session, form: HandForm, row: Hand | None, preview: str | None = None) -> str:
+def _render(
+    session: Session,
+    form: HandForm,
+    row: Hand | None,
+    preview: str | None = None,
+    notice: str | None = None,
+) -> str:
     sheet = store.sheet_of(session)
     dealer = _dealer(session, form, row)
     return render_template(
@@ -51,6 +61,7 @@ def _render(session: Session, form: HandForm, row: Hand | None, preview: str | N
         dealer=dealer,
         bidding_order=sheet.table.bidding_order(dealer),
         preview=preview,
+        notice=notice,
     )
 
 
@@ -60,15 +71,28 @@ def _preview(session: Session, form: HandForm, row: Hand | None) -> str:
     return score_preview(result, store.table_of(session).seats)
 
 
+def _recorded(hand: dict[str, Any]) -> str:
+    """A fingerprint of a hand as it was recorded, to tell whether it changed meanwhile."""
+    return writes.fingerprint(*(repr(hand.get(key)) for key in writes.RECORDED_KEYS))
+
+
 @bp.get("/sessions/<int:session_id>/hands/new")
 def new_hand(session_id: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
     if store.table_of(session).is_complete(len(session.hands)):
         flash("This session is complete. Add a round to record another hand.")
-        return _scoresheet(session_id)
+        return _go_scoresheet(session_id)
     form = HandForm(store.table_of(session))
     form.number.data = str(len(session.hands) + 1)
     return _render(session, form, None)
+
+
+def _go_scoresheet(session_id: int) -> BaseResponse:
+    return redirect(url_for("pages.session_page", session_id=session_id))
+
+
+class _Moved(Exception):
+    """Another phone recorded the hand this form was opened for."""
 
 
 @bp.post("/sessions/<int:session_id>/hands/new")
@@ -77,20 +101,33 @@ def record_hand(session_id: int) -> str | BaseResponse:
     form = _form(session)
     if not form.validate_on_submit():
         return _render(session, form, None)
-    number = len(session.hands) + 1
-    if form.number.data != str(number):
-        # The same form sent twice (a double tap, a resubmit): its hand is already saved.
-        flash(f"Hand {form.number.data} was already saved.")
-        return _scoresheet(session_id, saved=int(form.number.data or 0) or None)
+    notice = None
     try:
         if "preview" in request.form:
             return _render(session, form, None, _preview(session, form, None))
-        dealer = _dealer(session, form, None)
-        row = store.record_hand(session, form.hand_input(dealer), dealer)
+        with session_write(session_id) as write:
+            expected = len(write.session.hands) + 1
+            if form.number.data != str(expected):
+                form.number.data = str(expected)
+                latest = write.hand_json(expected - 1) if expected > 1 else None
+                notice = (
+                    f"Hand {expected - 1} was recorded on another phone meanwhile"
+                    + (f": {_summary(latest)}" if latest else "")
+                    + f". If yours is another hand, save it as hand {expected}."
+                )
+                raise _Moved
+            dealer = _dealer(write.session, form, None)
+            number = write.record_hand(form.hand_input(dealer), dealer)
+            return done(write, _saved(session_id, number), f"Hand {number} saved.")
     except RuleError as error:
         form.refuse(error)
-        return _render(session, form, None)
-    return _scoresheet(session_id, saved=row.number)
+    except _Moved:
+        pass
+    return _render(store.session_or_404(session_id), form, None, notice=notice)
+
+
+def _summary(hand: dict[str, Any]) -> str:
+    return hand_summary(result_of(hand))
 
 
 @bp.route("/sessions/<int:session_id>/hands/<int:number>/edit", methods=["GET", "POST"])
@@ -100,18 +137,39 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
     form = _form(session)
     if request.method == "GET":
         form.fill(store.hand_of(row, store.names_of(session)))
+        form.original.data = _recorded(
+            hand_json(number, store.sheet_of(session).results[number - 1])
+        )
         return _render(session, form, row)
     if not form.validate_on_submit():
         return _render(session, form, row)
+    notice = None
     try:
         if "preview" in request.form:
             return _render(session, form, row, _preview(session, form, row))
-        dealer = _dealer(session, form, row)
-        store.replace_hand(session, row, form.hand_input(dealer), dealer)
+        with session_write(session_id) as write:
+            theirs = write.hand_json(number)
+            if form.original.data and form.original.data != _recorded(theirs):
+                form.original.data = _recorded(theirs)
+                notice = (
+                    f"Hand {number} was changed on another phone while you edited it. "
+                    f"It is now: {_summary(theirs)}. Yours is below: save it to replace "
+                    "theirs, or go back to keep theirs."
+                )
+                raise _Moved
+            current = write.hand(number)
+            dealer = _dealer(write.session, form, current)
+            write.replace_hand(number, form.hand_input(dealer), dealer)
+            return done(write, _saved(session_id, number), f"Hand {number} saved.")
+    except writes.NotFound:
+        flash(f"Hand {number} was deleted on another phone, so your change was not saved.")
+        return _go_scoresheet(session_id)
     except RuleError as error:
         form.refuse(error)
-        return _render(session, form, row)
-    return _scoresheet(session_id, saved=number)
+    except _Moved:
+        pass
+    session = store.session_or_404(session_id)
+    return _render(session, form, _hand_or_404(session, number), notice=notice)
 
 
 @bp.post("/sessions/<int:session_id>/hands/preview")
@@ -129,14 +187,24 @@ def preview_hand(session_id: int) -> dict[str, Any]:
 
 @bp.route("/sessions/<int:session_id>/hands/<int:number>/delete", methods=["GET", "POST"])
 def delete_hand(session_id: int, number: int) -> str | BaseResponse:
+    if request.method == "POST":
+        with session_write(session_id) as write:
+            # Only the hand the confirmation showed is deleted, so a double tap deletes one hand.
+            row = _hand_or_404(write.session, number)
+            if request.form.get("hand", type=int) != row.id:
+                return done(
+                    write,
+                    url_for("pages.session_page", session_id=session_id),
+                    f"Hand {number} changed on another phone, so nothing was deleted.",
+                )
+            write.delete_hand(number)
+            return done(
+                write,
+                url_for("pages.session_page", session_id=session_id, undone=number),
+                f"Hand {number} deleted.",
+            )
     session = store.session_or_404(session_id)
     row = _hand_or_404(session, number)
-    if request.method == "POST":
-        # Only the hand the confirmation showed is deleted, so a double tap deletes one hand.
-        if request.form.get("hand", type=int) == row.id:
-            store.delete_hand(session, row)
-            flash(f"Hand {number} deleted.")
-        return _scoresheet(session_id)
     result = store.sheet_of(session).results[number - 1]
     return render_template(
         "delete_hand.html", session=session, row=row, number=number, result=result
@@ -145,10 +213,14 @@ def delete_hand(session_id: int, number: int) -> str | BaseResponse:
 
 @bp.post("/sessions/<int:session_id>/undo")
 def undo_last_hand(session_id: int) -> BaseResponse:
-    session = store.session_or_404(session_id)
     number = request.form.get("number", type=int)
-    # Only the hand the button showed is undone, so a double tap can't undo two hands.
-    if session.hands and number == len(session.hands):
-        store.delete_hand(session, session.hands[-1])
-        flash(f"Hand {number} undone.")
-    return _scoresheet(session_id)
+    with session_write(session_id) as write:
+        # Only the hand the button showed is undone, so a double tap can't undo two hands.
+        if not write.session.hands or number != len(write.session.hands):
+            return done(write, url_for("pages.session_page", session_id=session_id))
+        write.delete_hand(number)
+        return done(
+            write,
+            url_for("pages.session_page", session_id=session_id, undone=number),
+            f"Hand {number} undone.",
+        )

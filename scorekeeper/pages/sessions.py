@@ -9,7 +9,7 @@ from flask import Response, flash, redirect, render_template, request, stream_wi
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import history, rules, store
+from .. import history, rules, store, trash, writes
 from ..charts import Series, line_chart
 from ..csv_export import all_hands_csv, hands_csv, standings_csv
 from ..models import Session
@@ -17,7 +17,8 @@ from ..rules import RuleError
 from . import bp
 from .filters import read_filters
 from .forms import SessionForm
-from .words import tiebreaks
+from .words import change_words, tiebreaks
+from .writing import done, roster_write, session_write
 
 RECENT = 5
 
@@ -46,17 +47,17 @@ def new_session() -> str | BaseResponse:
     form = SessionForm()
     if form.validate_on_submit():
         try:
-            session = store.create_session(
-                form.name.data or "",
-                form.players(),
-                form.rounds_number(),
-                form.first_dealer_name(),
-                form.options(),
-            )
+            with roster_write() as write:
+                session = store.new_session(
+                    form.name.data or "",
+                    form.players(),
+                    form.rounds_number(),
+                    form.first_dealer_name(),
+                    form.options(),
+                )
+                return done(write, url_for("pages.session_page", session_id=session.id))
         except RuleError as error:
             form.refuse(error)
-        else:
-            return redirect(url_for("pages.session_page", session_id=session.id))
     return render_template("new_session.html", form=form, roster=store.roster())
 
 
@@ -72,7 +73,19 @@ def session_page(session_id: int) -> str:
         chart=running_totals_chart(sheet) if sheet.results else None,
         player_ids={name: player_id for player_id, name in store.names_of(session).items()},
         saved=request.args.get("saved", type=int),
+        undone=_undone(session.id, request.args.get("undone", type=int)),
     )
+
+
+def _undone(session_id: int, number: int | None) -> tuple[int, int] | None:
+    """After a hand is deleted: the change that deleted it (its index and id), to bring it back,
+    while it is still the newest change."""
+    if number is None:
+        return None
+    changes = writes.history(session_id)
+    if changes and changes[0].action == "delete" and changes[0].number == number:
+        return 0, changes[0].id
+    return None
 
 
 def running_totals_chart(sheet: rules.Sheet) -> Markup:
@@ -86,11 +99,82 @@ def running_totals_chart(sheet: rules.Sheet) -> Markup:
 
 @bp.post("/sessions/<int:session_id>/rounds")
 def add_round(session_id: int) -> BaseResponse:
+    with session_write(session_id) as write:
+        scoresheet = url_for("pages.session_page", session_id=session_id)
+        rounds = write.session.rounds
+        if not rounds:
+            return done(write, scoresheet)
+        write.update(None, rounds + 1)
+        return done(write, scoresheet, f"Round {rounds + 1} added.")
+
+
+@bp.get("/sessions/<int:session_id>/changes")
+def session_changes(session_id: int) -> str:
     session = store.session_or_404(session_id)
-    if session.rounds:
-        store.add_round(session)
-        flash(f"Round {session.rounds} added.")
-    return redirect(url_for("pages.session_page", session_id=session_id))
+    return render_template("changes.html", session=session, changes=writes.history(session_id))
+
+
+@bp.post("/sessions/<int:session_id>/changes/<int:index>/restore")
+def undo_change(session_id: int, index: int) -> BaseResponse:
+    """Undo one change of the history; the form names the change it showed, so a change that
+    moved meanwhile is never undone by mistake."""
+    changes_page = url_for("pages.session_changes", session_id=session_id)
+    try:
+        with session_write(session_id) as write:
+            changes = writes.history(session_id)
+            shown = request.form.get("change", type=int)
+            if not 0 <= index < len(changes) or changes[index].id != shown:
+                return done(
+                    write, changes_page, "The session changed meanwhile; nothing was undone."
+                )
+            number = write.undo(index)
+            return done(
+                write,
+                url_for("pages.session_page", session_id=session_id, saved=number),
+                f"{change_words(changes[index])}: undone.",
+            )
+    except RuleError as error:
+        flash(error.message)
+        return redirect(changes_page)
+
+
+@bp.route("/sessions/<int:session_id>/delete", methods=["GET", "POST"])
+def delete_session(session_id: int) -> str | BaseResponse:
+    if request.method == "POST":
+        with session_write(session_id) as write:
+            name = session_title(write.session)
+            trash.throw_away(write)
+            return done(
+                write,
+                url_for("pages.trash_page"),
+                f"{name} moved to the trash. It can be restored for 30 days.",
+            )
+    session = store.session_or_404(session_id)
+    return render_template("delete_session.html", session=session, hands=len(session.hands))
+
+
+@bp.get("/trash")
+def trash_page() -> str:
+    return render_template("trash.html", entries=trash.entries(), kept_for=trash.KEPT_FOR.days)
+
+
+@bp.post("/trash/<int:session_id>/restore")
+def restore_from_trash(session_id: int) -> BaseResponse:
+    try:
+        with roster_write() as write:
+            session = trash.restore(session_id)
+            return done(
+                write,
+                url_for("pages.session_page", session_id=session.id),
+                f"{session_title(session)} restored from the trash.",
+            )
+    except RuleError as error:
+        flash(error.message)
+        return redirect(url_for("pages.trash_page"))
+
+
+def session_title(session: Session) -> str:
+    return session.name or f"{session.created_at:%a %d %b %Y}"
 
 
 @bp.get("/sessions/<int:session_id>/standings.csv")

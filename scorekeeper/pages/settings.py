@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from flask import Response, flash, redirect, render_template, url_for
+from flask import Response, render_template, url_for
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response as BaseResponse
@@ -15,6 +15,7 @@ from ..csv_import import CsvRefused, import_session
 from ..rules import RuleError
 from . import bp
 from .forms import RulesForm, typed_rounds
+from .writing import done, roster_write
 
 
 class RestoreForm(FlaskForm):  # type: ignore[misc]
@@ -56,12 +57,12 @@ def restore_backup() -> str | BaseResponse:
     form = RestoreForm()
     if form.validate_on_submit():
         try:
-            restored = import_backup(read_backup(form.backup.data.read()), merge=form.merge.data)
+            data = read_backup(form.backup.data.read())
+            with roster_write() as write:
+                restored = import_backup(data, merge=form.merge.data)
+                return done(write, url_for("pages.index"), f"Backup restored: {restored}.")
         except RuleError as error:
             form.backup.errors.append(error.message)
-        else:
-            flash(f"Backup restored: {restored}.")
-            return redirect(url_for("pages.index"))
     return render_template("settings.html", form=form)
 
 
@@ -69,19 +70,26 @@ def restore_backup() -> str | BaseResponse:
 def import_csv() -> str | BaseResponse:
     form = ImportSessionForm()
     if form.validate_on_submit():
+        file_name = form.hands.data.filename or "The file"
         try:
-            session_id = import_session(
-                form.hands.data.read(),
-                form.name.data or "",
-                form.rounds_number(),
-                (form.first_dealer.data or "").strip() or None,
-                form.options(),
-            )
+            data = form.hands.data.read()
+            with roster_write() as write:
+                imported = import_session(
+                    data,
+                    form.name.data or "",
+                    form.rounds_number(),
+                    (form.first_dealer.data or "").strip() or None,
+                    form.options(),
+                )
+                message = (
+                    f"{file_name} is imported as a new session."
+                    if imported.new
+                    else f"{file_name} was imported before: here is that session."
+                )
+                page = url_for("pages.session_page", session_id=imported.session_id)
+                return done(write, page, message)
         except CsvRefused as refusal:
             form.form_errors.extend(refusal.reasons)
         except RuleError as error:
             form.refuse(error)
-        else:
-            flash(f"{form.hands.data.filename or 'The file'} is imported as a new session.")
-            return redirect(url_for("pages.session_page", session_id=session_id))
     return render_template("import_session.html", form=form)

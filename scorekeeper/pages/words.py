@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .. import rules
+from ..json_format import result_of
 
 
 def signed(n: int) -> str:
@@ -99,3 +101,56 @@ def tiebreaks(standings: Sequence[rules.Standing]) -> list[str]:
             counts = ", ".join(f"{s.player} {s.hands_won}" for s in tied)
             sentences.append(f"{who} all {signed(total)}; hands won decide: {counts}.")
     return sentences
+
+
+# The recorded parts of a hand, as a change names them.
+CHANGED_PARTS = {
+    "dealer": "dealer",
+    "kind": "kind",
+    "picker": "picker",
+    "partner": "partner",
+    "called_card": "called card",
+    "forced": "forced",
+    "picking_points": "picking points",
+    "cracked_by": "cracked by",
+    "recracked": "re-cracked",
+    "blitzes": "blitzes",
+    "winner": "leaster winner",
+    "points": "leaster points",
+    "tricks": "leaster tricks",
+}
+
+
+def _part(key: str, value: Any) -> str:
+    if value is None or value == []:
+        return "alone" if key == "partner" else "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " and ".join(map(str, value))
+    if isinstance(value, dict):
+        return ", ".join(f"{player} {n}" for player, n in value.items())
+    return str(value)
+
+
+def hand_differences(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """'picking points 75 → 45, partner Bob → alone'."""
+    return ", ".join(
+        f"{label} {_part(key, before.get(key))} → {_part(key, after.get(key))}"
+        for key, label in CHANGED_PARTS.items()
+        if before.get(key) != after.get(key)
+    )
+
+
+def change_words(change: Any) -> str:
+    """A change of the history in words: 'Hand 4 edited: picking points 75 → 45'."""
+    before, after, number = change.before, change.after, change.number
+    if before is None and after is not None:
+        verb = "added" if change.action == "add" else "brought back"
+        return f"Hand {number} {verb}: {hand_summary(result_of(after))}"
+    if after is None and before is not None:
+        verb = "deleted" if change.action == "delete" else "taken out again"
+        return f"Hand {number} {verb}: {hand_summary(result_of(before))}"
+    verb = "edited" if change.action == "edit" else "changed back"
+    differences = hand_differences(before or {}, after or {})
+    return f"Hand {number} {verb}: {differences or 'nothing recorded changed'}"

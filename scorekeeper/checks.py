@@ -1,0 +1,82 @@
+"""Every session checked against its hands: what is stored and can be derived is never trusted
+over the hands themselves. `flask --app scorekeeper check` runs this; `--repair` rebuilds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sqlalchemy import select
+
+from . import rules, store
+from .extensions import db
+from .json_format import hand_input_json, recorded_hand
+from .models import Session
+from .writes import session_write
+
+
+def problems(session: Session) -> Iterator[str]:
+    """What is wrong with a session, in sentences; nothing when it is consistent."""
+    where = f"Session {session.id}"
+    numbers = [row.number for row in session.hands]
+    if numbers != list(range(1, len(numbers) + 1)):
+        yield f"{where}: its hands are numbered {_numbers(numbers)}, not 1 to {len(numbers)}."
+    table = store.table_of(session)
+    names = store.names_of(session)
+    limit = table.hands_per_session
+    if limit is not None and len(numbers) > limit:
+        yield f"{where}: it has {len(numbers)} hands, more than its {table.rounds} rounds allow."
+    for position, row in enumerate(session.hands, start=1):
+        hand = store.hand_of(row, names)
+        entry, dealer = recorded_hand(hand_input_json(hand))
+        try:
+            valid = rules.validate_hand(table, dealer, entry)
+        except rules.RuleError as error:
+            yield f"{where}, hand {position}: it breaks the rules: {error.message}"
+            continue
+        if valid != hand:
+            yield f"{where}, hand {position}: it is stored differently from how the rules read it."
+        players = {names[p.player_id]: p.seat for p in row.players}
+        expected = {player: table.seat_of(player) for player in table.players_of_hand(dealer)}
+        if players != expected:
+            yield f"{where}, hand {position}: its players are not the players of the hand."
+    sheet = store.sheet_of(session)
+    for position, (row, result) in enumerate(zip(session.hands, sheet.results, strict=True), 1):
+        if row.multiplier != result.multiplier:
+            yield (
+                f"{where}, hand {position}: the stored multiplier is {row.multiplier}, "
+                f"the hands give {result.multiplier}."
+            )
+        for hand_player in row.players:
+            player = names[hand_player.player_id]
+            stored = (hand_player.score, hand_player.won, hand_player.schneidered)
+            derived = (
+                result.scores[player],
+                player in result.winners,
+                player in result.schneidered,
+            )
+            if stored != derived:
+                yield (
+                    f"{where}, hand {position}: {player}'s stored score, win or schneider "
+                    f"{stored} differs from the hands' {derived}."
+                )
+
+
+def _numbers(numbers: list[int]) -> str:
+    shown = ", ".join(map(str, numbers[:12]))
+    return shown + (", ..." if len(numbers) > 12 else "")
+
+
+def session_ids() -> list[int]:
+    return list(db.session.scalars(select(Session.id).order_by(Session.id)))
+
+
+def check_session(session_id: int) -> list[str]:
+    found = list(problems(store.session_or_404(session_id)))
+    db.session.expunge_all()
+    return found
+
+
+def repair_session(session_id: int) -> None:
+    """Renumber the hands 1..n in their order and rebuild everything derived from them."""
+    with session_write(session_id) as write:
+        write.rebuild()

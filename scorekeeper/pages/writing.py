@@ -1,0 +1,65 @@
+"""Page forms write through `writes` too. Every form carries a one-time write key rendered into
+it, so a double tap, Back-then-Save or a form sent again after a dropped reply is answered with
+where the first one went ("Hand 5 saved.") and writes nothing twice."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import flash, redirect, request, session
+from werkzeug.wrappers import Response as BaseResponse
+
+from .. import writes
+from . import bp
+
+WRITE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+@bp.app_template_global()
+def write_key() -> str:
+    """The key of the form being rendered: the one it was sent with when it comes back with a
+    refusal (nothing was written under it), else a new one."""
+    sent = request.form.get("write_key", "")
+    return sent if WRITE_KEY.fullmatch(sent) else secrets.token_urlsafe(18)
+
+
+def _sent_key() -> tuple[str | None, str]:
+    sent = request.form.get("write_key", "")
+    if not WRITE_KEY.fullmatch(sent):
+        return None, ""
+    return f"page {sent}", writes.fingerprint("page", sent)
+
+
+@contextmanager
+def session_write(session_id: int) -> Iterator[writes.SessionWrite]:
+    with writes.session_write(session_id, *_sent_key()) as write:
+        yield write
+
+
+@contextmanager
+def roster_write() -> Iterator[writes.Write]:
+    with writes.roster_write(*_sent_key()) as write:
+        yield write
+
+
+def done(write: writes.Write, location: str, message: str | None = None) -> BaseResponse:
+    """Where the write sends the phone, with what it tells it; kept under the write key."""
+    write.answered(302, {"location": location, "message": message})
+    return _go(location, message)
+
+
+def _go(location: str, message: str | None) -> BaseResponse:
+    # A form sent again after a dropped reply says what happened once, not twice.
+    if message and ("message", message) not in session.get("_flashes", []):
+        flash(message)
+    return redirect(location)
+
+
+@bp.errorhandler(writes.Replay)
+def replayed(replay: writes.Replay) -> BaseResponse:
+    """The form was sent before: go where it went then."""
+    answer = replay.answer.json if replay.answer else {}
+    return _go(answer.get("location") or request.path, answer.get("message"))

@@ -1,0 +1,295 @@
+"""The one write path. Every change to the scorekeeper's data happens inside `session_write` or
+`roster_write`, which in one transaction:
+
+1. take the write lock (the session's, or the one for adding sessions and players) before
+   reading anything a decision rests on;
+2. answer a repeated request (the same write key) with what it was answered the first time;
+3. refuse a stale request (an `If-Match` version that is no longer the session's);
+4. let the caller check and write, through the store and so the rules engine;
+5. rewrite the stored scores from the hands, record each change to a hand in the session's
+   history, bump the session's version, and keep the answer under the write key;
+6. commit, or roll everything back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, select
+
+from . import rules, store
+from .database import begin_write
+from .extensions import db
+from .json_format import hand_json, recorded_hand
+from .models import Change, Hand, Session, WriteKey, utcnow
+from .rules import RuleError
+
+KEY_LIFETIME = timedelta(hours=24)
+# What a hand's JSON holds that was recorded, not derived: two hands are the same hand when
+# these are equal, whatever the doublers around them make of their scores.
+RECORDED_KEYS = (
+    "dealer", "kind", "picker", "partner", "called_card", "forced", "picking_points",
+    "cracked_by", "recracked", "blitzes", "winner", "points", "tricks",
+)  # fmt: skip
+
+
+class Conflict(RuleError):
+    """The request can't be done as the data stands now."""
+
+
+class VersionMismatch(RuleError):
+    """The request was made from an older version of the session."""
+
+    def __init__(self, given: int, current: int) -> None:
+        super().__init__(
+            f"The session has changed since version {given}; it is at version {current} now. "
+            "Reload it and try again.",
+            "version",
+        )
+
+
+class NotFound(RuleError):
+    """No such hand or change in the session."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a write answered (a status and a JSON body), kept under its write key."""
+
+    status: int
+    body: str
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Replay(Exception):
+    """The write key was used before: by this same request (`answer` is what it got then), or
+    by a different one (`answer` is None)."""
+
+    def __init__(self, answer: Answer | None) -> None:
+        super().__init__("The write key was used before.")
+        self.answer = answer
+
+
+def fingerprint(*parts: str | bytes) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part)
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive times, all UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def check_key(key: str | None, print_: str) -> None:
+    """Raise Replay when the key answered a request within its lifetime."""
+    if key is None:
+        return
+    row = db.session.get(WriteKey, key)
+    if row is None or _as_utc(row.created_at) < utcnow() - KEY_LIFETIME:
+        return
+    raise Replay(Answer(row.status, row.answer) if row.fingerprint == print_ else None)
+
+
+def keep_answer(key: str, print_: str, answer: Answer) -> None:
+    """Keep the answer under the key, in the transaction under way; expired keys go."""
+    db.session.execute(delete(WriteKey).where(WriteKey.created_at < utcnow() - KEY_LIFETIME))
+    db.session.execute(delete(WriteKey).where(WriteKey.key == key))
+    db.session.add(WriteKey(key=key, fingerprint=print_, status=answer.status, answer=answer.body))
+
+
+class Write:
+    """A write under way. What it answers is kept under its key when it commits."""
+
+    def __init__(self, key: str | None, print_: str) -> None:
+        self.key = key
+        self.print = print_
+        self.answer: Answer | None = None
+
+    def answered(self, status: int, body: Any) -> Answer:
+        self.answer = Answer(status, json.dumps(body, ensure_ascii=False))
+        return self.answer
+
+    def keep(self) -> None:
+        if self.key is not None and self.answer is not None:
+            keep_answer(self.key, self.print, self.answer)
+
+
+@dataclass(frozen=True)
+class _Change:
+    action: str
+    number: int
+    before: dict[str, Any] | None
+    leaves_hand: bool
+
+
+class SessionWrite(Write):
+    """A write to one session, holding its lock: the session as it is now, and the changes to its
+    hands, recorded in its history when the write finishes."""
+
+    def __init__(self, session: Session, key: str | None, print_: str) -> None:
+        super().__init__(key, print_)
+        self.session = session
+        self._before = store.sheet_of(session)
+        self._changes: list[_Change] = []
+        self._sheet: rules.Sheet | None = None
+        self._removed = False
+        self._touched = False
+
+    def hand_json(self, number: int) -> dict[str, Any]:
+        """Hand `number` as it was when the write began."""
+        return hand_json(number, self._before.results[number - 1])
+
+    def hand(self, number: int) -> Hand:
+        row = store.find_hand(self.session, number)
+        if row is None:
+            raise NotFound(f"Session {self.session.id} has no hand {number}.", "number")
+        return row
+
+    def record_hand(self, entry: rules.HandInput, dealer: str | None) -> int:
+        row = store.add_hand(self.session, entry, dealer)
+        self._touched = True
+        self._changes.append(_Change("add", row.number, None, leaves_hand=True))
+        return row.number
+
+    def replace_hand(self, number: int, entry: rules.HandInput, dealer: str | None) -> None:
+        store.replace_hand(self.session, self.hand(number), entry, dealer)
+        self._touched = True
+        self._changes.append(_Change("edit", number, self.hand_json(number), leaves_hand=True))
+
+    def delete_hand(self, number: int) -> None:
+        store.delete_hand(self.session, self.hand(number))
+        self._touched = True
+        self._changes.append(_Change("delete", number, self.hand_json(number), leaves_hand=False))
+
+    def remove_session(self) -> None:
+        """Delete the session itself (its hands and history go with it)."""
+        db.session.delete(self.session)
+        self._removed = True
+
+    def rebuild(self) -> None:
+        """Renumber the hands 1..n and rewrite what is derived from them."""
+        store.rebuild(self.session)
+        self._touched = True
+
+    def update(self, name: str | None, rounds: int | None) -> None:
+        store.update_session(self.session, name, rounds)
+        self._touched = True
+
+    def undo(self, index: int) -> int:
+        """Undo the change at `index` of the history (0 the newest); return its hand number."""
+        changes = history(self.session.id)
+        if not 0 <= index < len(changes):
+            raise NotFound(f"Session {self.session.id} has no change {index}.", "index")
+        change = changes[index]
+        number, before, after = change.number, change.before, change.after
+        if after is not None and not self._holds(number, after):
+            raise Conflict(
+                f"Hand {number} has changed since, so this change can't be undone on its own. "
+                "Undo the later changes first.",
+                "index",
+            )
+        if before is None:
+            store.delete_hand(self.session, self.hand(number))
+        elif after is None:
+            if number > len(self.session.hands) + 1:
+                raise Conflict(
+                    f"The session has {len(self.session.hands)} hands now, so hand {number} "
+                    "can't come back at its place.",
+                    "index",
+                )
+            store.insert_hand(self.session, number, *recorded_hand(before))
+        else:
+            store.replace_hand(self.session, self.hand(number), *recorded_hand(before))
+        current = None if after is None else self.hand_json(number)
+        self._touched = True
+        self._changes.append(_Change("restore", number, current, leaves_hand=before is not None))
+        return number
+
+    def _holds(self, number: int, hand: dict[str, Any]) -> bool:
+        """Whether hand `number` is now the hand given, as it was recorded."""
+        if number > len(self._before.results):
+            return False
+        now = self.hand_json(number)
+        return all(now.get(key) == hand.get(key) for key in RECORDED_KEYS)
+
+    def finish(self) -> rules.Sheet:
+        """Store the scores, record the changes and bump the version, once; the sheet now."""
+        if self._removed or not self._touched:
+            return self._before
+        if self._sheet is None:
+            sheet = store.store_scores(self.session)
+            self.session.version += 1
+            for change in self._changes:
+                after = (
+                    hand_json(change.number, sheet.results[change.number - 1])
+                    if change.leaves_hand
+                    else None
+                )
+                db.session.add(
+                    Change(
+                        session_id=self.session.id,
+                        action=change.action,
+                        number=change.number,
+                        before=change.before,
+                        after=after,
+                    )
+                )
+            self._sheet = sheet
+        return self._sheet
+
+
+def history(session_id: int) -> list[Change]:
+    """The session's changes to its hands, newest first."""
+    return list(
+        db.session.scalars(
+            select(Change).where(Change.session_id == session_id).order_by(Change.id.desc())
+        )
+    )
+
+
+@contextmanager
+def session_write(
+    session_id: int, key: str | None = None, print_: str = "", if_match: int | None = None
+) -> Iterator[SessionWrite]:
+    """A write to one session: see the module's docstring."""
+    begin_write(session_id)
+    try:
+        check_key(key, print_)
+        session = store.session_or_404(session_id)
+        if if_match is not None and if_match != session.version:
+            raise VersionMismatch(if_match, session.version)
+        write = SessionWrite(session, key, print_)
+        yield write
+        write.finish()
+        write.keep()
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+@contextmanager
+def roster_write(key: str | None = None, print_: str = "") -> Iterator[Write]:
+    """A write that adds sessions and players: a new session, an import, a restore."""
+    begin_write(None)
+    try:
+        check_key(key, print_)
+        write = Write(key, print_)
+        yield write
+        write.keep()
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise

@@ -175,3 +175,57 @@ def test_schneider_is_filled_in_for_hands_recorded_before_it_was_stored(
             text("SELECT hand_id, player_id FROM hand_player WHERE schneidered ORDER BY 1, 2")
         ).all()
     assert [tuple(row) for row in schneidered] == [(1, 1), (1, 2), (2, 1), (2, 2), (2, 4), (2, 5)]
+
+
+def test_sessions_from_before_safe_writes_upgrade_and_take_writes(
+    migrated_app: Flask, cli: FlaskCliRunner
+) -> None:
+    result = cli.invoke(args=["db", "upgrade", "8d9cff61932e"])
+    assert result.exit_code == 0, result.output
+    with engine_of(migrated_app).begin() as connection:
+        for player, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve"], start=1):
+            connection.execute(
+                text("INSERT INTO player (id, name, name_key) VALUES (:id, :name, :key)"),
+                {"id": player, "name": name, "key": name.lower()},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO session (id, name, created_at, rounds, first_dealer_id, partner,"
+                " no_bid, cracking, blitzing) VALUES (1, 'Old', CURRENT_TIMESTAMP, 0, 1,"
+                " 'jack_of_diamonds', 'forced_pick', true, true)"
+            )
+        )
+        for seat in range(5):
+            connection.execute(
+                text("INSERT INTO seat (session_id, position, player_id) VALUES (1, :s, :p)"),
+                {"s": seat, "p": seat + 1},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO hand (id, session_id, number, dealer_id, kind, picker_id, partner_id,"
+                " forced, picking_points, recracked, black_blitz, red_blitz, multiplier)"
+                " VALUES (1, 1, 1, 1, 'pick', 2, 3, false, 75, false, false, false, 1)"
+            )
+        )
+        for player, score in zip(range(1, 6), [-1, 2, 1, -1, -1], strict=True):
+            connection.execute(
+                text(
+                    "INSERT INTO hand_player (hand_id, player_id, seat, score, won, schneidered)"
+                    " VALUES (1, :player, :seat, :score, :won, false)"
+                ),
+                {"player": player, "seat": player - 1, "score": score, "won": score > 0},
+            )
+    upgrade(cli)
+    assert cli.invoke(args=["check"]).exit_code == 0
+    client = migrated_app.test_client()
+    old = client.get("/api/sessions/1").json
+    assert (old["name"], old["version"], old["totals"]["Bob"]) == ("Old", 0, 2)
+    assert client.get("/api/sessions/1/history").json == {"changes": []}
+    added = client.post(
+        "/api/sessions/1/hands",
+        json={"kind": "pick", "picker": "Cat", "partner": "Dan", "picking_points": 30},
+        headers={"Idempotency-Key": "first-after-upgrade", "If-Match": '"0"'},
+    )
+    assert added.status_code == 201, added.json
+    assert client.get("/api/sessions/1").json["version"] == 1
+    assert cli.invoke(args=["check"]).exit_code == 0

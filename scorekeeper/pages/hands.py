@@ -14,7 +14,7 @@ from ..rules import RuleError
 from . import bp
 from .forms import HandForm
 from .words import hand_summary, score_preview
-from .writing import done, session_write
+from .writing import done, saved_hand, session_write
 
 
 def _hand_or_404(session: Session, number: int) -> Hand:
@@ -22,12 +22,6 @@ def _hand_or_404(session: Session, number: int) -> Hand:
     if row is None:
         abort(404, f"Session {session.id} has no hand {number}.")
     return row
-
-
-def _saved(session_id: int, number: int) -> str:
-    return url_for(
-        "pages.session_page", session_id=session_id, saved=number, _anchor=f"hand-{number}"
-    )
 
 
 def _form(session: Session) -> HandForm:
@@ -118,7 +112,7 @@ def record_hand(session_id: int) -> str | BaseResponse:
                 raise _Moved
             dealer = _dealer(write.session, form, None)
             number = write.record_hand(form.hand_input(dealer), dealer)
-            return done(write, _saved(session_id, number), f"Hand {number} saved.")
+            return done(write, saved_hand(session_id, number), f"Hand {number} saved.")
     except RuleError as error:
         form.refuse(error)
     except _Moved:
@@ -133,6 +127,9 @@ def _summary(hand: dict[str, Any]) -> str:
 @bp.route("/sessions/<int:session_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(session_id: int, number: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
+    row = store.find_hand(session, number)
+    if row is None and request.method == "POST" and number > 0:
+        return _deleted_meanwhile(session_id, number)
     row = _hand_or_404(session, number)
     form = _form(session)
     if request.method == "GET":
@@ -160,16 +157,20 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
             current = write.hand(number)
             dealer = _dealer(write.session, form, current)
             write.replace_hand(number, form.hand_input(dealer), dealer)
-            return done(write, _saved(session_id, number), f"Hand {number} saved.")
+            return done(write, saved_hand(session_id, number), f"Hand {number} saved.")
     except writes.NotFound:
-        flash(f"Hand {number} was deleted on another phone, so your change was not saved.")
-        return _go_scoresheet(session_id)
+        return _deleted_meanwhile(session_id, number)
     except RuleError as error:
         form.refuse(error)
     except _Moved:
         pass
     session = store.session_or_404(session_id)
     return _render(session, form, _hand_or_404(session, number), notice=notice)
+
+
+def _deleted_meanwhile(session_id: int, number: int) -> BaseResponse:
+    flash(f"Hand {number} was deleted on another phone, so your change was not saved.")
+    return _go_scoresheet(session_id)
 
 
 @bp.post("/sessions/<int:session_id>/hands/preview")

@@ -18,7 +18,7 @@ from . import bp
 from .filters import read_filters
 from .forms import SessionForm
 from .words import change_words, tiebreaks
-from .writing import done, roster_write, session_write
+from .writing import done, roster_write, saved_hand, session_write
 
 RECENT = 5
 
@@ -130,7 +130,7 @@ def undo_change(session_id: int, index: int) -> BaseResponse:
             number = write.undo(index)
             return done(
                 write,
-                url_for("pages.session_page", session_id=session_id, saved=number),
+                saved_hand(session_id, number),
                 f"{change_words(changes[index])}: undone.",
             )
     except RuleError as error:

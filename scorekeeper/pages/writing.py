@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from flask import flash, redirect, request, session
+from flask import flash, redirect, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import writes
@@ -43,6 +43,13 @@ def session_write(session_id: int) -> Iterator[writes.SessionWrite]:
 def roster_write() -> Iterator[writes.Write]:
     with writes.roster_write(*_sent_key()) as write:
         yield write
+
+
+def saved_hand(session_id: int, number: int) -> str:
+    """The scoresheet, at the hand just saved."""
+    return url_for(
+        "pages.session_page", session_id=session_id, saved=number, _anchor=f"hand-{number}"
+    )
 
 
 def done(write: writes.Write, location: str, message: str | None = None) -> BaseResponse:

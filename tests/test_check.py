@@ -1,0 +1,100 @@
+"""`flask --app scorekeeper check`: every session against its hands, and `--repair`."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskCliRunner
+from sqlalchemy import select, update
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Hand, HandPlayer, Player
+
+from .helpers import Api, pick
+
+HANDS = [pick("Ann", "Bob", 75), {"kind": "pass"}, pick("Cat", None, 95)]
+
+
+def sessions(api: Api, count: int = 2) -> list[int]:
+    ids = []
+    for _ in range(count):
+        session_id = api.new_session(rules={"no_bid": "doubler"})["id"]
+        for hand in HANDS:
+            api.record(session_id, **hand)
+        ids.append(session_id)
+    return ids
+
+
+def test_a_consistent_database_checks_clean(api: Api, runner: FlaskCliRunner) -> None:
+    sessions(api)
+    result = runner.invoke(args=["check"])
+    assert result.exit_code == 0, result.output
+    assert result.output == "Checked 2 sessions: every one is consistent with its hands.\n"
+
+
+def test_stale_scores_and_multipliers_are_found_and_repaired(
+    app: Flask, api: Api, runner: FlaskCliRunner
+) -> None:
+    first, second = sessions(api)
+    before = api.session(second)
+    with app.app_context():
+        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+        hand = db.session.scalar(select(Hand.id).where(Hand.session_id == second, Hand.number == 3))
+        db.session.execute(
+            update(HandPlayer)
+            .where(HandPlayer.hand_id == hand, HandPlayer.player_id == ann)
+            .values(score=99)
+        )
+        db.session.execute(update(Hand).where(Hand.id == hand).values(multiplier=1))
+        db.session.commit()
+
+    found = runner.invoke(args=["check"])
+    assert found.exit_code == 1
+    assert found.output.splitlines() == [
+        f"Session {second}, hand 3: the stored multiplier is 1, the hands give 2.",
+        f"Session {second}, hand 3: Ann's stored score, win or schneider (99, False, True) "
+        "differs from the hands' (-4, False, True).",
+        "Error: Checked 2 sessions: 2 problems.",
+    ]
+    repaired = runner.invoke(args=["check", "--repair"])
+    assert repaired.exit_code == 0, repaired.output
+    assert repaired.output.count("Repaired: ") == 2
+    assert runner.invoke(args=["check"]).exit_code == 0
+    after = api.session(second)
+    assert {**after, "version": 0} == {**before, "version": 0}
+    assert api.client.get(f"/api/sessions/{first}").json["hands"] == before["hands"]
+
+
+def test_gaps_in_hand_numbers_are_found_and_renumbered(
+    app: Flask, api: Api, runner: FlaskCliRunner
+) -> None:
+    (session_id,) = sessions(api, 1)
+    with app.app_context():
+        db.session.execute(
+            update(Hand).where(Hand.session_id == session_id, Hand.number == 3).values(number=7)
+        )
+        db.session.commit()
+    found = runner.invoke(args=["check"])
+    assert found.exit_code == 1
+    assert f"Session {session_id}: its hands are numbered 1, 2, 7, not 1 to 3." in found.output
+    assert runner.invoke(args=["check", "--repair"]).exit_code == 0
+    hands = api.session(session_id)["hands"]
+    assert [(h["number"], h["kind"]) for h in hands] == [(1, "pick"), (2, "pass"), (3, "pick")]
+    assert hands[2]["multiplier"] == 2
+
+
+def test_a_hand_the_rules_refuse_is_reported_and_not_repaired_away(
+    app: Flask, api: Api, runner: FlaskCliRunner
+) -> None:
+    (session_id,) = sessions(api, 1)
+    with app.app_context():
+        db.session.execute(
+            update(Hand)
+            .where(Hand.session_id == session_id, Hand.number == 1)
+            .values(picking_points=119)
+        )
+        db.session.commit()
+    for args in (["check"], ["check", "--repair"]):
+        result = runner.invoke(args=args)
+        assert result.exit_code == 1
+        assert f"Session {session_id}, hand 1: it breaks the rules:" in result.output
+    assert len(api.session(session_id)["hands"]) == 3

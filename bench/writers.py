@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.faults.server import LiveServer, at_once, integrity, pick_bodies  # noqa: E402
+from tests.faults.server import LiveServer, at_once, integrity, pick_bodies
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ phone would.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -52,10 +53,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def flask_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "flask", "--app", "scorekeeper", *args]
+
+
 def flask(database: str, *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
     """`flask --app scorekeeper ARGS` against the database, as a separate process."""
     return subprocess.run(
-        [sys.executable, "-m", "flask", "--app", "scorekeeper", *args],
+        flask_command(*args),
         env=server_env(database),
         cwd=ROOT,
         capture_output=True,
@@ -125,10 +130,8 @@ class LiveServer:
 
     def _signal(self, signum: int) -> None:
         if self.process is not None and self.process.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signum)
-            except ProcessLookupError:
-                pass
 
     def stop(self) -> None:
         """Stop gunicorn and its workers: SIGTERM to the group, SIGKILL if it lingers."""
@@ -218,6 +221,7 @@ def at_once(count: int, work: Callable[[int], T]) -> list[T]:
         futures = [pool.submit(run, i) for i in range(count)]
         return [future.result(timeout=4 * TIMEOUT) for future in futures]
 
+
 # Card points a picking team can take (never 1 or 119); 0 and 120 left out, they need tricks said.
 POINTS = [p for p in range(2, 119)]
 
@@ -229,9 +233,11 @@ def pick_bodies(count: int, offset: int = 0) -> list[dict[str, Any]]:
     for i in range(offset, offset + count):
         picker = SEATS[i % 5]
         others = [p for p in SEATS if p != picker]
-        partner = (others + [None])[(i // 5) % 5]
+        partner = [*others, None][(i // 5) % 5]
         points = POINTS[(i // 25 * 7 + i) % len(POINTS)]
-        bodies.append({"kind": "pick", "picker": picker, "partner": partner, "picking_points": points})
+        bodies.append(
+            {"kind": "pick", "picker": picker, "partner": partner, "picking_points": points}
+        )
     assert len({json.dumps(b, sort_keys=True) for b in bodies}) == count
     return bodies
 

@@ -48,7 +48,11 @@ def edits() -> list[dict[str, Any]]:
     partner, points, crack, re-crack and blitz, so a mix of two shows."""
     pickers = ["Bob", "Cat", "Dan", "Bob", "Cat", "Dan", "Bob", "Cat"]
     later = {"Bob": "Eve", "Cat": "Dan", "Dan": "Ann"}
-    partners = {"Bob": ["Cat", "Dan", None], "Cat": ["Eve", "Ann", "Bob"], "Dan": ["Bob", "Eve"]}
+    partners: dict[str, list[str | None]] = {
+        "Bob": ["Cat", "Dan", None],
+        "Cat": ["Eve", "Ann", "Bob"],
+        "Dan": ["Bob", "Eve"],
+    }
     return [
         {
             "kind": "pick",

@@ -52,7 +52,9 @@ def test_sigkill_mid_write_loop(server: LiveServer) -> None:
     assert integrity(sheet) == []
 
     began = time.perf_counter()
-    resent = [server.call("POST", path, body, headers={"Idempotency-Key": key}) for key, body in sent]
+    resent = [
+        server.call("POST", path, body, headers={"Idempotency-Key": key}) for key, body in sent
+    ]
     print(f"{len(sent)} keys sent again in {time.perf_counter() - began:.1f} s")
     assert [answer.status for answer in resent] == [201] * len(sent)
     for (key, _), answer in zip(sent, resent, strict=True):

@@ -223,4 +223,3 @@ def test_a_cross_site_text_plain_post_is_403(table: Table) -> None:
     )
     assert_error(answer, 403)
     assert table.counts() == before
-

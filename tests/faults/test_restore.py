@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -16,6 +15,7 @@ from .server import (
     LiveServer,
     as_sent,
     at_once,
+    flask_command,
     integrity,
     pick_bodies,
     server_env,
@@ -59,8 +59,7 @@ def test_writes_during_a_restore_wait_or_get_503(server: LiveServer, tmp_path: P
     during_restore = 0
 
     restore = subprocess.Popen(
-        [sys.executable, "-m", "flask", "--app", "scorekeeper", "import-backup", "--merge"]
-        + [str(backup)],
+        flask_command("import-backup", "--merge", str(backup)),
         env=server_env(server.database),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

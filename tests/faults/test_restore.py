@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .server import (
+    ROOT,
     TIMEOUT,
     LiveServer,
     as_sent,
@@ -61,6 +62,7 @@ def test_writes_during_a_restore_wait_or_get_503(server: LiveServer, tmp_path: P
     restore = subprocess.Popen(
         flask_command("import-backup", "--merge", str(backup)),
         env=server_env(server.database),
+        cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

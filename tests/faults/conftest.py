@@ -1,0 +1,42 @@
+"""Fault tests run against a real gunicorn server with several workers, on SQLite and, when
+TEST_DATABASE_URL is set, on PostgreSQL too. Each test gets a freshly upgraded database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from ..conftest import BACKENDS, database_url
+from ..test_migrations import drop_everything
+from .server import LiveServer
+
+
+@contextmanager
+def served(database: str) -> Iterator[LiveServer]:
+    server = LiveServer(database)
+    server.fresh_schema()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        drop_everything(database)
+        server.log.unlink(missing_ok=True)
+
+
+@pytest.fixture(params=BACKENDS)
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServer]:
+    with served(database_url(request.param, tmp_path)) as live:
+        yield live
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def shared_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """One server for a module whose tests don't disturb each other."""
+    with served(database_url(request.param, tmp_path_factory.mktemp("db"))) as live:
+        yield live

@@ -1,0 +1,104 @@
+"""A long restore never makes other writers fail: they wait, or get 503 with Retry-After."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from .server import (
+    ROOT,
+    TIMEOUT,
+    LiveServer,
+    as_sent,
+    at_once,
+    flask_command,
+    integrity,
+    pick_bodies,
+    server_env,
+    sorted_bodies,
+)
+
+SESSIONS = 50
+HANDS = 40
+WRITERS = 4
+
+
+def large_backup(server: LiveServer, folder: Path) -> Path:
+    """A backup of SESSIONS sessions of HANDS hands: one session made through the API, exported
+    by the app, and copied under new ids and names."""
+    session_id = server.new_session(name="Template")["id"]
+    for body in pick_bodies(HANDS):
+        assert server.call("POST", f"/api/sessions/{session_id}/hands", body).status == 201
+    exported = server.call("GET", "/settings/backup.json")
+    assert exported.status == 200
+    backup: dict[str, Any] = exported.json()
+    (template,) = backup["sessions"]
+    assert len(template["hands"]) == HANDS
+    backup["sessions"] = [
+        {**template, "id": number, "name": f"Restored {number}"}
+        for number in range(1, SESSIONS + 1)
+    ]
+    path = folder / "backup.json"
+    path.write_text(json.dumps(backup))
+    return path
+
+
+def test_writes_during_a_restore_wait_or_get_503(server: LiveServer, tmp_path: Path) -> None:
+    backup = large_backup(server, tmp_path)
+    session_id = server.new_session()["id"]
+    before = len(server.call("GET", "/api/sessions").json()["sessions"])
+    path = f"/api/sessions/{session_id}/hands"
+    bodies = pick_bodies(WRITERS * 500)
+    lock = threading.Lock()
+    saved: list[dict[str, Any]] = []
+    refused: list[tuple[int, str | None, bytes]] = []
+    during_restore = 0
+
+    restore = subprocess.Popen(
+        flask_command("import-backup", "--merge", str(backup)),
+        env=server_env(server.database),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    began = time.perf_counter()
+
+    def write(writer: int) -> None:
+        nonlocal during_restore
+        for body in bodies[writer * 500 : (writer + 1) * 500]:
+            running = restore.poll() is None
+            if not running or time.perf_counter() - began > 4 * TIMEOUT:
+                return
+            answer = server.call("POST", path, body)
+            with lock:
+                during_restore += 1
+                if answer.status == 201:
+                    saved.append(body)
+                else:
+                    refused.append((answer.status, answer.header("Retry-After"), answer.body))
+
+    try:
+        at_once(WRITERS, write)
+        out, err = restore.communicate(timeout=4 * TIMEOUT)
+    finally:
+        restore.kill()
+    took = time.perf_counter() - began
+    print(f"restore of {SESSIONS * HANDS} hands: {took:.1f} s, {during_restore} writes meanwhile")
+
+    assert restore.returncode == 0, out + err
+    statuses = Counter(status for status, _, _ in refused)
+    assert statuses.keys() <= {503}, (statuses, refused[:3])
+    assert all(retry_after for _, retry_after, _ in refused), refused[:3]
+    sheet = server.session(session_id)
+    assert integrity(sheet, acknowledged=len(saved)) == []
+    assert as_sent(sheet["hands"], bodies) == sorted_bodies(saved)
+    sessions = server.call("GET", "/api/sessions").json()["sessions"]
+    assert len(sessions) == before + SESSIONS
+    restored = [s for s in sessions if s["name"].startswith("Restored ")]
+    assert sorted(s["hand_count"] for s in restored) == [HANDS] * SESSIONS

@@ -1,0 +1,106 @@
+"""Two phones on one session in Chromium: an edit made meanwhile is shown, not overwritten; a
+double tap saves once; Undo can be taken back; Changes and the trash at three widths."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from .test_table import SEATS, api, chip
+
+Shot = Callable[..., Path]
+WIDTHS = (320, 390, 768)
+
+
+def session_with_hands(base_url: str, name: str) -> int:
+    session = api(base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 0, "name": name})
+    for picker, partner, points in (("Ann", "Bob", 75), ("Bob", "Cat", 30), ("Cat", "Dan", 95)):
+        api(
+            base_url,
+            "POST",
+            f"/api/sessions/{session['id']}/hands",
+            {"kind": "pick", "picker": picker, "partner": partner, "picking_points": points},
+        )
+    return int(session["id"])
+
+
+def at_widths(page: Page, name: str, shot: Shot) -> None:
+    """Screenshots at each phone and tablet width; no sideways scrolling at any."""
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 844})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"{name}-{width}", full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
+def test_an_edit_from_another_phone_is_shown_and_asked_about(
+    page: Page, browser: Browser, browser_context_args: dict[str, Any], base_url: str, shot: Shot
+) -> None:
+    session_id = session_with_hands(base_url, "Two phones")
+    page.goto(f"/sessions/{session_id}/hands/2/edit")
+    page.get_by_label("Picking team points").fill("45")
+
+    other = browser.new_context(**browser_context_args).new_page()
+    other.goto(f"{base_url}/sessions/{session_id}/hands/2/edit")
+    chip(other, "Partner", "Dan").tap()
+    other.get_by_role("button", name="Save hand").tap()
+    expect(other.get_by_text("Hand 2 saved.")).to_be_visible()
+
+    page.get_by_role("button", name="Save hand").tap()
+    notice = page.get_by_role("alert")
+    expect(notice).to_contain_text("Hand 2 was changed on another phone while you edited it")
+    expect(notice).to_contain_text("It is now: Bob & Dan, 30")
+    expect(page.get_by_label("Picking team points")).to_have_value("45")
+    shot(page, "edit-conflict")
+    hand = api(base_url, "GET", f"/api/sessions/{session_id}")["hands"][1]
+    assert (hand["partner"], hand["picking_points"]) == ("Dan", 30)
+
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_text("Hand 2 saved.")).to_be_visible()
+    hand = api(base_url, "GET", f"/api/sessions/{session_id}")["hands"][1]
+    assert (hand["partner"], hand["picking_points"]) == ("Cat", 45)
+
+
+def test_a_double_tap_on_save_records_one_hand(page: Page, base_url: str) -> None:
+    session_id = session_with_hands(base_url, "Double tap")
+    page.goto(f"/sessions/{session_id}/hands/new")
+    chip(page, "Picker", "Dan").tap()
+    chip(page, "Partner", "Eve").tap()
+    page.get_by_label("Picking team points").fill("61")
+    page.get_by_role("button", name="Save hand").dblclick()
+    expect(page.get_by_text("Hand 4 saved.")).to_be_visible()
+    page.go_back()
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_text("Hand 4 saved.")).to_be_visible()
+    assert len(api(base_url, "GET", f"/api/sessions/{session_id}")["hands"]) == 4
+
+
+def test_undo_changes_and_trash(page: Page, base_url: str, shot: Shot) -> None:
+    session_id = session_with_hands(base_url, "Undo and trash")
+    page.goto(f"/sessions/{session_id}")
+    page.get_by_role("button", name="Undo last hand").tap()
+    expect(page.get_by_text("Hand 3 undone.")).to_be_visible()
+    shot(page, "undo-bar")
+    page.get_by_role("button", name="Bring hand 3 back").tap()
+    expect(page.locator("tr.saved")).to_have_count(1)
+    assert len(api(base_url, "GET", f"/api/sessions/{session_id}")["hands"]) == 3
+
+    page.get_by_role("link", name="Changes").tap()
+    expect(page.get_by_role("heading", name="Changes")).to_be_visible()
+    expect(page.get_by_text("Hand 3 brought back: Cat & Dan, 95")).to_be_visible()
+    at_widths(page, "changes", shot)
+
+    page.goto(f"/sessions/{session_id}")
+    page.get_by_role("link", name="Delete session").tap()
+    expect(page.get_by_role("heading", name="Delete this session?")).to_be_visible()
+    shot(page, "delete-session")
+    page.get_by_role("button", name="Delete session").tap()
+    expect(page.get_by_role("heading", name="Trash")).to_be_visible()
+    expect(page.get_by_text("Undo and trash moved to the trash.")).to_be_visible()
+    at_widths(page, "trash", shot)
+    page.get_by_role("button", name="Restore").first.tap()
+    expect(page.get_by_role("heading", name="Undo and trash")).to_be_visible()
+    assert len(api(base_url, "GET", f"/api/sessions/{session_id}")["hands"]) == 3

@@ -586,10 +586,12 @@ def document() -> dict[str, Any]:
         "info": {
             "title": "Sheepshead scorekeeper",
             "version": "1",
-            "description": 'JSON in and out. Whole numbers are JSON integers: `60.0`, `"60"` '
-            'and `true` are refused where a number is asked. Every error is `{"error": <sentence>, "field": '
-            "<field>}` and changes nothing; an unknown path under `/api/` is a JSON 404 and a "
-            "method a path does not take a JSON 405.",
+            "description": (
+                'JSON in and out. Whole numbers are JSON integers: `60.0`, `"60"` and `true` '
+                "are refused where a number is asked. Every error is "
+                '`{"error": <sentence>, "field": <field>}` and changes nothing; an unknown '
+                "path under `/api/` is a JSON 404 and a method a path does not take a JSON 405."
+            ),
         },
         "servers": [{"url": "/"}],
         "security": [{}, {"bearer": []}],

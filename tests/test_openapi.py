@@ -127,6 +127,9 @@ SESSION_BODIES_REFUSED = [
     {"players": SEATS[:4], "rounds": 1},
     {"players": [*SEATS[:4], "x" * 41], "rounds": 1},
     {"players": [*SEATS[:4], ""], "rounds": 1},
+    {"players": [*SEATS[:4], "  "], "rounds": 1},
+    {"players": [*SEATS[:4], "Z\x00e"], "rounds": 1},
+    {"players": SEATS, "rounds": 1, "name": "Fri\x00day"},
     {"players": SEATS, "rounds": 1, "name": "x" * 101},
     {"players": SEATS, "rounds": 1, "colour": "red"},
     {"players": SEATS, "rounds": 1, "rules": {"stake": 5}},
@@ -167,7 +170,14 @@ HAND_BODIES_REFUSED = [
     {"kind": "pass", "forced": True},
 ]
 CHANGES_ACCEPTED = [{"name": "Friday"}, {"rounds": 0}, {"name": "", "rounds": 100}]
-CHANGES_REFUSED = [{}, {"name": None}, {"rounds": 101}, {"players": SEATS}, {"name": "x" * 101}]
+CHANGES_REFUSED = [
+    {},
+    {"name": None},
+    {"rounds": 101},
+    {"players": SEATS},
+    {"name": "x" * 101},
+    {"name": "\x00"},
+]
 
 
 @pytest.mark.parametrize(

@@ -66,6 +66,8 @@ CARD_POINTS: Schema = {
     "description": "Card points, 0-120; never 1 or 119, which no set of cards adds up to.",
 }
 PER_PLAYER_NAMES: Schema = {"minLength": 1, "maxLength": MAX_NAME_LENGTH}
+NO_NUL_AND_NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
+NO_NUL = r"^[^\x00]*$"
 OUTPUT_ONLY: Schema = {"readOnly": True, "description": "Output only: ignored in a body."}
 
 
@@ -74,8 +76,8 @@ def _schemas() -> dict[str, Schema]:
         "type": "string",
         "minLength": 1,
         "maxLength": MAX_NAME_LENGTH,
-        "pattern": r"\S",
-        "description": "A player's name, 1-40 characters after trimming; any case.",
+        "pattern": NO_NUL_AND_NOT_BLANK,
+        "description": "A player's name, 1-40 characters after trimming, no NUL; any case.",
     }
     called_cards = sorted({card for cards in CALLED_CARDS.values() for card in cards})
     pick_fields: Schema = {
@@ -237,6 +239,7 @@ def _schemas() -> dict[str, Schema]:
                 "name": {
                     "type": ["string", "null"],
                     "maxLength": MAX_SESSION_NAME_LENGTH,
+                    "pattern": NO_NUL,
                     "description": "Default empty: pages show the date.",
                 },
                 "players": {
@@ -264,7 +267,11 @@ def _schemas() -> dict[str, Schema]:
         "SessionChange": {
             "type": "object",
             "properties": {
-                "name": {"type": ["string", "null"], "maxLength": MAX_SESSION_NAME_LENGTH},
+                "name": {
+                    "type": ["string", "null"],
+                    "maxLength": MAX_SESSION_NAME_LENGTH,
+                    "pattern": NO_NUL,
+                },
                 "rounds": {
                     "type": ["integer", "null"],
                     "minimum": 0,

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from schemathesis.core.errors import InvalidSchema
 
-from scorekeeper.api.openapi import document
+from scorekeeper.api.openapi import BODY_EXAMPLES, document
 
 from .helpers import SEATS, Api, pick
 
@@ -221,3 +221,9 @@ def test_answers_match_their_schemas(api: Api, client: FlaskClient) -> None:
     refused = client.post(f"/api/sessions/{session['id']}/hands", json={"kind": "pass"})
     assert refused.status_code == 409
     assert _validator("Error").is_valid(refused.json)
+
+
+@pytest.mark.parametrize("component", sorted(BODY_EXAMPLES))
+def test_body_examples_match_their_schemas(component: str) -> None:
+    for example in BODY_EXAMPLES[component].values():
+        assert _validator(component).is_valid(example["value"])

@@ -29,7 +29,6 @@ from schemathesis.specs.openapi.checks import (
 
 from scorekeeper.api.openapi import document
 
-from .conftest import fresh_app
 from .helpers import SEATS, pick
 
 CHECKS = [
@@ -116,40 +115,39 @@ def _real_path_values(path: str, session_ids: list[int]) -> st.SearchStrategy[di
 
 
 @pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
-def test_fuzz_operation(database: str, method: str, path: str, tally: Tally) -> None:
-    with fresh_app(database) as app:
-        session_ids = _seed(app)
-        schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
-        operation = schema[path][method]
-        # Valid requests name real rows; invalid ones also make up their own path values.
-        strategy = st.one_of(
-            *schema.get_strategies_from_examples(operation),
-            operation.as_strategy(GenerationMode.NEGATIVE),
-            *(
-                _real_path_values(path, session_ids).flatmap(
-                    lambda values, mode=mode: operation.as_strategy(mode, path_parameters=values)
-                )
-                for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
-            ),
-        )
+def test_fuzz_operation(app: Flask, method: str, path: str, tally: Tally) -> None:
+    session_ids = _seed(app)
+    schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
+    operation = schema[path][method]
+    # Valid requests name real rows; invalid ones also make up their own path values.
+    strategy = st.one_of(
+        *schema.get_strategies_from_examples(operation),
+        operation.as_strategy(GenerationMode.NEGATIVE),
+        *(
+            _real_path_values(path, session_ids).flatmap(
+                lambda values, mode=mode: operation.as_strategy(mode, path_parameters=values)
+            )
+            for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
+        ),
+    )
 
-        @settings(
-            max_examples=EXAMPLES_PER_OPERATION,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            phases=[Phase.explicit, Phase.generate, Phase.shrink],
-            suppress_health_check=list(HealthCheck),
-        )
-        @given(case=strategy)
-        def call(case: Case) -> None:
-            started = time.perf_counter()
-            response = case.call()
-            tally.seconds += time.perf_counter() - started
-            tally.statuses[response.status_code] += 1
-            case.validate_response(response, checks=CHECKS)
+    @settings(
+        max_examples=EXAMPLES_PER_OPERATION,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.explicit, Phase.generate, Phase.shrink],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=strategy)
+    def call(case: Case) -> None:
+        started = time.perf_counter()
+        response = case.call()
+        tally.seconds += time.perf_counter() - started
+        tally.statuses[response.status_code] += 1
+        case.validate_response(response, checks=CHECKS)
 
-        call()
+    call()
 
 
 @pytest.mark.parametrize(

@@ -355,6 +355,54 @@ def _schemas() -> dict[str, Schema]:
     }
 
 
+SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
+    "SessionInput": {
+        "session": {
+            "value": {
+                "name": "Friday at Dan's",
+                "players": SEATS,
+                "rounds": 2,
+                "first_dealer": "Ann",
+                "rules": {"partner": "jack_of_diamonds", "no_bid": "forced_pick"},
+            }
+        }
+    },
+    "SessionChange": {"rename": {"value": {"name": "Friday at Dan's", "rounds": 3}}},
+    "HandInput": {
+        "pick": {
+            "value": {
+                "kind": "pick",
+                "picker": "Ann",
+                "partner": "Bob",
+                "called_card": "JD",
+                "picking_points": 75,
+            }
+        },
+        "alone_cracked": {
+            "value": {
+                "kind": "pick",
+                "picker": "Eve",
+                "partner": None,
+                "opponent_points": 25,
+                "cracked_by": "Ann",
+                "recracked": True,
+                "blitzes": ["black"],
+            }
+        },
+        "leaster": {
+            "value": {
+                "kind": "leaster",
+                "winner": "Cat",
+                "points": dict(zip(SEATS, (30, 40, 10, 25, 15), strict=True)),
+                "tricks": dict(zip(SEATS, (2, 1, 1, 1, 1), strict=True)),
+            }
+        },
+        "pass": {"value": {"kind": "pass"}},
+    },
+}
+
+
 def _json(schema: Schema, description: str, headers: Schema | None = None) -> Schema:
     answer: Schema = {
         "description": description,
@@ -386,7 +434,9 @@ def _operation(
     if body is not None:
         operation["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": _ref(body)}},
+            "content": {
+                "application/json": {"schema": _ref(body), "examples": BODY_EXAMPLES[body]}
+            },
         }
     operation["responses"] = {
         **success,

@@ -100,6 +100,8 @@ for href in $stylesheets; do
 done
 [[ -n $stylesheets ]] || say "note: the front page links no stylesheet"
 fetch /api/sessions
+fetch /api/openapi.json
+grep -q '"openapi": *"3.1.0"' "$work/body" || fail "GET /api/openapi.json is not the OpenAPI document"
 
 kill "$server_pid"
 wait "$server_pid" 2>/dev/null || true

@@ -6,4 +6,4 @@ from flask import Blueprint
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-from . import routes  # noqa: E402, F401  (routes attach themselves to bp)
+from . import routes, schema  # noqa: E402, F401  (routes attach themselves to bp)

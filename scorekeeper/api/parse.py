@@ -51,6 +51,9 @@ def _whole(value: Any, field: str, label: str, low: int, high: int) -> int:
 def _text(value: Any, field: str, what: str) -> str:
     if not isinstance(value, str):
         raise RuleError(f"{what} must be given as text.", field)
+    # PostgreSQL can't store it; SQLite would, so both databases refuse it here.
+    if "\x00" in value:
+        raise RuleError(f"{what} can't hold a NUL character.", field)
     return value
 
 
@@ -152,6 +155,8 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RuleError("Players must be a list of the players' names in seat order.", "players")
+    for player in players:
+        _text(player, "players", "A player's name")
     if "rounds" not in body:
         raise RuleError("Say how many rounds to play (0 means open-ended).", "rounds")
     given_rules = body.get("rules") or {}

@@ -72,9 +72,6 @@ def test_a_double_tap_on_save_records_one_hand(page: Page, base_url: str) -> Non
     page.get_by_label("Picking team points").fill("61")
     page.get_by_role("button", name="Save hand").dblclick()
     expect(page.get_by_text("Hand 4 saved.")).to_be_visible()
-    page.go_back()
-    page.get_by_role("button", name="Save hand").tap()
-    expect(page.get_by_text("Hand 4 saved.")).to_be_visible()
     assert len(api(base_url, "GET", f"/api/sessions/{session_id}")["hands"]) == 4
 
 

@@ -80,6 +80,7 @@ def session_backup_json(session: Session) -> dict[str, Any]:
         "created_at": iso(session.created_at),
         "players": list(table.seats),
         "rounds": table.rounds,
+        "version": session.version,
         "first_dealer": table.first_dealer,
         "rules": options_json(table.options),
         "hands": [hand_input_json(store.hand_of(row, names)) for row in session.hands],
@@ -250,11 +251,18 @@ def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Se
             session_id=session_id,
             created_at=_created_at(given.get("created_at")),
         )
+        session.version = _version(given.get("version", session.version))
     for number, hand in enumerate(recorded, start=1):
         with _at(f"{where}, hand {number}"):
             _add_hand(session, hand)
     store.store_scores(session)
     return session
+
+
+def _version(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= store.MAX_ID:
+        raise RuleError(f"Its version must be a whole number from 0 to {store.MAX_ID}.", "version")
+    return value
 
 
 def _held(given: dict[str, Any]) -> bool:
@@ -277,7 +285,9 @@ def _held(given: dict[str, Any]) -> bool:
 
 
 def _comparable(session: dict[str, Any]) -> str:
-    return json.dumps({k: v for k, v in session.items() if k != "id"}, sort_keys=True)
+    return json.dumps(
+        {k: v for k, v in session.items() if k not in ("id", "version")}, sort_keys=True
+    )
 
 
 def _created_at(value: Any) -> datetime:

@@ -8,6 +8,7 @@ stored copies of the scores, or nothing.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from flask import abort
@@ -25,6 +26,53 @@ def check_session_id(session_id: int) -> None:
     """404 for an id no session can have (the database would refuse to look it up)."""
     if not 0 < session_id <= MAX_ID:
         abort(404, f"There is no session {session_id}.")
+
+
+def session_head(session_id: int) -> Session:
+    """A session with its seats and first dealer, its hands not loaded yet."""
+    check_session_id(session_id)
+    session: Session = db.first_or_404(
+        select(Session)
+        .where(Session.id == session_id)
+        .options(
+            selectinload(Session.seats).joinedload(Seat.player),
+            selectinload(Session.first_dealer),
+        ),
+        description=f"There is no session {session_id}.",
+    )
+    return session
+
+
+def load_hands(session: Session) -> None:
+    """Load a session's hands and their players, in two queries, where they are not loaded."""
+    db.session.execute(
+        select(Session)
+        .where(Session.id == session.id)
+        .options(selectinload(Session.hands).selectinload(Hand.players))
+    ).all()
+
+
+@dataclass(frozen=True)
+class Tail:
+    """What the next hand of a session depends on, read without loading its hands."""
+
+    count: int
+    next_dealer: str
+    pending_doublers: int
+
+
+def tail_of(session: Session) -> Tail:
+    table = table_of(session)
+    names = names_of(session)
+    rows = db.session.execute(
+        select(Hand.kind, Hand.dealer_id).where(Hand.session_id == session.id).order_by(Hand.number)
+    ).all()
+    last_dealer = names[rows[-1].dealer_id] if rows else None
+    return Tail(
+        count=len(rows),
+        next_dealer=table.next_dealer(last_dealer),
+        pending_doublers=rules.pending_doublers(table, [rules.Kind(row.kind) for row in rows]),
+    )
 
 
 def session_or_404(session_id: int) -> Session:
@@ -209,6 +257,23 @@ def add_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Ha
     return row
 
 
+def append_hand(
+    session: Session, tail: Tail, entry: rules.HandInput, dealer: str | None
+) -> tuple[Hand, rules.HandResult]:
+    """Add a hand after the last one, scored, without loading the hands before it: no hand
+    before it scores differently for it."""
+    table = table_of(session)
+    table.check_room_for_hand(tail.count)
+    hand = rules.validate_hand(table, dealer or tail.next_dealer, entry)
+    _pending, doubled = rules.take_doubler(table, tail.pending_doublers, hand.kind)
+    result = rules.score_hand(table, hand, doubled)
+    row = Hand(session_id=session.id, number=tail.count + 1)
+    _write_hand(session, row, hand)
+    _store_result(row, result, names_of(session))
+    db.session.add(row)
+    return row, result
+
+
 def insert_hand(session: Session, number: int, entry: rules.HandInput, dealer: str) -> Hand:
     """Put a hand back at `number`; the hands from there on move down a number."""
     hand = _checked_hand(session, None, entry, dealer)
@@ -242,7 +307,10 @@ def _checked_hand(
     table = table_of(session)
     if row is None:
         table.check_room_for_hand(len(session.hands))
-        dealer = dealer or sheet_of(session).next_dealer
+        last_dealer = session.hands[-1].dealer_id if session.hands else None
+        dealer = dealer or table.next_dealer(
+            None if last_dealer is None else names_of(session)[last_dealer]
+        )
     else:
         dealer = dealer or names_of(session)[row.dealer_id]
     return rules.validate_hand(table, dealer or table.first_dealer, entry)
@@ -329,17 +397,22 @@ def store_scores(session: Session) -> rules.Sheet:
     """Rewrite the stored scores from a replay of the session's hands; the sheet replayed."""
     names = names_of(session)
     sheet = sheet_of(session)
-    # Only changed values are assigned, so the flush touches only the rows that changed.
     for row, result in zip(session.hands, sheet.results, strict=True):
-        if row.multiplier != result.multiplier:
-            row.multiplier = result.multiplier
-        for hand_player in row.players:
-            player = names[hand_player.player_id]
-            derived = (
-                result.scores[player],
-                player in result.winners,
-                player in result.schneidered,
-            )
-            if (hand_player.score, hand_player.won, hand_player.schneidered) != derived:
-                hand_player.score, hand_player.won, hand_player.schneidered = derived
+        _store_result(row, result, names)
     return sheet
+
+
+def _store_result(row: Hand, result: rules.HandResult, names: dict[int, str]) -> None:
+    """Store a hand's multiplier and its players' scores. Only changed values are assigned, so
+    a flush touches only the rows that changed."""
+    if row.multiplier != result.multiplier:
+        row.multiplier = result.multiplier
+    for hand_player in row.players:
+        player = names[hand_player.player_id]
+        derived = (
+            result.scores[player],
+            player in result.winners,
+            player in result.schneidered,
+        )
+        if (hand_player.score, hand_player.won, hand_player.schneidered) != derived:
+            hand_player.score, hand_player.won, hand_player.schneidered = derived

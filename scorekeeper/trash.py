@@ -25,6 +25,7 @@ KEPT_FOR = timedelta(days=30)
 
 def throw_away(write: SessionWrite) -> None:
     """Move the session of the write under way to the trash."""
+    write.sheet_before()
     session = write.session
     changes = [
         {

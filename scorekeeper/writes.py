@@ -136,42 +136,69 @@ class _Change:
 
 class SessionWrite(Write):
     """A write to one session, holding its lock: the session as it is now, and the changes to its
-    hands, recorded in its history when the write finishes."""
+    hands, recorded in its history when the write finishes.
+
+    A hand added after the last one is scored on its own (no hand before it scores differently
+    for it), so the usual write never loads the session's hands; every other change loads them
+    all and replays them."""
 
     def __init__(self, session: Session, key: str | None, print_: str) -> None:
         super().__init__(key, print_)
         self.session = session
-        self._before = store.sheet_of(session)
+        self._before: rules.Sheet | None = None
+        self._after: rules.Sheet | None = None
+        self._appended: dict[int, rules.HandResult] = {}
         self._changes: list[_Change] = []
-        self._sheet: rules.Sheet | None = None
         self._removed = False
         self._touched = False
+        self._finished = False
+
+    def sheet_before(self) -> rules.Sheet:
+        """The session's hands, loaded, as they were when the write began."""
+        if self._before is None:
+            store.load_hands(self.session)
+            self._before = store.sheet_of(self.session)
+        return self._before
+
+    def tail(self) -> store.Tail:
+        """What the next hand depends on: the hand count, the next dealer, pending doublers."""
+        return store.tail_of(self.session)
 
     def hand_json(self, number: int) -> dict[str, Any]:
         """Hand `number` as it was when the write began."""
-        return hand_json(number, self._before.results[number - 1])
+        return hand_json(number, self.sheet_before().results[number - 1])
 
     def hand(self, number: int) -> Hand:
+        self.sheet_before()
         row = store.find_hand(self.session, number)
         if row is None:
             raise NotFound(f"Session {self.session.id} has no hand {number}.", "number")
         return row
 
-    def record_hand(self, entry: rules.HandInput, dealer: str | None) -> int:
-        row = store.add_hand(self.session, entry, dealer)
+    def _changed(self, action: str, number: int, before: Any, leaves_hand: bool) -> None:
         self._touched = True
-        self._changes.append(_Change("add", row.number, None, leaves_hand=True))
+        self._changes.append(_Change(action, number, before, leaves_hand))
+
+    def record_hand(self, entry: rules.HandInput, dealer: str | None) -> int:
+        if self._before is None:
+            row, result = store.append_hand(self.session, self.tail(), entry, dealer)
+            self._appended[row.number] = result
+        else:
+            row = store.add_hand(self.session, entry, dealer)
+        self._changed("add", row.number, None, leaves_hand=True)
         return row.number
 
     def replace_hand(self, number: int, entry: rules.HandInput, dealer: str | None) -> None:
-        store.replace_hand(self.session, self.hand(number), entry, dealer)
-        self._touched = True
-        self._changes.append(_Change("edit", number, self.hand_json(number), leaves_hand=True))
+        row = self.hand(number)
+        before = self.hand_json(number)
+        store.replace_hand(self.session, row, entry, dealer)
+        self._changed("edit", number, before, leaves_hand=True)
 
     def delete_hand(self, number: int) -> None:
-        store.delete_hand(self.session, self.hand(number))
-        self._touched = True
-        self._changes.append(_Change("delete", number, self.hand_json(number), leaves_hand=False))
+        row = self.hand(number)
+        before = self.hand_json(number)
+        store.delete_hand(self.session, row)
+        self._changed("delete", number, before, leaves_hand=False)
 
     def remove_session(self) -> None:
         """Delete the session itself (its hands and history go with it)."""
@@ -180,15 +207,18 @@ class SessionWrite(Write):
 
     def rebuild(self) -> None:
         """Renumber the hands 1..n and rewrite what is derived from them."""
+        self.sheet_before()
         store.rebuild(self.session)
         self._touched = True
 
     def update(self, name: str | None, rounds: int | None) -> None:
+        self.sheet_before()
         store.update_session(self.session, name, rounds)
         self._touched = True
 
     def undo(self, index: int) -> int:
         """Undo the change at `index` of the history (0 the newest); return its hand number."""
+        sheet = self.sheet_before()
         changes = history(self.session.id)
         if not 0 <= index < len(changes):
             raise NotFound(f"Session {self.session.id} has no change {index}.", "index")
@@ -200,54 +230,61 @@ class SessionWrite(Write):
                 "Undo the later changes first.",
                 "index",
             )
+        current = None if after is None else self.hand_json(number)
         if before is None:
             store.delete_hand(self.session, self.hand(number))
         elif after is None:
-            if number > len(self.session.hands) + 1:
+            if number > len(sheet.results) + 1:
                 raise Conflict(
-                    f"The session has {len(self.session.hands)} hands now, so hand {number} "
+                    f"The session has {len(sheet.results)} hands now, so hand {number} "
                     "can't come back at its place.",
                     "index",
                 )
             store.insert_hand(self.session, number, *recorded_hand(before))
         else:
             store.replace_hand(self.session, self.hand(number), *recorded_hand(before))
-        current = None if after is None else self.hand_json(number)
-        self._touched = True
-        self._changes.append(_Change("restore", number, current, leaves_hand=before is not None))
+        self._changed("restore", number, current, leaves_hand=before is not None)
         return number
 
     def _holds(self, number: int, hand: dict[str, Any]) -> bool:
         """Whether hand `number` is now the hand given, as it was recorded."""
-        if number > len(self._before.results):
+        if number > len(self.sheet_before().results):
             return False
         now = self.hand_json(number)
         return all(now.get(key) == hand.get(key) for key in RECORDED_KEYS)
 
-    def finish(self) -> rules.Sheet:
-        """Store the scores, record the changes and bump the version, once; the sheet now."""
-        if self._removed or not self._touched:
-            return self._before
-        if self._sheet is None:
-            sheet = store.store_scores(self.session)
-            self.session.version += 1
-            for change in self._changes:
-                after = (
-                    hand_json(change.number, sheet.results[change.number - 1])
-                    if change.leaves_hand
-                    else None
+    def finish(self) -> None:
+        """Store the scores, record the changes and bump the version, once."""
+        if self._finished or self._removed or not self._touched:
+            return
+        self._finished = True
+        if self._before is not None:
+            self._after = store.store_scores(self.session)
+        self.session.version += 1
+        for change in self._changes:
+            after = self.hand_after(change.number) if change.leaves_hand else None
+            db.session.add(
+                Change(
+                    session_id=self.session.id,
+                    action=change.action,
+                    number=change.number,
+                    before=change.before,
+                    after=after,
                 )
-                db.session.add(
-                    Change(
-                        session_id=self.session.id,
-                        action=change.action,
-                        number=change.number,
-                        before=change.before,
-                        after=after,
-                    )
-                )
-            self._sheet = sheet
-        return self._sheet
+            )
+
+    def hand_after(self, number: int) -> dict[str, Any]:
+        """Hand `number` as the write leaves it."""
+        if number in self._appended:
+            return hand_json(number, self._appended[number])
+        return hand_json(number, self.sheet_after().results[number - 1])
+
+    def sheet_after(self) -> rules.Sheet:
+        """The session's sheet as the write leaves it."""
+        if self._after is None:
+            store.load_hands(self.session)
+            self._after = store.sheet_of(self.session)
+        return self._after
 
 
 def history(session_id: int) -> list[Change]:
@@ -267,7 +304,7 @@ def session_write(
     begin_write(session_id)
     try:
         check_key(key, print_)
-        session = store.session_or_404(session_id)
+        session = store.session_head(session_id)
         if if_match is not None and if_match != session.version:
             raise VersionMismatch(if_match, session.version)
         write = SessionWrite(session, key, print_)

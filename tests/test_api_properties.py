@@ -77,4 +77,6 @@ def test_sums_to_zero_and_edit_then_restore_gives_the_session_back(
     api.replace(sid, edited + 1, **replacement)
     assert sum(api.session(sid)["totals"].values()) == 0
     api.replace(sid, edited + 1, **hands[edited])
-    assert api.session(sid) == original
+    restored = api.session(sid)
+    assert restored["version"] == original["version"] + 2
+    assert {**restored, "version": 0} == {**original, "version": 0}

@@ -43,9 +43,9 @@ def import_page(client: FlaskClient, content: bytes, **given: Any) -> Any:
 
 
 def comparable(session: dict[str, Any]) -> dict[str, Any]:
-    """A session's answer without what a new session can't share: its id and creation time,
-    and the leaster points and tricks, which the CSV has no columns for."""
-    kept = {k: v for k, v in session.items() if k not in ("id", "created_at")}
+    """A session's answer without what a new session can't share: its id, creation time and
+    version, and the leaster points and tricks, which the CSV has no columns for."""
+    kept = {k: v for k, v in session.items() if k not in ("id", "created_at", "version")}
     kept["hands"] = [{**h, "points": None, "tricks": None} for h in session["hands"]]
     return kept
 

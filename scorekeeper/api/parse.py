@@ -22,7 +22,7 @@ HAND_OUTPUT_KEYS = {"number", "multiplier", "scores", "doubled"}
 SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules"}
 SESSION_OUTPUT_KEYS = {
     "id", "created_at", "hands", "totals", "hands_won", "standings", "next_dealer",
-    "pending_doublers", "complete", "hand_count",
+    "pending_doublers", "complete", "hand_count", "version",
 }  # fmt: skip
 RULES_KEYS = {"partner", "no_bid", "cracking", "blitzing"}
 

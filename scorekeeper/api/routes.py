@@ -12,7 +12,7 @@ from typing import Any
 from flask import Response, g, request
 
 from .. import store, trash, writes
-from ..json_format import hand_json, iso, session_json, session_summary
+from ..json_format import iso, session_json, session_summary
 from . import bp
 from .parse import hand_request, json_object, session_change, session_request
 
@@ -131,8 +131,8 @@ def update_session(session_id: int) -> Response:
     change = session_change(json_object(request))
     with _session_write(session_id) as write:
         write.update(change.name, change.rounds)
-        sheet = write.finish()
-        return _session_answer(write, write.session, sheet, 200)
+        write.finish()
+        return _session_answer(write, write.session, write.sheet_after(), 200)
 
 
 @bp.delete("/sessions/<int:session_id>")
@@ -148,8 +148,8 @@ def record_hand(session_id: int) -> Response:
     given = hand_request(json_object(request))
     with _session_write(session_id) as write:
         number = write.record_hand(given.entry, given.dealer)
-        sheet = write.finish()
-        return _answer(write.answered(201, hand_json(number, sheet.results[number - 1])))
+        write.finish()
+        return _answer(write.answered(201, write.hand_after(number)))
 
 
 @bp.put("/sessions/<int:session_id>/hands/<int:number>")
@@ -157,8 +157,8 @@ def replace_hand(session_id: int, number: int) -> Response:
     given = hand_request(json_object(request))
     with _session_write(session_id) as write:
         write.replace_hand(number, given.entry, given.dealer)
-        sheet = write.finish()
-        return _answer(write.answered(200, hand_json(number, sheet.results[number - 1])))
+        write.finish()
+        return _answer(write.answered(200, write.hand_after(number)))
 
 
 @bp.delete("/sessions/<int:session_id>/hands/<int:number>")
@@ -189,8 +189,8 @@ def change_json(change: Any) -> dict[str, Any]:
 def undo_change(session_id: int, index: int) -> Response:
     with _session_write(session_id) as write:
         write.undo(index)
-        sheet = write.finish()
-        return _session_answer(write, write.session, sheet, 200)
+        write.finish()
+        return _session_answer(write, write.session, write.sheet_after(), 200)
 
 
 @bp.get("/trash")

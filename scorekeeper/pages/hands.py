@@ -100,7 +100,8 @@ def record_hand(session_id: int) -> str | BaseResponse:
         if "preview" in request.form:
             return _render(session, form, None, _preview(session, form, None))
         with session_write(session_id) as write:
-            expected = len(write.session.hands) + 1
+            tail = write.tail()
+            expected = tail.count + 1
             if form.number.data != str(expected):
                 form.number.data = str(expected)
                 latest = write.hand_json(expected - 1) if expected > 1 else None
@@ -110,8 +111,7 @@ def record_hand(session_id: int) -> str | BaseResponse:
                     + f". If yours is another hand, save it as hand {expected}."
                 )
                 raise _Moved
-            dealer = _dealer(write.session, form, None)
-            number = write.record_hand(form.hand_input(dealer), dealer)
+            number = write.record_hand(form.hand_input(tail.next_dealer), tail.next_dealer)
             return done(write, saved_hand(session_id, number), f"Hand {number} saved.")
     except RuleError as error:
         form.refuse(error)
@@ -128,7 +128,7 @@ def _summary(hand: dict[str, Any]) -> str:
 def edit_hand(session_id: int, number: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
     row = store.find_hand(session, number)
-    if row is None and request.method == "POST" and number > 0:
+    if row is None and request.method == "POST" and request.form.get("original"):
         return _deleted_meanwhile(session_id, number)
     row = _hand_or_404(session, number)
     form = _form(session)
@@ -191,7 +191,7 @@ def delete_hand(session_id: int, number: int) -> str | BaseResponse:
     if request.method == "POST":
         with session_write(session_id) as write:
             # Only the hand the confirmation showed is deleted, so a double tap deletes one hand.
-            row = _hand_or_404(write.session, number)
+            row = write.hand(number)
             if request.form.get("hand", type=int) != row.id:
                 return done(
                     write,
@@ -217,7 +217,7 @@ def undo_last_hand(session_id: int) -> BaseResponse:
     number = request.form.get("number", type=int)
     with session_write(session_id) as write:
         # Only the hand the button showed is undone, so a double tap can't undo two hands.
-        if not write.session.hands or number != len(write.session.hands):
+        if number is None or number != write.tail().count or number == 0:
             return done(write, url_for("pages.session_page", session_id=session_id))
         write.delete_hand(number)
         return done(

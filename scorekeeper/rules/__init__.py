@@ -15,7 +15,7 @@ from .hands import (
     whole_number_error,
 )
 from .scoring import HandResult, multiplier, opponent_value, schneidered_side, score_hand
-from .sheet import Sheet, Standing, score_sheet, standings
+from .sheet import Sheet, Standing, pending_doublers, score_sheet, standings, take_doubler
 from .table import (
     MAX_ROUNDS,
     NoBid,
@@ -55,6 +55,7 @@ __all__ = [
     "new_table",
     "opponent_value",
     "options_from",
+    "pending_doublers",
     "player_name",
     "rounds_error",
     "schneidered_side",
@@ -62,6 +63,7 @@ __all__ = [
     "score_sheet",
     "session_name",
     "standings",
+    "take_doubler",
     "validate_hand",
     "whole_number_error",
 ]

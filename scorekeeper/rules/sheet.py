@@ -31,21 +31,35 @@ class Sheet:
     complete: bool
 
 
+def take_doubler(table: Table, pending: int, kind: Kind) -> tuple[int, bool]:
+    """The doublers pending after a hand of this kind, and whether the hand is doubled.
+    Doublers queue: each pass adds one, each pick takes one."""
+    if table.options.no_bid is not NoBid.DOUBLER:
+        return pending, False
+    if kind is Kind.PASS:
+        return pending + 1, False
+    if kind is Kind.PICK and pending:
+        return pending - 1, True
+    return pending, False
+
+
+def pending_doublers(table: Table, kinds: Sequence[Kind]) -> int:
+    """The doublers pending after hands of these kinds, in order."""
+    pending = 0
+    for kind in kinds:
+        pending, _doubled = take_doubler(table, pending, kind)
+    return pending
+
+
 def score_sheet(table: Table, hands: Sequence[Hand]) -> Sheet:
-    """Replay the hands in order. Doublers queue: each pass adds one, each pick takes one."""
-    uses_doublers = table.options.no_bid is NoBid.DOUBLER
+    """Replay the hands in order."""
     pending = 0
     totals = dict.fromkeys(table.seats, 0)
     hands_won = dict.fromkeys(table.seats, 0)
     results: list[HandResult] = []
     running: list[dict[str, int]] = []
     for hand in hands:
-        doubled = False
-        if uses_doublers and hand.kind is Kind.PASS:
-            pending += 1
-        elif uses_doublers and hand.kind is Kind.PICK and pending:
-            pending -= 1
-            doubled = True
+        pending, doubled = take_doubler(table, pending, hand.kind)
         result = score_hand(table, hand, doubled)
         for player, score in result.scores.items():
             totals[player] += score
@@ -55,12 +69,7 @@ def score_sheet(table: Table, hands: Sequence[Hand]) -> Sheet:
         running.append(dict(totals))
 
     complete = table.is_complete(len(hands))
-    if complete:
-        next_dealer = None
-    elif hands:
-        next_dealer = table.dealer_after(hands[-1].dealer)
-    else:
-        next_dealer = table.first_dealer
+    next_dealer = None if complete else table.next_dealer(hands[-1].dealer if hands else None)
     return Sheet(
         table=table,
         results=tuple(results),

@@ -83,6 +83,10 @@ class Table:
     def dealer_after(self, dealer: str) -> str:
         return self.seats[(self.seat_of(dealer) + 1) % len(self.seats)]
 
+    def next_dealer(self, last_dealer: str | None) -> str:
+        """Who deals the next hand: the seat after the last hand's dealer, or the first dealer."""
+        return self.first_dealer if last_dealer is None else self.dealer_after(last_dealer)
+
     def is_complete(self, hand_count: int) -> bool:
         limit = self.hands_per_session
         return limit is not None and hand_count >= limit

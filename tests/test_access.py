@@ -4,6 +4,9 @@ on wrong tries kept in the database so that every server worker counts the same 
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -19,7 +22,6 @@ from scorekeeper import create_app
 from scorekeeper.access.models import AccessSetting, ApiToken, SignInFailure
 from scorekeeper.extensions import db
 
-from .conftest import fresh_app
 from .helpers import SEATS, Api, pick
 
 PASSCODE = "Sheep-1234"
@@ -61,6 +63,7 @@ NO_TOKEN = (
     "This scorekeeper needs an API token for that: send the header Authorization: Bearer <token>."
 )
 WRONG_TOKEN = "That API token is wrong or has been revoked."
+TOO_MANY = "Too many wrong passcodes or tokens from this address."
 
 
 def sign_in(client: FlaskClient, passcode: str = PASSCODE, next: str = "/") -> TestResponse:
@@ -282,6 +285,29 @@ def test_reading_closes_as_soon_as_the_reader_role_is_set(
     assert client.get("/api/sessions").status_code == 200
 
 
+@contextmanager
+def second_worker(first: Flask) -> Iterator[Flask]:
+    """Another app on the same database, as a second server worker is."""
+    second = create_app(dict(first.config))
+    try:
+        yield second
+    finally:
+        with second.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def test_another_worker_closes_reading_within_a_second(app: Flask) -> None:
+    with second_worker(app) as second:
+        reader = second.test_client()
+        assert reader.get("/api/sessions").status_code == 200
+        set_passcode(app.test_cli_runner(), role="reader")
+        # Writes are checked afresh on every request; reading within a second.
+        assert reader.post("/api/sessions", json={}).status_code == 401
+        time.sleep(1.1)
+        assert reader.get("/api/sessions").status_code == 401
+
+
 # --- Tokens, new passcodes, off
 
 
@@ -348,9 +374,7 @@ def assert_too_many(response: TestResponse) -> int:
     assert response.status_code == 429
     wait = int(response.headers["Retry-After"])
     assert 1 <= wait <= 60
-    assert response.json == {
-        "error": f"Too many wrong passcodes or tokens from this address. Try again in {wait} seconds."
-    }
+    assert response.json == {"error": f"{TOO_MANY} Try again in {wait} seconds."}
     return wait
 
 
@@ -391,23 +415,17 @@ def test_wrong_passcodes_count_too_and_the_page_says_wait(
     assert f"Try again in {wait} seconds." in refused.text
 
 
-def test_the_limit_holds_across_server_workers(database: str) -> None:
-    with fresh_app(database) as first:
-        second = create_app(dict(first.config))
-        try:
-            set_passcode(first.test_cli_runner())
-            one, two = first.test_client(), second.test_client()
-            for client in (one, two) * 5:
-                assert wrong_token(client).status_code == 401
-            assert_too_many(wrong_token(one))
-            assert_too_many(wrong_token(two))
-            page = sign_in(two)
-            assert page.status_code == 429
-            assert 1 <= int(page.headers["Retry-After"]) <= 60
-        finally:
-            with second.app_context():
-                db.session.remove()
-                db.engine.dispose()
+def test_the_limit_holds_across_server_workers(app: Flask) -> None:
+    with second_worker(app) as second:
+        set_passcode(app.test_cli_runner())
+        one, two = app.test_client(), second.test_client()
+        for client in (one, two) * 5:
+            assert wrong_token(client).status_code == 401
+        assert_too_many(wrong_token(one))
+        assert_too_many(wrong_token(two))
+        page = sign_in(two)
+        assert page.status_code == 429
+        assert 1 <= int(page.headers["Retry-After"]) <= 60
 
 
 def test_wrong_tries_older_than_a_minute_no_longer_count_and_are_purged(

@@ -116,9 +116,9 @@ def local_path(target: str | None, same_host: bool = False) -> str | None:
     if not target or any(ord(c) < 32 or c == "\\" for c in target):
         return None
     parts = urlsplit(target)
-    if parts.scheme or parts.netloc:
-        if not (same_host and parts.scheme in ("http", "https") and parts.netloc == request.host):
-            return None
+    ours = same_host and parts.scheme in ("http", "https") and parts.netloc == request.host
+    if (parts.scheme or parts.netloc) and not ours:
+        return None
     path = parts.path
     if not path.startswith("/") or path.startswith("//"):
         return None

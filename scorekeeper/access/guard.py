@@ -10,6 +10,7 @@ from flask import flash, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 
 from ..errors import error_answer
+from ..extensions import db
 from . import state
 from .state import Access
 
@@ -60,7 +61,14 @@ def guard() -> ResponseReturnValue | None:
         return None
     if request.method in state.READS and state.reading_known_open():
         return None
-    access = state.current()
+    try:
+        return check(state.current())
+    finally:
+        # The view begins with no transaction open, as it would without this check.
+        db.session.close()
+
+
+def check(access: Access) -> ResponseReturnValue | None:
     if not access.guards(request.method) or signed_in(access):
         return None
     token = bearer_token()

@@ -39,6 +39,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 # server's workers start, so they all read the same key.
 run: $(APP_STAMP)
 	$(BIN)/flask --app scorekeeper db upgrade
+	@$(BIN)/flask --app scorekeeper access status
 	@ip=$$(hostname -I 2>/dev/null | awk '{print $$1}'); \
 	[ -n "$$ip" ] || ip=$$(ip -4 route get 1.1.1.1 2>/dev/null | sed -n 's/.* src \([0-9.]*\).*/\1/p'); \
 	[ -n "$$ip" ] || ip=$$(ipconfig getifaddr en0 2>/dev/null); \

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import api, errors, pages
+from . import access, api, errors, pages
 from .commands import register_commands
 from .config import configure
 from .database import register_database
@@ -33,6 +33,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     configure(app, test_config)
     register_extensions(app)
+    access.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     errors.register(app)

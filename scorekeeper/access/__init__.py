@@ -1,0 +1,26 @@
+"""Optional access: off until a passcode is set; then a sign-in for pages and bearer tokens for
+the API guard every change (role scorer) or every request (role reader)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import Flask
+
+from . import models  # noqa: F401  (the tables join the metadata)
+from .commands import access
+from .guard import guard, status
+from .pages import bp
+
+SIGN_IN_LIFETIME = timedelta(days=30)
+
+
+def init_app(app: Flask) -> None:
+    # The sign-in cookie is Flask's permanent session: signed, HttpOnly, SameSite=Lax, 30 days.
+    app.config["PERMANENT_SESSION_LIFETIME"] = SIGN_IN_LIFETIME
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.register_blueprint(bp)
+    app.before_request(guard)
+    app.add_template_global(status, "access_status")
+    app.cli.add_command(access)

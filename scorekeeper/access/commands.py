@@ -1,0 +1,94 @@
+"""`flask --app scorekeeper access ...`: set or remove the passcode, manage API tokens."""
+
+from __future__ import annotations
+
+import click
+from flask.cli import AppGroup
+
+from . import state
+from .state import AccessRefused, Role
+
+SET_PASSCODE = "flask --app scorekeeper access set-passcode --role scorer"
+
+access = AppGroup("access", help="Ask for a passcode and API tokens, or leave the app open.")
+
+
+@access.command("set-passcode")
+@click.option(
+    "--role",
+    type=click.Choice([role.value for role in Role]),
+    default=Role.SCORER.value,
+    show_default=True,
+    help="scorer: changes need a sign-in or a token. reader: reading needs one too.",
+)
+@click.option(
+    "--passcode",
+    prompt=True,
+    hide_input=True,
+    confirmation_prompt=True,
+    help="The passcode (prompted for, hidden, when not given).",
+)
+def set_passcode_command(role: str, passcode: str) -> None:
+    """Set the passcode: every phone signed in with the old one is signed out."""
+    try:
+        state.set_passcode(passcode, Role(role))
+    except AccessRefused as refused:
+        raise click.ClickException(refused.message) from None
+    click.echo(f"Passcode set. {describe(Role(role))}")
+    click.echo("Every phone signed in with an earlier passcode is signed out.")
+
+
+@access.command("off")
+def off_command() -> None:
+    """Remove the passcode: anyone on the network can read and change the scores."""
+    state.turn_off()
+    click.echo("Access is off: anyone on the network can read and change the scores.")
+    click.echo("API tokens are kept for when a passcode is set again.")
+
+
+@access.command("create-token")
+@click.argument("name")
+def create_token_command(name: str) -> None:
+    """Create an API token NAME; it is printed once, on the last line, and stored only hashed."""
+    try:
+        token = state.create_token(name)
+    except AccessRefused as refused:
+        raise click.ClickException(refused.message) from None
+    click.echo(f'Token "{name.strip()}" created. It is shown only now: keep it somewhere safe.')
+    click.echo("Send it with every API request as the header Authorization: Bearer <token>.")
+    click.echo(token)
+
+
+@access.command("revoke-token")
+@click.argument("name")
+def revoke_token_command(name: str) -> None:
+    """Revoke the API token NAME: it is refused from now on."""
+    try:
+        state.revoke_token(name)
+    except AccessRefused as refused:
+        raise click.ClickException(refused.message) from None
+    click.echo(f'Token "{name.strip()}" revoked.')
+
+
+@access.command("status")
+def status_command() -> None:
+    """Say whether a passcode is asked for, and which API tokens exist."""
+    role = state.current().role
+    if role is None:
+        click.echo("Access is off: anyone on the network can change the scores.")
+        click.echo(f"To ask for a passcode, run: {SET_PASSCODE}")
+    else:
+        click.echo(f"Access is on. {describe(role)}")
+    tokens = state.tokens()
+    if not tokens:
+        click.echo("API tokens: none.")
+        return
+    click.echo("API tokens:")
+    for token in tokens:
+        click.echo(f"  {token.name} (created {token.created_at:%Y-%m-%d})")
+
+
+def describe(role: Role) -> str:
+    if role is Role.READER:
+        return "Reading and changing the scores need a sign-in or an API token (role reader)."
+    return "Changing the scores needs a sign-in or an API token; reading is open (role scorer)."

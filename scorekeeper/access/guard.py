@@ -1,0 +1,133 @@
+"""The check before every request: when access guards it, a signed-in phone or an API token
+lets it through; otherwise a page goes to sign-in and the API answers 401."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from flask import flash, redirect, request, session, url_for
+from flask.typing import ResponseReturnValue
+
+from ..errors import error_answer
+from ..extensions import db
+from . import state
+from .state import Access
+
+# The session key of a sign-in: the passcode's generation it was made with.
+SIGNED_IN = "access"
+OPEN_ENDPOINTS = frozenset({"static", "access.sign_in_page", "access.sign_out_page"})
+NO_TOKEN = (
+    "This scorekeeper needs an API token for that: send the header Authorization: Bearer <token>."
+)
+WRONG_TOKEN = "That API token is wrong or has been revoked."
+NOT_SAVED = "Sign in to make changes. What you sent was not saved: make the change again."
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the pages show about access."""
+
+    on: bool
+    role: str | None
+    signed_in: bool
+
+
+def status() -> Status:
+    access = state.current()
+    return Status(access.on, access.role, signed_in(access))
+
+
+def signed_in(access: Access) -> bool:
+    return access.generation is not None and session.get(SIGNED_IN) == access.generation
+
+
+def sign_in(access: Access) -> None:
+    session[SIGNED_IN] = access.generation
+    session.permanent = True
+
+
+def sign_out() -> None:
+    session.pop(SIGNED_IN, None)
+    session.permanent = False
+
+
+def address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def guard() -> ResponseReturnValue | None:
+    if request.endpoint in OPEN_ENDPOINTS:
+        return None
+    if request.method in state.READS and state.reading_known_open():
+        return None
+    try:
+        return check(state.current())
+    finally:
+        # The view begins with no transaction open, as it would without this check.
+        db.session.close()
+
+
+def check(access: Access) -> ResponseReturnValue | None:
+    if not access.guards(request.method) or signed_in(access):
+        return None
+    token = bearer_token()
+    if token is None:
+        if is_api():
+            return unauthorized(NO_TOKEN)
+        return redirect_to_sign_in()
+    if (wait := state.retry_after(address())) is not None:
+        return too_many_tries(wait)
+    if state.token_matches(token):
+        return None
+    state.record_failure(address())
+    return unauthorized(WRONG_TOKEN)
+
+
+def bearer_token() -> str | None:
+    authorization = request.authorization
+    if authorization is None or authorization.type != "bearer":
+        return None
+    return authorization.token or None
+
+
+def is_api() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def unauthorized(message: str) -> ResponseReturnValue:
+    body, status = error_answer(401, message)
+    return body, status, {"WWW-Authenticate": "Bearer"}
+
+
+def too_many_tries(wait: int) -> ResponseReturnValue:
+    body, status = error_answer(
+        429,
+        f"Too many wrong passcodes or tokens from this address. Try again in {wait} seconds.",
+    )
+    return body, status, {"Retry-After": str(wait)}
+
+
+def redirect_to_sign_in() -> ResponseReturnValue:
+    if request.method in ("GET", "HEAD"):
+        back = request.full_path.removesuffix("?")
+    else:
+        # A form was sent: say it was not saved, and come back to the page that held it.
+        flash(NOT_SAVED)
+        back = local_path(request.referrer, same_host=True) or "/"
+    return redirect(url_for("access.sign_in_page", next=back), code=303)
+
+
+def local_path(target: str | None, same_host: bool = False) -> str | None:
+    """`target` as a path on this site, or None when it leads elsewhere. With `same_host`, a
+    full URL of this host (a Referer) gives its path."""
+    if not target or any(ord(c) < 32 or c == "\\" for c in target):
+        return None
+    parts = urlsplit(target)
+    ours = same_host and parts.scheme in ("http", "https") and parts.netloc == request.host
+    if (parts.scheme or parts.netloc) and not ours:
+        return None
+    path = parts.path
+    if not path.startswith("/") or path.startswith("//"):
+        return None
+    return path + (f"?{parts.query}" if parts.query else "")

@@ -1,0 +1,44 @@
+"""The stored access records: the passcode, the API tokens and recent wrong tries.
+
+Passcodes and token secrets are kept only as Werkzeug's slow salted hashes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..extensions import db
+from ..models import utcnow
+
+
+class AccessSetting(db.Model):  # type: ignore[name-defined,misc]
+    """One row at most. `role` None means access is off."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    role: Mapped[str | None] = mapped_column(String(10))
+    passcode_hash: Mapped[str | None] = mapped_column(String(255))
+    # Held in every sign-in cookie; a new passcode draws a new one, signing every phone out.
+    generation: Mapped[str] = mapped_column(String(64))
+    changed_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+
+
+class ApiToken(db.Model):  # type: ignore[name-defined,misc]
+    """A token reads `<id>.<secret>`: the id finds the row, so a request costs one hash check."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    secret_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+
+
+class SignInFailure(db.Model):  # type: ignore[name-defined,misc]
+    """A wrong passcode or token, kept a minute, so every server worker counts the same tries."""
+
+    __table_args__ = (Index("ix_sign_in_failure_address_at", "address", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow, index=True)

@@ -10,17 +10,26 @@ and players.
 
 from __future__ import annotations
 
+import fcntl
 import sqlite3
+import threading
+import time
+from collections import deque
 from typing import Any
 
 from flask import Flask
 from sqlalchemy import Connection, event, text
+from sqlalchemy.exc import OperationalError
 
 from .extensions import db
 
 # How long a writer waits for another one (a restore can take a while) before it is told the
 # scorekeeper is busy.
 LOCK_WAIT_SECONDS = 5
+# How long a writer that waited for another of its own process pauses before it tries the lock
+# file, and how often a writer waiting for the lock file tries it.
+HANDOVER_PAUSE = 0.0003
+POLL_INTERVAL = 0.0001
 # The advisory lock of writes that add sessions or players (PostgreSQL).
 ROSTER_LOCK = 0x5EE9
 
@@ -31,6 +40,8 @@ def register_database(app: Flask) -> None:
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_connect)
             event.listen(engine, "begin", _sqlite_begin)
+            event.listen(engine, "checkin", _release_writer_lock)
+            event.listen(engine, "close", _release_writer_lock)
 
 
 def _sqlite_connect(connection: Any, _record: Any) -> None:
@@ -45,7 +56,87 @@ def _sqlite_connect(connection: Any, _record: Any) -> None:
 
 def _sqlite_begin(connection: Connection) -> None:
     write = connection.get_execution_options().get("write_lock", False)
+    if write:
+        _take_writer_lock(connection)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+class _Turns:
+    """Threads of one process that want to write take turns in the order they asked: one at a
+    time waits for the lock file, the others wait here without spinning."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: deque[threading.Event] = deque()
+        self._busy = False
+
+    def acquire(self, timeout: float) -> bool:
+        with self._lock:
+            if not self._busy:
+                self._busy = True
+                return True
+            turn = threading.Event()
+            self._waiting.append(turn)
+        if turn.wait(timeout):
+            return True
+        with self._lock:
+            if turn.is_set():
+                return True
+            self._waiting.remove(turn)
+            return False
+
+    def release(self) -> None:
+        with self._lock:
+            if self._waiting:
+                self._waiting.popleft().set()
+            else:
+                self._busy = False
+
+
+_GATES: dict[str, _Turns] = {}
+
+
+def _take_writer_lock(connection: Connection) -> None:
+    """Writers to one SQLite file, in every process of the server, queue on a lock file beside
+    it before BEGIN IMMEDIATE: the next one goes as soon as the lock is free, where SQLite's own
+    busy wait sleeps up to 100 ms between tries."""
+    database = connection.engine.url.database
+    if not database or database == ":memory:":
+        return
+    info = connection.info
+    if "writer_lock" not in info:
+        info["writer_lock"] = open(f"{database}.writer-lock", "a+b")  # noqa: SIM115 (kept open)
+    gate = _GATES.setdefault(database, _Turns())
+    asked = time.monotonic()
+    deadline = asked + LOCK_WAIT_SECONDS
+    if not gate.acquire(LOCK_WAIT_SECONDS):
+        raise _busy()
+    info["writer_gate"] = gate
+    if time.monotonic() - asked > HANDOVER_PAUSE:
+        # Handed over by a writer of this process: let another process's waiting writer go first.
+        time.sleep(HANDOVER_PAUSE)
+    while True:
+        try:
+            fcntl.flock(info["writer_lock"], fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                del info["writer_gate"]
+                gate.release()
+                raise _busy() from None
+            time.sleep(POLL_INTERVAL)
+
+
+def _busy() -> OperationalError:
+    return OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError("database is locked"))
+
+
+def _release_writer_lock(_connection: Any, record: Any) -> None:
+    """The transaction is over once its connection is back in the pool (or closed)."""
+    gate = record.info.pop("writer_gate", None) if record is not None else None
+    if gate is not None:
+        fcntl.flock(record.info["writer_lock"], fcntl.LOCK_UN)
+        gate.release()
 
 
 def begin_write(session_id: int | None) -> None:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import abort
-from sqlalchemy import select, update
-from sqlalchemy.orm import selectinload
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import joinedload, selectinload
 
 from . import rules
 from .extensions import db
@@ -31,15 +31,17 @@ def check_session_id(session_id: int) -> None:
 def session_head(session_id: int) -> Session:
     """A session with its seats and first dealer, its hands not loaded yet."""
     check_session_id(session_id)
-    session: Session = db.first_or_404(
-        select(Session)
-        .where(Session.id == session_id)
-        .options(
-            selectinload(Session.seats).joinedload(Seat.player),
-            selectinload(Session.first_dealer),
-        ),
-        description=f"There is no session {session_id}.",
+    session = (
+        db.session.execute(
+            select(Session)
+            .where(Session.id == session_id)
+            .options(joinedload(Session.seats).joinedload(Seat.player))
+        )
+        .unique()
+        .scalar_one_or_none()
     )
+    if session is None:
+        abort(404, f"There is no session {session_id}.")
     return session
 
 
@@ -63,15 +65,21 @@ class Tail:
 
 def tail_of(session: Session) -> Tail:
     table = table_of(session)
-    names = names_of(session)
-    rows = db.session.execute(
-        select(Hand.kind, Hand.dealer_id).where(Hand.session_id == session.id).order_by(Hand.number)
-    ).all()
-    last_dealer = names[rows[-1].dealer_id] if rows else None
+    of_session = Hand.session_id == session.id
+    count = db.session.scalar(select(func.count()).select_from(Hand).where(of_session)) or 0
+    last_dealer = db.session.scalar(
+        select(Hand.dealer_id).where(of_session).order_by(Hand.number.desc()).limit(1)
+    )
+    pending = 0
+    if table.options.no_bid is rules.NoBid.DOUBLER:
+        kinds = db.session.scalars(select(Hand.kind).where(of_session).order_by(Hand.number))
+        pending = rules.pending_doublers(table, [rules.Kind(kind) for kind in kinds])
     return Tail(
-        count=len(rows),
-        next_dealer=table.next_dealer(last_dealer),
-        pending_doublers=rules.pending_doublers(table, [rules.Kind(row.kind) for row in rows]),
+        count=count,
+        next_dealer=table.next_dealer(
+            None if last_dealer is None else names_of(session)[last_dealer]
+        ),
+        pending_doublers=pending,
     )
 
 
@@ -151,7 +159,7 @@ def table_of(session: Session) -> rules.Table:
             blitzing=session.blitzing,
         ),
         rounds=session.rounds,
-        first_dealer=session.first_dealer.name,
+        first_dealer=names_of(session)[session.first_dealer_id],
     )
 
 

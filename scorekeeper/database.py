@@ -41,7 +41,7 @@ def register_database(app: Flask) -> None:
             event.listen(engine, "connect", _sqlite_connect)
             event.listen(engine, "begin", _sqlite_begin)
             event.listen(engine, "checkin", _release_writer_lock)
-            event.listen(engine, "close", _release_writer_lock)
+            event.listen(engine, "close", _close_writer_lock)
 
 
 def _sqlite_connect(connection: Any, _record: Any) -> None:
@@ -132,11 +132,18 @@ def _busy() -> OperationalError:
 
 
 def _release_writer_lock(_connection: Any, record: Any) -> None:
-    """The transaction is over once its connection is back in the pool (or closed)."""
+    """The transaction is over once its connection is back in the pool."""
     gate = record.info.pop("writer_gate", None) if record is not None else None
     if gate is not None:
         fcntl.flock(record.info["writer_lock"], fcntl.LOCK_UN)
         gate.release()
+
+
+def _close_writer_lock(connection: Any, record: Any) -> None:
+    _release_writer_lock(connection, record)
+    lock = record.info.pop("writer_lock", None) if record is not None else None
+    if lock is not None:
+        lock.close()
 
 
 def begin_write(session_id: int | None) -> None:

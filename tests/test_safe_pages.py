@@ -93,7 +93,7 @@ def test_changes_page_tells_each_change_and_undoes_one(api: Api, client: FlaskCl
     assert "Changes" in page.text
     assert "Hand 1 edited: partner Bob → alone, picking points 75 → 45" in page.text
     assert "Hand 3 added: Cat alone, 95" in page.text
-    assert page.texts["button"].count("Undo this change") == 4
+    assert page.texts["button"].count("Restore") == 4
 
     sent = {"change": page.fields["change"][0], "write_key": page.fields["write_key"][0]}
     path = f"/sessions/{session_id}/changes/0/restore"

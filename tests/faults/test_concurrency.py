@@ -160,3 +160,58 @@ def test_idempotent_retries_add_one_hand(server: LiveServer) -> None:
     sheet = server.session(session_id)
     assert len(sheet["hands"]) == 1
     assert integrity(sheet) == []
+
+
+def test_every_other_kind_of_write_under_concurrency_and_retries(server: LiveServer) -> None:
+    """New session, rename, undo of a change, delete session and restore from the trash: the
+    same request from 8 threads at once with one Idempotency-Key happens once."""
+
+    def eight(method: str, path: str, body: Any = None) -> list[Any]:
+        key = {"Idempotency-Key": f"{method}-{uuid.uuid4()}"}
+        return at_once(WRITERS, lambda _: server.call(method, path, body, headers=key))
+
+    created = eight(
+        "POST", "/api/sessions", {"players": ["Ann", "Bob", "Cat", "Dan", "Eve"], "rounds": 0}
+    )
+    assert [answer.status for answer in created] == [201] * WRITERS
+    assert len({answer.json()["id"] for answer in created}) == 1
+    assert len(server.call("GET", "/api/sessions").json()["sessions"]) == 1
+    session_id = created[0].json()["id"]
+    for body in pick_bodies(4):
+        assert server.call("POST", f"/api/sessions/{session_id}/hands", body).status == 201
+    version = server.session(session_id)["version"]
+
+    renamed = eight("PATCH", f"/api/sessions/{session_id}", {"name": "Friday"})
+    assert [answer.status for answer in renamed] == [200] * WRITERS
+    assert server.session(session_id)["version"] == version + 1
+
+    server.call("DELETE", f"/api/sessions/{session_id}/hands/2")
+    undone = eight("POST", f"/api/sessions/{session_id}/history/0/restore")
+    assert [answer.status for answer in undone] == [200] * WRITERS
+    sheet = server.session(session_id)
+    assert [hand["number"] for hand in sheet["hands"]] == [1, 2, 3, 4]
+    assert sent_fields(sheet["hands"][1], pick_bodies(4)[1]) == pick_bodies(4)[1]
+    assert integrity(sheet) == []
+
+    # Without a key but with one version, eight undos of the newest change undo it once.
+    etag = server.call("GET", f"/api/sessions/{session_id}").header("ETag")
+    assert etag is not None
+    raced = at_once(
+        WRITERS,
+        lambda _: server.call(
+            "POST", f"/api/sessions/{session_id}/history/0/restore", headers={"If-Match": etag}
+        ),
+    )
+    assert sorted(answer.status for answer in raced) == [200] + [412] * (WRITERS - 1)
+    assert [hand["number"] for hand in server.session(session_id)["hands"]] == [1, 2, 3]
+
+    deleted = eight("DELETE", f"/api/sessions/{session_id}")
+    assert [answer.status for answer in deleted] == [204] * WRITERS
+    assert server.call("GET", f"/api/sessions/{session_id}").status == 404
+    restored = eight("POST", f"/api/trash/{session_id}/restore")
+    assert [answer.status for answer in restored] == [200] * WRITERS
+    sheet = server.session(session_id)
+    assert [hand["number"] for hand in sheet["hands"]] == [1, 2, 3]
+    assert integrity(sheet) == []
+    assert server.call("GET", "/api/trash").json() == {"sessions": []}
+    assert_check_clean(server)

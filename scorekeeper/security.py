@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, current_app, has_request_context, request
+from flask import Flask, Request, Response, current_app, has_request_context, jsonify, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import (
     Forbidden,
@@ -13,7 +13,6 @@ from werkzeug.exceptions import (
     RequestURITooLarge,
     UnsupportedMediaType,
 )
-from werkzeug.wrappers import Response
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -116,9 +115,9 @@ def check_request() -> Response | None:
         raise too_large(limit)
     if not is_api(request.path):
         return None
-    if request.method in BODY_METHODS and _has_body(request):
-        if request.mimetype != "application/json":
-            raise NotJson()
+    has_body = request.method in BODY_METHODS and _has_body(request)
+    if has_body and request.mimetype != "application/json":
+        raise NotJson()
     if request.method == "OPTIONS" and request.routing_exception is None:
         return options_answer()
     return None
@@ -128,7 +127,7 @@ def options_answer() -> Response:
     adapter = current_app.create_url_adapter(request)
     assert adapter is not None
     allowed = sorted(adapter.allowed_methods())
-    answer = current_app.json.response({"allow": allowed})
+    answer = jsonify({"allow": allowed})
     answer.headers["Allow"] = ", ".join(allowed)
     return answer
 
@@ -159,4 +158,3 @@ def register(app: Flask) -> None:
     app.session_interface = SessionCookie()
     app.before_request(check_request)
     app.after_request(finish_response)
-

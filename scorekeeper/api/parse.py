@@ -28,6 +28,8 @@ SESSION_OUTPUT_KEYS = {
     "pending_doublers", "complete", "hand_count",
 }  # fmt: skip
 RULES_KEYS = {"partner", "no_bid", "cracking", "blitzing"}
+
+
 def json_object(request: Request) -> dict[str, Any]:
     """The body as a JSON object, refusing what could upset the parser or the database: invalid
     UTF-8, deep nesting, long numbers, NaN and Infinity, and lone surrogates."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import access, api, errors, pages
+from . import access, api, errors, pages, security
 from .commands import register_commands
 from .config import configure
 from .database import register_database
@@ -37,6 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
+    security.register(app)
     register_commands(app)
     return app
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import tempfile
 from pathlib import Path
@@ -11,6 +12,9 @@ from typing import Any
 from flask import Flask
 
 SECRET_KEY_FILE = "secret_key"
+MB = 1024 * 1024
+SIZE = re.compile(r"(\d+)\s*(MB|M|KB|K|B)?", re.ASCII | re.IGNORECASE)
+UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "m": MB, "mb": MB}
 
 
 def database_url(url: str) -> str:
@@ -19,6 +23,14 @@ def database_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url.removeprefix(prefix)
     return url
+
+
+def upload_limit(text: str) -> int:
+    """A size in bytes, or with a unit: 64MB, 500KB."""
+    match = SIZE.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"UPLOAD_LIMIT must be a size such as 64MB or 1048576, not {text!r}.")
+    return int(match[1]) * UNITS[(match[2] or "").lower()]
 
 
 def instance_secret_key(instance_path: Path) -> str:
@@ -43,12 +55,22 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         SQLALCHEMY_DATABASE_URI="sqlite:///scorekeeper.sqlite3",
         # A form may stay open on a phone for a whole evening; its token lasts the browser session.
         WTF_CSRF_TIME_LIMIT=None,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        # Bytes: any request body (JSON, forms), except uploads of a backup or a hands CSV.
+        BODY_LIMIT=MB,
+        UPLOAD_LIMIT=64 * MB,
+        # Characters of path and query string: a 414 from the app, below gunicorn's own limit
+        # on the request line (8190 bytes, `make run`), whose 414 is JSON too.
+        URL_LIMIT=8000,
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = url
     if key := os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = key
+    if limit := os.environ.get("UPLOAD_LIMIT"):
+        app.config["UPLOAD_LIMIT"] = upload_limit(limit)
     if test_config is not None:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])

@@ -6,7 +6,8 @@ from typing import Any
 
 from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import IntegrityError
+from psycopg.errors import LockNotAvailable
+from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .extensions import db
@@ -14,6 +15,10 @@ from .rules import RuleError, SessionComplete
 from .writes import Conflict, NotFound, VersionMismatch
 
 CONFLICT = "Someone else changed this session at the same moment. Reload and try again."
+BUSY = "The scorekeeper is busy saving a restore or an import. Try again in a moment."
+BUSY_RETRY_SECONDS = 2
+# What SQLite says when its busy timeout ran out waiting for another writer.
+SQLITE_BUSY = ("database is locked", "database is busy")
 STALE_FORM = (
     "This form could not be checked (it may be older than the app's last restart). "
     "Go back, reload the page and try again."
@@ -24,18 +29,28 @@ def _wants_json() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
-def error_answer(status: int, message: str, field: str | None = None) -> tuple[Any, int]:
+def error_answer(
+    status: int, message: str, field: str | None = None, headers: dict[str, str] | None = None
+) -> tuple[Any, int, dict[str, str]]:
     if _wants_json():
         body: dict[str, Any] = {"error": message}
         if field is not None:
             body["field"] = field
-        return body, status
-    return render_template("error.html", status=status, message=message), status
+        return body, status, headers or {}
+    return render_template("error.html", status=status, message=message), status, headers or {}
+
+
+def database_busy(error: OperationalError) -> bool:
+    """Another writer held the database past our wait: SQLite's busy timeout or PostgreSQL's
+    lock_timeout ran out."""
+    if isinstance(error.orig, LockNotAvailable):
+        return True
+    return any(words in str(error.orig).lower() for words in SQLITE_BUSY)
 
 
 def register(app: Flask) -> None:
     @app.errorhandler(RuleError)
-    def refused(error: RuleError) -> tuple[Any, int]:
+    def refused(error: RuleError) -> tuple[Any, int, dict[str, str]]:
         db.session.rollback()
         status = 400
         if isinstance(error, SessionComplete | Conflict):
@@ -47,20 +62,31 @@ def register(app: Flask) -> None:
         return error_answer(status, error.message, error.field)
 
     @app.errorhandler(IntegrityError)
-    def conflict(_error: IntegrityError) -> tuple[Any, int]:
+    def conflict(_error: IntegrityError) -> tuple[Any, int, dict[str, str]]:
         db.session.rollback()
         return error_answer(409, CONFLICT)
 
     @app.errorhandler(CSRFError)
-    def stale_form(_error: CSRFError) -> tuple[Any, int]:
+    def stale_form(_error: CSRFError) -> tuple[Any, int, dict[str, str]]:
         return error_answer(400, STALE_FORM)
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> tuple[Any, int]:
-        return error_answer(error.code or 500, error.description or error.name)
+    def http_error(error: HTTPException) -> tuple[Any, int, dict[str, str]]:
+        # Keep what the error says about itself, such as the methods a 405 allows.
+        headers = {
+            name: value for name, value in error.get_headers() if name.lower() != "content-type"
+        }
+        return error_answer(error.code or 500, error.description or error.name, headers=headers)
 
     @app.errorhandler(Exception)
-    def unexpected(error: Exception) -> tuple[Any, int]:
+    def unexpected(error: Exception) -> tuple[Any, int, dict[str, str]]:
         db.session.rollback()
         app.logger.exception("Unhandled error", exc_info=error)
         return error_answer(500, InternalServerError.description)
+
+    @app.errorhandler(OperationalError)
+    def busy(error: OperationalError) -> tuple[Any, int, dict[str, str]]:
+        db.session.rollback()
+        if not database_busy(error):
+            return unexpected(error)
+        return error_answer(503, BUSY, headers={"Retry-After": str(BUSY_RETRY_SECONDS)})

@@ -96,16 +96,15 @@ def is_api() -> bool:
 
 
 def unauthorized(message: str) -> ResponseReturnValue:
-    body, status = error_answer(401, message)
-    return body, status, {"WWW-Authenticate": "Bearer"}
+    return error_answer(401, message, headers={"WWW-Authenticate": "Bearer"})
 
 
 def too_many_tries(wait: int) -> ResponseReturnValue:
-    body, status = error_answer(
+    return error_answer(
         429,
         f"Too many wrong passcodes or tokens from this address. Try again in {wait} seconds.",
+        headers={"Retry-After": str(wait)},
     )
-    return body, status, {"Retry-After": str(wait)}
 
 
 def redirect_to_sign_in() -> ResponseReturnValue:

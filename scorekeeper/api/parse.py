@@ -5,6 +5,9 @@ Whole numbers must be JSON integers: 60.0, "60" and true are refused.
 
 from __future__ import annotations
 
+import json
+import math
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,10 +31,82 @@ RULES_KEYS = {"partner", "no_bid", "cracking", "blitzing"}
 
 
 def json_object(request: Request) -> dict[str, Any]:
-    body = request.get_json(force=True, silent=True)
+    """The body as a JSON object, refusing what could upset the parser or the database: invalid
+    UTF-8, deep nesting, long numbers, NaN and Infinity, and lone surrogates."""
+    try:
+        text = request.get_data(cache=True).decode("utf-8")
+    except UnicodeDecodeError:
+        raise RuleError("The body is not valid UTF-8 text.") from None
+    try:
+        body = json.loads(
+            text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant
+        )
+    except RecursionError:
+        raise RuleError(TOO_DEEP) from None
+    except ValueError:
+        raise RuleError("The body must be a JSON object.") from None
     if not isinstance(body, dict):
         raise RuleError("The body must be a JSON object.")
+    _check_values(body)
     return body
+
+
+MAX_DEPTH = 10
+MAX_DIGITS = 6
+TOO_DEEP = f"The body is nested too deeply: at most {MAX_DEPTH} levels of objects and lists."
+LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")
+
+
+@dataclass(frozen=True)
+class _Refused:
+    """A number the parser met but the body may not hold; refused, with its field, once the
+    whole body is read."""
+
+    message: str
+
+
+TOO_LONG = _Refused(f"A number has more than {MAX_DIGITS} digits.")
+
+
+def _json_int(literal: str) -> int | _Refused:
+    # Checked before int(), which raises on thousands of digits.
+    return TOO_LONG if len(literal.lstrip("-")) > MAX_DIGITS else int(literal)
+
+
+def _json_float(literal: str) -> float | _Refused:
+    mantissa = literal.lstrip("-").lower().partition("e")[0]
+    value = float(literal)
+    if sum(c.isdigit() for c in mantissa) > MAX_DIGITS:
+        return TOO_LONG
+    return value if math.isfinite(value) else _Refused(f"{literal} is too large a number.")
+
+
+def _json_constant(literal: str) -> _Refused:
+    return _Refused(f"{literal} is not a number JSON allows.")
+
+
+def _check_values(body: dict[str, Any]) -> None:
+    """Depth, numbers and text of every value, walked without recursion. A refusal names the
+    top-level field it was found under."""
+    pending: list[tuple[Any, int, str | None]] = [(body, 1, None)]
+    while pending:
+        value, depth, field = pending.pop()
+        if depth > MAX_DEPTH:
+            raise RuleError(TOO_DEEP, field)
+        if isinstance(value, _Refused):
+            raise RuleError(value.message, field)
+        if isinstance(value, str) and LONE_SURROGATE.search(value):
+            raise RuleError(
+                "Text in the body holds a lone surrogate (such as \\ud800), "
+                "which is not a character.",
+                field,
+            )
+        if isinstance(value, dict):
+            for key, item in value.items():
+                pending.append((key, depth, field))
+                pending.append((item, depth + 1, key if field is None else field))
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1, field) for item in value)
 
 
 def _check_keys(

@@ -14,6 +14,7 @@ from wtforms import (
     SelectChoice,
     SelectField,
     StringField,
+    ValidationError,
 )
 
 from .. import rules
@@ -22,6 +23,7 @@ from ..rules import RuleError
 PASSED = "passed"
 ALONE = ""
 NO_CRACK = ""
+MAX_DIGITS = 6
 
 PARTNER_RULES = [
     SelectChoice(rules.PartnerMode.JACK_OF_DIAMONDS.value, "Jack of diamonds"),
@@ -35,12 +37,17 @@ NO_BID_RULES = [
 ]
 
 
+def _digits(text: str) -> bool:
+    # A length cap first: int() refuses thousands of digits with a ValueError.
+    return len(text) <= MAX_DIGITS and text.isascii() and text.isdigit()
+
+
 def whole_number(text: str | None, label: str, field: str, high: int) -> int | None:
     """Typed digits as a number; empty means not given."""
     text = (text or "").strip()
     if not text:
         return None
-    if not (text.isascii() and text.isdigit()):
+    if not _digits(text):
         raise rules.whole_number_error(label, 0, high, field)
     return int(text)
 
@@ -50,7 +57,7 @@ def typed_rounds(text: str | None) -> int | None:
     text = (text or "").strip()
     if not text:
         return None
-    if not (text.isascii() and text.isdigit()):
+    if not _digits(text):
         raise rules.rounds_error()
     return int(text)
 
@@ -181,6 +188,20 @@ class HandForm(EngineForm):
         self.leaster_points: dict[str, str] = {}
         self.leaster_tricks: dict[str, str] = {}
         self.extra_errors["points"] = []
+
+    def validate_dealer(self, field: Field) -> None:
+        if field.data and field.data not in self.table.seats:
+            typed = field.data
+            # The list then shows the hand's dealer again, as the page can only offer players.
+            field.data = None
+            raise ValidationError(f"{typed} is not playing in this session: choose the dealer.")
+
+    def validate_number(self, field: Field) -> None:
+        if field.data and not _digits(field.data):
+            raise ValidationError(
+                f"This form's hand number, “{field.data}”, is not a number. "
+                "Reload the page and enter the hand again."
+            )
 
     def read_leaster_counts(self, formdata: Any) -> None:
         """Per-player points and tricks of a leaster, named by seat: points-1 ... tricks-5."""

@@ -1,0 +1,160 @@
+"""What every request and answer goes through before the views: size, type and origin checks,
+JSON answers to OPTIONS under /api/, security headers and cookie flags."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, Request, Response, current_app, has_request_context, jsonify, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.exceptions import (
+    Forbidden,
+    RequestEntityTooLarge,
+    RequestURITooLarge,
+    UnsupportedMediaType,
+)
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+}
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+BODY_METHODS = {"POST", "PUT", "PATCH"}
+# The pages that take a file: a backup to restore, a hands CSV to import.
+UPLOAD_ENDPOINTS = {"pages.restore_backup", "pages.import_csv"}
+DEFAULT_PORTS = {"http": 80, "https": 443}
+MB = 1024 * 1024
+
+
+class CrossSite(Forbidden):
+    description = "This change came from another site, so it was refused."
+
+
+class UrlTooLong(RequestURITooLarge):
+    description = "The address is too long for this scorekeeper."
+
+
+class NotJson(UnsupportedMediaType):
+    description = "Send the body as JSON, with the header Content-Type: application/json."
+
+
+class SessionCookie(SecureCookieSessionInterface):
+    """The session cookie is Secure whenever the page was asked for over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
+
+
+def is_api(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port or DEFAULT_PORTS.get(scheme)
+    except ValueError:
+        port = None
+    return scheme, (parts.hostname or ""), port
+
+
+def from_another_site(req: Request) -> bool:
+    """True when the Origin header names a site other than this one ("null" is another site).
+    No Origin header at all (scripts, curl, older browsers) is not refused."""
+    origin = req.headers.get("Origin")
+    if origin is None:
+        return False
+    served = _origin(req.host_url)
+    return origin.strip().lower() == "null" or _origin(origin.strip()) != served
+
+
+def body_limit(req: Request) -> int:
+    config = current_app.config
+    limit = config["UPLOAD_LIMIT"] if req.endpoint in UPLOAD_ENDPOINTS else config["BODY_LIMIT"]
+    return int(limit)
+
+
+def _size(limit: int) -> str:
+    return f"{limit // MB} MB" if limit >= MB and limit % MB == 0 else f"{limit:,} bytes"
+
+
+def too_large(limit: int) -> RequestEntityTooLarge:
+    if is_api(request.path):
+        return RequestEntityTooLarge(
+            f"The body is larger than {_size(limit)}, the most this scorekeeper accepts."
+        )
+    return RequestEntityTooLarge(
+        f"The file is larger than {_size(limit)}, the most this scorekeeper accepts. "
+        "Choose a smaller file."
+    )
+
+
+def _has_body(req: Request) -> bool:
+    chunked = "chunked" in req.headers.get("Transfer-Encoding", "").lower()
+    return chunked or bool(req.content_length)
+
+
+def check_request() -> Response | None:
+    """Refusals that need nothing of the body: they answer before any of it is read."""
+    url_length = len(request.path) + len(request.query_string)
+    if url_length > current_app.config["URL_LIMIT"]:
+        raise UrlTooLong()
+    if request.method not in SAFE_METHODS and from_another_site(request):
+        raise CrossSite()
+    limit = body_limit(request)
+    # Werkzeug stops reading a streamed (chunked) body at this limit too.
+    request.max_content_length = limit
+    if request.content_length is not None and request.content_length > limit:
+        raise too_large(limit)
+    if not is_api(request.path):
+        return None
+    has_body = request.method in BODY_METHODS and _has_body(request)
+    if has_body and request.mimetype != "application/json":
+        raise NotJson()
+    if request.method == "OPTIONS" and request.routing_exception is None:
+        return options_answer()
+    return None
+
+
+def options_answer() -> Response:
+    adapter = current_app.create_url_adapter(request)
+    assert adapter is not None
+    allowed = sorted(adapter.allowed_methods())
+    answer = jsonify({"allow": allowed})
+    answer.headers["Allow"] = ", ".join(allowed)
+    return answer
+
+
+def _cookie_with_flags(cookie: str, secure: bool) -> str:
+    attributes = {part.strip().split("=")[0].lower() for part in cookie.split(";")[1:]}
+    if "httponly" not in attributes:
+        cookie += "; HttpOnly"
+    if "samesite" not in attributes:
+        cookie += "; SameSite=Lax"
+    if secure and "secure" not in attributes:
+        cookie += "; Secure"
+    return cookie
+
+
+def finish_response(response: Response) -> Response:
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    cookies = response.headers.getlist("Set-Cookie")
+    if cookies:
+        response.headers.remove("Set-Cookie")
+        for cookie in cookies:
+            response.headers.add("Set-Cookie", _cookie_with_flags(cookie, request.is_secure))
+    return response
+
+
+def register(app: Flask) -> None:
+    app.session_interface = SessionCookie()
+    app.before_request(check_request)
+    app.after_request(finish_response)

@@ -50,7 +50,7 @@ run: $(APP_STAMP)
 	echo "  (Ctrl-C stops it.)"; \
 	echo
 	exec $(BIN)/gunicorn --bind 0.0.0.0:$(PORT) --workers $(WORKERS) --threads $(THREADS) \
-		--worker-class scorekeeper.serving.JsonErrorWorker --limit-request-line 8190 \
+		--config python:scorekeeper.serving \
 		--access-logfile - "scorekeeper:create_app()"
 
 # TEST_DATABASE_URL, from the environment or `make test TEST_DATABASE_URL=...`,

@@ -1,5 +1,6 @@
-"""The gunicorn worker `make run` serves with: its own refusals (a request line or headers too
-long for it to read) answer JSON like the app's, instead of gunicorn's HTML page."""
+"""How gunicorn serves the app, read with `gunicorn --config python:scorekeeper.serving` by
+`make run`, the fault tests and the benchmark: a worker whose own refusals (a request line or
+headers too long for it to read) answer JSON like the app's, instead of gunicorn's HTML page."""
 
 from __future__ import annotations
 
@@ -43,3 +44,8 @@ class JsonErrorWorker(ThreadWorker):  # type: ignore[misc]
             util.write_nonblock(client, json_refusal(*refusal))
         except OSError:
             self.log.debug("Failed to send error message.")
+
+
+# gunicorn settings (the names are gunicorn's).
+worker_class = "scorekeeper.serving.JsonErrorWorker"
+limit_request_line = 8190

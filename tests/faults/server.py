@@ -107,6 +107,8 @@ class LiveServer:
                     "--threads",
                     str(self.threads),
                     "--no-control-socket",
+                    "--config",
+                    "python:scorekeeper.serving",
                     "scorekeeper:create_app()",
                 ],
                 env=server_env(self.database),

@@ -43,11 +43,13 @@ def fresh_app(database: str, csrf: bool = False) -> Iterator[Flask]:
     with app.app_context():
         db.drop_all()
         db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.engine.dispose()
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.drop_all()
+            db.engine.dispose()
 
 
 @pytest.fixture

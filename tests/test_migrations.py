@@ -202,18 +202,25 @@ def test_sessions_from_before_safe_writes_upgrade_and_take_writes(
             )
         connection.execute(
             text(
-                "INSERT INTO hand (id, session_id, number, dealer_id, kind, picker_id, partner_id,"
+                "INSERT INTO hand (session_id, number, dealer_id, kind, picker_id, partner_id,"
                 " forced, picking_points, recracked, black_blitz, red_blitz, multiplier)"
-                " VALUES (1, 1, 1, 1, 'pick', 2, 3, false, 75, false, false, false, 1)"
+                " VALUES (1, 1, 1, 'pick', 2, 3, false, 75, false, false, false, 1)"
             )
         )
+        hand = connection.execute(text("SELECT id FROM hand")).scalar_one()
         for player, score in zip(range(1, 6), [-1, 2, 1, -1, -1], strict=True):
             connection.execute(
                 text(
                     "INSERT INTO hand_player (hand_id, player_id, seat, score, won, schneidered)"
-                    " VALUES (1, :player, :seat, :score, :won, false)"
+                    " VALUES (:hand, :player, :seat, :score, :won, false)"
                 ),
-                {"player": player, "seat": player - 1, "score": score, "won": score > 0},
+                {
+                    "hand": hand,
+                    "player": player,
+                    "seat": player - 1,
+                    "score": score,
+                    "won": score > 0,
+                },
             )
     upgrade(cli)
     assert cli.invoke(args=["check"]).exit_code == 0

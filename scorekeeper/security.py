@@ -3,6 +3,7 @@ JSON answers to OPTIONS under /api/, security headers and cookie flags."""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Request, Response, current_app, has_request_context, jsonify, request
@@ -13,6 +14,8 @@ from werkzeug.exceptions import (
     RequestURITooLarge,
     UnsupportedMediaType,
 )
+
+from . import errors
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -158,3 +161,8 @@ def register(app: Flask) -> None:
     app.session_interface = SessionCookie()
     app.before_request(check_request)
     app.after_request(finish_response)
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def refuse_too_large(_error: RequestEntityTooLarge) -> tuple[Any, int, dict[str, str]]:
+        # Werkzeug's own 413 (a streamed body past the limit) in the words of ours.
+        return errors.error_answer(413, too_large(body_limit(request)).description or "")

@@ -33,8 +33,13 @@ RULES_KEYS = {"partner", "no_bid", "cracking", "blitzing"}
 def json_object(request: Request) -> dict[str, Any]:
     """The body as a JSON object, refusing what could upset the parser or the database: invalid
     UTF-8, deep nesting, long numbers, NaN and Infinity, and lone surrogates."""
+    data = request.get_data(cache=True)
+    limit = request.max_content_length
+    if limit is not None and len(data) >= limit:
+        # A streamed body stops at the limit without a word; the next read refuses it (413).
+        request.stream.read(1)
     try:
-        text = request.get_data(cache=True).decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise RuleError("The body is not valid UTF-8 text.") from None
     try:

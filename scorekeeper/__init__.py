@@ -33,11 +33,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     configure(app, test_config)
     register_extensions(app)
+    # The security checks come first: they refuse hostile requests before anything reads the
+    # database, the access check included.
+    security.register(app)
     access.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
-    security.register(app)
     register_commands(app)
     return app
 

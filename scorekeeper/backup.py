@@ -15,13 +15,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select, text
-from sqlalchemy.orm import selectinload
 
 from . import rules, store
 from .api.parse import hand_request, session_request
 from .extensions import db
 from .json_format import hand_input_json, iso, options_json
-from .models import Hand, Player, Seat, Session
+from .models import Player, Session
 from .rules import RuleError
 
 FORMAT = "sheepshead-scorekeeper-backup"
@@ -34,13 +33,7 @@ CONFLICT = (
 
 def export_backup() -> dict[str, Any]:
     sessions = db.session.scalars(
-        select(Session)
-        .order_by(Session.id)
-        .options(
-            selectinload(Session.seats).joinedload(Seat.player),
-            selectinload(Session.hands).selectinload(Hand.players),
-            selectinload(Session.first_dealer),
-        )
+        select(Session).order_by(Session.id).options(*store.WHOLE_SESSION)
     )
     return {
         "format": FORMAT,
@@ -272,13 +265,7 @@ def _held(given: dict[str, Any]) -> bool:
     except RuleError:
         return False
     same_time = db.session.scalars(
-        select(Session)
-        .where(Session.created_at == started)
-        .options(
-            selectinload(Session.seats).joinedload(Seat.player),
-            selectinload(Session.hands).selectinload(Hand.players),
-            selectinload(Session.first_dealer),
-        )
+        select(Session).where(Session.created_at == started).options(*store.WHOLE_SESSION)
     )
     wanted = _comparable(given)
     return any(_comparable(session_backup_json(session)) == wanted for session in same_time)

@@ -68,46 +68,39 @@ def hand_input_json(hand: rules.Hand) -> dict[str, Any]:
     return recorded
 
 
+def _recorded(hand: dict[str, Any]) -> dict[str, Any]:
+    """What a hand's JSON (`hand_json` or `hand_input_json`) says was recorded, as arguments of
+    the rules engine's hands (all but the kind and the blitzes)."""
+    return {
+        "picker": hand.get("picker"),
+        "partner": hand.get("partner"),
+        "called_card": hand.get("called_card"),
+        "forced": bool(hand.get("forced")),
+        "picking_points": hand.get("picking_points"),
+        "cracked_by": hand.get("cracked_by"),
+        "recracked": bool(hand.get("recracked")),
+        "winner": hand.get("winner"),
+        "points": hand.get("points"),
+        "tricks": hand.get("tricks"),
+    }
+
+
 def recorded_hand(hand: dict[str, Any]) -> tuple[rules.HandInput, str]:
-    """A hand the app wrote as JSON (`hand_json` or `hand_input_json`), as the rules engine's
-    input again, with its dealer."""
-    return (
-        rules.HandInput(
-            kind=hand["kind"],
-            picker=hand.get("picker"),
-            partner=hand.get("partner"),
-            called_card=hand.get("called_card"),
-            forced=bool(hand.get("forced")),
-            picking_points=hand.get("picking_points"),
-            cracked_by=hand.get("cracked_by"),
-            recracked=bool(hand.get("recracked")),
-            blitzes=tuple(hand.get("blitzes") or ()),
-            winner=hand.get("winner"),
-            points=hand.get("points"),
-            tricks=hand.get("tricks"),
-        ),
-        hand["dealer"],
+    """A hand the app wrote as JSON as the rules engine's input again, with its dealer."""
+    entry = rules.HandInput(
+        kind=hand["kind"], blitzes=tuple(hand.get("blitzes") or ()), **_recorded(hand)
     )
+    return entry, hand["dealer"]
 
 
 def result_of(hand: dict[str, Any]) -> rules.HandResult:
     """A hand's JSON (`hand_json`) as the rules engine's result again, for telling it in words."""
-    blitzes = tuple(rules.Blitz(blitz) for blitz in hand.get("blitzes") or ())
     return rules.HandResult(
         hand=rules.Hand(
             dealer=hand["dealer"],
             kind=rules.Kind(hand["kind"]),
-            picker=hand.get("picker"),
-            partner=hand.get("partner"),
-            called_card=hand.get("called_card"),
-            forced=bool(hand.get("forced")),
-            picking_points=hand.get("picking_points"),
-            cracked_by=hand.get("cracked_by"),
-            recracked=bool(hand.get("recracked")),
-            blitzes=blitzes,
-            winner=hand.get("winner"),
-            points=hand.get("points"),
-            tricks=hand.get("tricks"),
+            blitzes=tuple(rules.Blitz(blitz) for blitz in hand.get("blitzes") or ()),
+            **_recorded(hand),
         ),
         multiplier=hand["multiplier"],
         doubled=bool(hand.get("doubled")),

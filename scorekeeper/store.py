@@ -20,6 +20,11 @@ from .extensions import db
 from .models import Hand, HandPlayer, Player, Seat, Session, utcnow
 
 MAX_ID = 2**31 - 1
+# How a session is loaded with its seats, hands and their players, in a fixed number of queries.
+WHOLE_SESSION = (
+    selectinload(Session.seats).joinedload(Seat.player),
+    selectinload(Session.hands).selectinload(Hand.players),
+)
 
 
 def check_session_id(session_id: int) -> None:
@@ -87,13 +92,7 @@ def session_or_404(session_id: int) -> Session:
     """A session with its seats, hands and their players, in a fixed number of queries."""
     check_session_id(session_id)
     session: Session = db.first_or_404(
-        select(Session)
-        .where(Session.id == session_id)
-        .options(
-            selectinload(Session.seats).joinedload(Seat.player),
-            selectinload(Session.hands).selectinload(Hand.players),
-            selectinload(Session.first_dealer),
-        ),
+        select(Session).where(Session.id == session_id).options(*WHOLE_SESSION),
         description=f"There is no session {session_id}.",
     )
     return session
@@ -126,11 +125,7 @@ def every_sheet(chunk: int = 50) -> Iterator[tuple[Session, rules.Sheet]]:
             select(Session)
             .where(Session.id.in_(ids[start : start + chunk]))
             .order_by(Session.created_at, Session.id)
-            .options(
-                selectinload(Session.seats).joinedload(Seat.player),
-                selectinload(Session.hands).selectinload(Hand.players),
-                selectinload(Session.first_dealer),
-            )
+            .options(*WHOLE_SESSION)
         ).all()
         for session in sessions:
             yield session, sheet_of(session)

@@ -494,16 +494,24 @@ def test_a_busy_database_is_503_with_retry_after(
     app: Flask, api: Api, client: FlaskClient, sid: int
 ) -> None:
     lock_timeouts(app, 100)
-    with app.app_context(), db.engine.connect() as other:
-        # Another writer (a restore, say) holds the lock on the sessions table.
-        if other.dialect.name == "sqlite":
-            other.exec_driver_sql("BEGIN IMMEDIATE")
-            other.exec_driver_sql("UPDATE session SET name = 'restoring'")
-        else:
-            other.execute(text('LOCK TABLE "session" IN ACCESS EXCLUSIVE MODE'))
+    with app.app_context():
+        url = db.engine.url
+    if url.get_backend_name() == "sqlite":
+        # Another program (the sqlite3 shell, say) holds the database's write lock.
+        other = sqlite3.connect(str(url.database), isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("UPDATE session SET name = 'restoring'")
         response = client.patch(f"/api/sessions/{sid}", json={"name": "Friday"})
         page = client.post(f"/sessions/{sid}/undo", data={"number": "1"})
         other.rollback()
+        other.close()
+    else:
+        with app.app_context(), db.engine.connect() as pg:
+            # Another writer (a restore, say) holds the lock on the sessions table.
+            pg.execute(text('LOCK TABLE "session" IN ACCESS EXCLUSIVE MODE'))
+            response = client.patch(f"/api/sessions/{sid}", json={"name": "Friday"})
+            page = client.post(f"/sessions/{sid}/undo", data={"number": "1"})
+            pg.rollback()
     answer = assert_json(response, 503)
     assert answer == {
         "error": "The scorekeeper is busy saving a restore or an import. Try again in a moment."

@@ -34,7 +34,8 @@ def _dealer(session: Session, form: HandForm, row: Hand | None) -> str:
     """Who dealt: as chosen on the edit form, else the next seat in rotation."""
     if row is not None:
         return form.dealer.data or store.names_of(session)[row.dealer_id]
-    return store.sheet_of(session).next_dealer or session.first_dealer.name
+    sheet = store.sheet_of(session)
+    return sheet.next_dealer or sheet.table.first_dealer
 
 
 def _render(

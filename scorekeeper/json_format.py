@@ -6,14 +6,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from . import rules
-from .models import Session
+from .models import Session, as_utc
 
 
 def iso(moment: datetime) -> str:
     """In UTC, whatever the database's time zone; SQLite hands back naive times, all UTC."""
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC).isoformat()
-    return moment.astimezone(UTC).isoformat()
+    return as_utc(moment).astimezone(UTC).isoformat()
 
 
 def options_json(options: rules.Options) -> dict[str, Any]:

@@ -8,7 +8,7 @@ through the store and the rules engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -17,7 +17,7 @@ from . import store
 from .backup import add_session, session_backup_json
 from .extensions import db
 from .json_format import iso
-from .models import Change, Session, TrashedSession, utcnow
+from .models import Change, Session, TrashedSession, as_utc, utcnow
 from .writes import NotFound, SessionWrite
 
 KEPT_FOR = timedelta(days=30)
@@ -64,10 +64,6 @@ def entries() -> Sequence[TrashedSession]:
     ).all()
 
 
-def _as_utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
-
-
 def entry_json(entry: TrashedSession) -> dict[str, Any]:
     data = entry.data["session"]
     return {
@@ -75,7 +71,7 @@ def entry_json(entry: TrashedSession) -> dict[str, Any]:
         "name": data["name"],
         "created_at": data["created_at"],
         "deleted_at": iso(entry.deleted_at),
-        "kept_until": iso(_as_utc(entry.deleted_at) + KEPT_FOR),
+        "kept_until": iso(as_utc(entry.deleted_at) + KEPT_FOR),
         "players": data["players"],
         "hand_count": len(data["hands"]),
     }

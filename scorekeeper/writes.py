@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -27,7 +27,7 @@ from . import rules, store
 from .database import begin_write
 from .extensions import db
 from .json_format import hand_json, recorded_hand
-from .models import Change, Hand, Session, WriteKey, utcnow
+from .models import Change, Hand, Session, WriteKey, as_utc, utcnow
 from .rules import RuleError
 
 KEY_LIFETIME = timedelta(hours=24)
@@ -87,34 +87,29 @@ def fingerprint(*parts: str | bytes) -> str:
     return digest.hexdigest()
 
 
-def _as_utc(moment: datetime) -> datetime:
-    """SQLite hands back naive times, all UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
-
-
-def check_key(key: str | None, print_: str) -> None:
+def check_key(key: str | None, digest: str) -> None:
     """Raise Replay when the key answered a request within its lifetime."""
     if key is None:
         return
     row = db.session.get(WriteKey, key)
-    if row is None or _as_utc(row.created_at) < utcnow() - KEY_LIFETIME:
+    if row is None or as_utc(row.created_at) < utcnow() - KEY_LIFETIME:
         return
-    raise Replay(Answer(row.status, row.answer) if row.fingerprint == print_ else None)
+    raise Replay(Answer(row.status, row.answer) if row.fingerprint == digest else None)
 
 
-def keep_answer(key: str, print_: str, answer: Answer) -> None:
+def keep_answer(key: str, digest: str, answer: Answer) -> None:
     """Keep the answer under the key, in the transaction under way; expired keys go."""
     db.session.execute(delete(WriteKey).where(WriteKey.created_at < utcnow() - KEY_LIFETIME))
     db.session.execute(delete(WriteKey).where(WriteKey.key == key))
-    db.session.add(WriteKey(key=key, fingerprint=print_, status=answer.status, answer=answer.body))
+    db.session.add(WriteKey(key=key, fingerprint=digest, status=answer.status, answer=answer.body))
 
 
 class Write:
     """A write under way. What it answers is kept under its key when it commits."""
 
-    def __init__(self, key: str | None, print_: str) -> None:
+    def __init__(self, key: str | None, digest: str) -> None:
         self.key = key
-        self.print = print_
+        self.digest = digest
         self.answer: Answer | None = None
 
     def answered(self, status: int, body: Any) -> Answer:
@@ -123,7 +118,7 @@ class Write:
 
     def keep(self) -> None:
         if self.key is not None and self.answer is not None:
-            keep_answer(self.key, self.print, self.answer)
+            keep_answer(self.key, self.digest, self.answer)
 
 
 @dataclass(frozen=True)
@@ -142,8 +137,8 @@ class SessionWrite(Write):
     for it), so the usual write never loads the session's hands; every other change loads them
     all and replays them."""
 
-    def __init__(self, session: Session, key: str | None, print_: str) -> None:
-        super().__init__(key, print_)
+    def __init__(self, session: Session, key: str | None, digest: str) -> None:
+        super().__init__(key, digest)
         self.session = session
         self._before: rules.Sheet | None = None
         self._after: rules.Sheet | None = None
@@ -298,16 +293,17 @@ def history(session_id: int) -> list[Change]:
 
 @contextmanager
 def session_write(
-    session_id: int, key: str | None = None, print_: str = "", if_match: int | None = None
+    session_id: int, key: str | None = None, digest: str = "", if_match: int | None = None
 ) -> Iterator[SessionWrite]:
     """A write to one session: see the module's docstring."""
+    store.check_session_id(session_id)
     begin_write(session_id)
     try:
-        check_key(key, print_)
+        check_key(key, digest)
         session = store.session_head(session_id)
         if if_match is not None and if_match != session.version:
             raise VersionMismatch(if_match, session.version)
-        write = SessionWrite(session, key, print_)
+        write = SessionWrite(session, key, digest)
         yield write
         write.finish()
         write.keep()
@@ -318,12 +314,12 @@ def session_write(
 
 
 @contextmanager
-def roster_write(key: str | None = None, print_: str = "") -> Iterator[Write]:
+def roster_write(key: str | None = None, digest: str = "") -> Iterator[Write]:
     """A write that adds sessions and players: a new session, an import, a restore."""
     begin_write(None)
     try:
-        check_key(key, print_)
-        write = Write(key, print_)
+        check_key(key, digest)
+        write = Write(key, digest)
         yield write
         write.keep()
         db.session.commit()

@@ -52,6 +52,19 @@ def fresh_app(database: str, csrf: bool = False) -> Iterator[Flask]:
             db.engine.dispose()
 
 
+@contextmanager
+def second_worker(first: Flask) -> Iterator[Flask]:
+    """Another app on the same database, as a second server worker (or the server restarted)
+    is."""
+    second = create_app(dict(first.config))
+    try:
+        yield second
+    finally:
+        with second.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
 @pytest.fixture
 def app(database: str) -> Iterator[Flask]:
     with fresh_app(database) as app:

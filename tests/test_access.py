@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -18,10 +16,10 @@ from sqlalchemy import select
 from werkzeug.security import check_password_hash
 from werkzeug.test import TestResponse
 
-from scorekeeper import create_app
 from scorekeeper.access.models import AccessSetting, ApiToken, SignInFailure
 from scorekeeper.extensions import db
 
+from .conftest import second_worker
 from .helpers import SEATS, Api, pick
 
 PASSCODE = "Sheep-1234"
@@ -283,18 +281,6 @@ def test_reading_closes_as_soon_as_the_reader_role_is_set(
     assert client.get("/api/sessions").status_code == 401
     assert invoke(runner, "off").exit_code == 0
     assert client.get("/api/sessions").status_code == 200
-
-
-@contextmanager
-def second_worker(first: Flask) -> Iterator[Flask]:
-    """Another app on the same database, as a second server worker is."""
-    second = create_app(dict(first.config))
-    try:
-        yield second
-    finally:
-        with second.app_context():
-            db.session.remove()
-            db.engine.dispose()
 
 
 def test_another_worker_closes_reading_within_a_second(app: Flask) -> None:

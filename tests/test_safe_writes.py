@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from .conftest import second_worker
 from .helpers import SEATS, Api, pick
 
 HANDS = [pick("Ann", "Bob", 75), pick("Bob", "Cat", 30), pick("Cat", None, 95)]
@@ -190,12 +191,10 @@ def test_keys_are_kept_in_the_database(app: Flask, api: Api) -> None:
         f"/api/sessions/{session_id}/hands", json=HANDS[0], headers=headers
     )
     # Another app object on the same database: another server worker, or the server restarted.
-    from scorekeeper import create_app
-
-    other = create_app({**app.config, "TESTING": True})
-    again = other.test_client().post(
-        f"/api/sessions/{session_id}/hands", json=HANDS[0], headers=headers
-    )
+    with second_worker(app) as other:
+        again = other.test_client().post(
+            f"/api/sessions/{session_id}/hands", json=HANDS[0], headers=headers
+        )
     assert (again.status_code, again.json) == (first.status_code, first.json)
     assert len(api.session(session_id)["hands"]) == 4
 

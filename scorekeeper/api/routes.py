@@ -78,7 +78,6 @@ def _key() -> tuple[str | None, str]:
 
 @contextmanager
 def _session_write(session_id: int) -> Iterator[writes.SessionWrite]:
-    store.check_session_id(session_id)
     with writes.session_write(session_id, *_key(), if_match=_if_match()) as write:
         yield write
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import abort
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import joinedload, selectinload
 
 from . import rules
@@ -71,21 +71,19 @@ class Tail:
 def tail_of(session: Session) -> Tail:
     table = table_of(session)
     of_session = Hand.session_id == session.id
-    count = db.session.scalar(select(func.count()).select_from(Hand).where(of_session)) or 0
-    last_dealer = db.session.scalar(
-        select(Hand.dealer_id).where(of_session).order_by(Hand.number.desc()).limit(1)
-    )
+    # Hands are numbered 1..n (every write keeps them so, and `flask check` verifies it), so the
+    # last hand's number is the count.
+    last = db.session.execute(
+        select(Hand.number, Hand.dealer_id).where(of_session).order_by(Hand.number.desc()).limit(1)
+    ).first()
     pending = 0
     if table.options.no_bid is rules.NoBid.DOUBLER:
         kinds = db.session.scalars(select(Hand.kind).where(of_session).order_by(Hand.number))
         pending = rules.pending_doublers(table, [rules.Kind(kind) for kind in kinds])
-    return Tail(
-        count=count,
-        next_dealer=table.next_dealer(
-            None if last_dealer is None else names_of(session)[last_dealer]
-        ),
-        pending_doublers=pending,
-    )
+    if last is None:
+        return Tail(count=0, next_dealer=table.next_dealer(None), pending_doublers=pending)
+    dealer = names_of(session)[last.dealer_id]
+    return Tail(count=last.number, next_dealer=table.next_dealer(dealer), pending_doublers=pending)
 
 
 def session_or_404(session_id: int) -> Session:

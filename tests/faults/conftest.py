@@ -11,7 +11,21 @@ import pytest
 
 from ..conftest import BACKENDS, database_url
 from ..test_migrations import drop_everything
-from .server import LiveServer
+from .server import TALLY, LiveServer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tally(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Say how many requests the fault suite sent, and what came back."""
+    yield
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None and TALLY:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line(
+                f"\nfault suite: {TALLY.total()} requests to gunicorn, "
+                f"answers {dict(sorted(TALLY.items()))}"
+            )
 
 
 @contextmanager

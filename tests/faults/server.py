@@ -18,6 +18,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -28,6 +29,9 @@ from ..test_migrations import drop_everything
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 30.0
+# Every answer the fault suite got from its servers, by status.
+TALLY: Counter[int] = Counter()
+_TALLY_LOCK = threading.Lock()
 START_TIMEOUT = 30.0
 SECRET_KEY = "faults"
 SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
@@ -201,6 +205,8 @@ class LiveServer:
         try:
             connection.request(method, path, body=raw, headers=sent)
             response = connection.getresponse()
+            with _TALLY_LOCK:
+                TALLY[response.status] += 1
             return Answer(
                 response.status,
                 {name.lower(): value for name, value in response.getheaders()},

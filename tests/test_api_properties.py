@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -80,3 +81,53 @@ def test_sums_to_zero_and_edit_then_restore_gives_the_session_back(
     restored = api.session(sid)
     assert restored["version"] == original["version"] + 2
     assert {**restored, "version": 0} == {**original, "version": 0}
+
+
+def recorded(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The hands as a table shows them: what was recorded and what it scored."""
+    return [{k: v for k, v in hand.items() if k != "number"} for hand in hands]
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_any_sequence_of_writes_keeps_the_session_whole_and_each_undo_restores_it(
+    app: Flask, client: FlaskClient, data: st.DataObject
+) -> None:
+    """Adds, edits, deletes and undos in any order: hands stay numbered 1..n, totals are the sums
+    of the hands, the version grows by one a write, undoing the newest change gives back the
+    session as it was before it, and what is stored agrees with the hands (`flask check`)."""
+    api = Api(client)
+    no_bid = data.draw(st.sampled_from(sorted(NO_BID_KINDS)))
+    sid = api.new_session(rules={"no_bid": no_bid})["id"]
+    for _step in range(data.draw(st.integers(1, 10))):
+        before = api.session(sid)
+        hands = before["hands"]
+        action = data.draw(st.sampled_from(["add", "edit", "delete"] if hands else ["add"]))
+        if action == "add":
+            api.record(sid, **data.draw(hand_body(no_bid, before["next_dealer"])))
+        else:
+            number = data.draw(st.integers(1, len(hands)))
+            if action == "edit":
+                api.replace(
+                    sid, number, **data.draw(hand_body(no_bid, hands[number - 1]["dealer"]))
+                )
+            else:
+                api.delete(sid, number)
+        after = api.session(sid)
+        assert after["version"] == before["version"] + 1
+        assert [hand["number"] for hand in after["hands"]] == list(
+            range(1, len(after["hands"]) + 1)
+        )
+        assert after["totals"] == {p: sum(h["scores"][p] for h in after["hands"]) for p in SEATS}
+        assert sum(after["totals"].values()) == 0
+        if data.draw(st.booleans()):
+            undone = client.post(f"/api/sessions/{sid}/history/0/restore")
+            assert undone.status_code == 200, undone.json
+            assert recorded(undone.json["hands"]) == recorded(hands)
+            assert undone.json["totals"] == before["totals"]
+    result = app.test_cli_runner().invoke(args=["check"])
+    assert result.exit_code == 0, result.output

@@ -46,9 +46,9 @@ class Conflict(RuleError):
 class VersionMismatch(RuleError):
     """The request was made from an older version of the session."""
 
-    def __init__(self, given: int, current: int) -> None:
+    def __init__(self, given: str, current: int) -> None:
         super().__init__(
-            f"The session has changed since version {given}; it is at version {current} now. "
+            f"The session is at version {current} now, not {given}: it has changed since. "
             "Reload it and try again.",
             "version",
         )
@@ -293,7 +293,7 @@ def history(session_id: int) -> list[Change]:
 
 @contextmanager
 def session_write(
-    session_id: int, key: str | None = None, digest: str = "", if_match: int | None = None
+    session_id: int, key: str | None = None, digest: str = "", if_match: str | None = None
 ) -> Iterator[SessionWrite]:
     """A write to one session: see the module's docstring."""
     store.check_session_id(session_id)
@@ -301,7 +301,7 @@ def session_write(
     try:
         check_key(key, digest)
         session = store.session_head(session_id)
-        if if_match is not None and if_match != session.version:
+        if if_match is not None and if_match != str(session.version):
             raise VersionMismatch(if_match, session.version)
         write = SessionWrite(session, key, digest)
         yield write

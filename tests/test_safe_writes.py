@@ -81,7 +81,10 @@ def test_a_stale_if_match_is_refused_and_changes_nothing(
     )
     assert response.status_code == 412
     assert response.json["field"] == "version"
-    assert f"since version {before['version'] - 1}" in response.json["error"]
+    assert response.json["error"] == (
+        f"The session is at version {before['version']} now, not {before['version'] - 1}: "
+        "it has changed since. Reload it and try again."
+    )
     assert api.session(session_id) == before
     current = {"If-Match": f'"{before["version"]}"'}
     response = getattr(client, method)(

@@ -10,13 +10,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Response, g, request
+from flask.typing import ResponseReturnValue
 
 from .. import store, trash, writes
+from ..errors import error_answer
 from ..json_format import iso, session_json, session_summary
 from . import bp
 from .parse import hand_request, json_object, session_change, session_request
 
-JSON = tuple[dict[str, Any], int]
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,100}")
 KEY_REUSED = "This Idempotency-Key was already used for a different request."
@@ -28,25 +29,15 @@ def _answer(answer: writes.Answer) -> Response:
     return Response(answer.body, status=answer.status, mimetype="application/json")
 
 
-def _refusal(status: int, message: str, field: str) -> Response:
-    return Response(
-        json.dumps({"error": message, "field": field}),
-        status=status,
-        mimetype="application/json",
-    )
-
-
 @bp.before_request
-def repeated_write() -> Response | None:
+def repeated_write() -> ResponseReturnValue | None:
     """A write whose Idempotency-Key answered before gets that answer again, unread."""
     key = request.headers.get("Idempotency-Key")
     if request.method not in WRITE_METHODS or key is None:
         return None
     if not IDEMPOTENCY_KEY.fullmatch(key):
-        return _refusal(
-            400,
-            "An Idempotency-Key is 1 to 100 visible ASCII characters.",
-            "Idempotency-Key",
+        return error_answer(
+            400, "An Idempotency-Key is 1 to 100 visible ASCII characters.", "Idempotency-Key"
         )
     g.write_key = (f"api {key}", writes.fingerprint(request.method, request.path, request.data))
     writes.check_key(*g.write_key)
@@ -54,21 +45,18 @@ def repeated_write() -> Response | None:
 
 
 @bp.errorhandler(writes.Replay)
-def replayed(replay: writes.Replay) -> Response:
+def replayed(replay: writes.Replay) -> ResponseReturnValue:
     if replay.answer is None:
-        return _refusal(409, KEY_REUSED, "Idempotency-Key")
+        return error_answer(409, KEY_REUSED, "Idempotency-Key")
     return _answer(replay.answer)
 
 
-def _if_match() -> int | None:
-    """The version an If-Match header names; `*` or no header: any."""
+def _if_match() -> str | None:
+    """The version an If-Match header names (an ETag, `"12"`); `*` or no header: any."""
     header = request.headers.get("If-Match", "").strip()
     if not header or header == "*":
         return None
-    tag = header.split(",")[0].strip().removeprefix("W/").strip('"')
-    if not tag.isascii() or not tag.isdigit() or len(tag) > 9:
-        return -1
-    return int(tag)
+    return header.split(",")[0].strip().removeprefix("W/").strip('"')[:20]
 
 
 def _key() -> tuple[str | None, str]:

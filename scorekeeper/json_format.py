@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from . import rules
-from .models import Session, as_utc
+from .models import Change, Session, as_utc
 
 
 def iso(moment: datetime) -> str:
@@ -105,6 +105,17 @@ def result_of(hand: dict[str, Any]) -> rules.HandResult:
         scores=hand["scores"],
         winners=frozenset(),
     )
+
+
+def change_json(change: Change) -> dict[str, Any]:
+    """A change of a session's history, as the API lists it and the trash keeps it."""
+    return {
+        "at": iso(change.at),
+        "action": change.action,
+        "number": change.number,
+        "before": change.before,
+        "after": change.after,
+    }
 
 
 def session_summary(session: Session, table: rules.Table, hand_count: int) -> dict[str, Any]:

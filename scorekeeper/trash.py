@@ -16,9 +16,9 @@ from sqlalchemy import delete, select
 from . import store
 from .backup import add_session, session_backup_json
 from .extensions import db
-from .json_format import iso
+from .json_format import change_json, iso
 from .models import Change, Session, TrashedSession, as_utc, utcnow
-from .writes import NotFound, SessionWrite
+from .writes import NotFound, SessionWrite, history
 
 KEPT_FOR = timedelta(days=30)
 
@@ -27,26 +27,11 @@ def throw_away(write: SessionWrite) -> None:
     """Move the session of the write under way to the trash."""
     write.sheet_before()
     session = write.session
-    changes = [
-        {
-            "at": iso(change.at),
-            "action": change.action,
-            "number": change.number,
-            "before": change.before,
-            "after": change.after,
-        }
-        for change in reversed(_changes(session.id))
-    ]
+    changes = [change_json(change) for change in reversed(history(session.id))]
     data = {"session": session_backup_json(session), "version": session.version, "changes": changes}
     _purge()
     db.session.add(TrashedSession(session_id=session.id, data=data))
     write.remove_session()
-
-
-def _changes(session_id: int) -> Sequence[Change]:
-    return db.session.scalars(
-        select(Change).where(Change.session_id == session_id).order_by(Change.id.desc())
-    ).all()
 
 
 def _purge() -> None:

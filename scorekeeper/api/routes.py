@@ -14,7 +14,7 @@ from flask.typing import ResponseReturnValue
 
 from .. import store, trash, writes
 from ..errors import error_answer
-from ..json_format import iso, session_json, session_summary
+from ..json_format import change_json, session_json, session_summary
 from . import bp
 from .parse import hand_request, json_object, session_change, session_request
 
@@ -160,16 +160,6 @@ def delete_hand(session_id: int, number: int) -> Response:
 def session_history(session_id: int) -> dict[str, Any]:
     store.session_or_404(session_id)
     return {"changes": [change_json(change) for change in writes.history(session_id)]}
-
-
-def change_json(change: Any) -> dict[str, Any]:
-    return {
-        "at": iso(change.at),
-        "action": change.action,
-        "number": change.number,
-        "before": change.before,
-        "after": change.after,
-    }
 
 
 @bp.post("/sessions/<int:session_id>/history/<int:index>/restore")

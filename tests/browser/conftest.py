@@ -115,3 +115,18 @@ def shot(request: pytest.FixtureRequest) -> Any:
         return path
 
     return take
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any) -> list[str]:
+    """What axe-core finds wrong with the page as it stands, one line a rule and element."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{violation['id']} ({violation['impact']}): {node['target']} {violation['help']}"
+        for violation in results["violations"]
+        for node in violation["nodes"]
+    ]

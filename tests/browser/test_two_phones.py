@@ -1,5 +1,6 @@
 """Two phones on one session in Chromium: an edit made meanwhile is shown, not overwritten; a
-double tap saves once; Undo can be taken back; Changes and the trash at three widths."""
+double tap saves once; Undo can be taken back; Changes and the trash at three widths. Each page
+is checked with axe-core."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
+from .conftest import axe_violations
 from .test_table import SEATS, api, chip
 
 Shot = Callable[..., Path]
@@ -28,11 +30,13 @@ def session_with_hands(base_url: str, name: str) -> int:
 
 
 def at_widths(page: Page, name: str, shot: Shot) -> None:
-    """Screenshots at each phone and tablet width; no sideways scrolling at any."""
+    """Screenshots at each phone and tablet width; no sideways scrolling at any, and nothing
+    axe-core finds wrong."""
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 844})
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         shot(page, f"{name}-{width}", full_page=True)
+        assert axe_violations(page) == []
     page.set_viewport_size({"width": 390, "height": 844})
 
 
@@ -55,6 +59,7 @@ def test_an_edit_from_another_phone_is_shown_and_asked_about(
     expect(notice).to_contain_text("It is now: Bob & Dan, 30")
     expect(page.get_by_label("Picking team points")).to_have_value("45")
     shot(page, "edit-conflict")
+    assert axe_violations(page) == []
     hand = api(base_url, "GET", f"/api/sessions/{session_id}")["hands"][1]
     assert (hand["partner"], hand["picking_points"]) == ("Dan", 30)
 
@@ -81,6 +86,7 @@ def test_undo_changes_and_trash(page: Page, base_url: str, shot: Shot) -> None:
     page.get_by_role("button", name="Undo last hand").tap()
     expect(page.get_by_text("Hand 3 undone.")).to_be_visible()
     shot(page, "undo-bar")
+    assert axe_violations(page) == []
     page.get_by_role("button", name="Bring hand 3 back").tap()
     expect(page.locator("tr.saved")).to_have_count(1)
     assert len(api(base_url, "GET", f"/api/sessions/{session_id}")["hands"]) == 3
@@ -94,6 +100,7 @@ def test_undo_changes_and_trash(page: Page, base_url: str, shot: Shot) -> None:
     page.get_by_role("link", name="Delete session").tap()
     expect(page.get_by_role("heading", name="Delete this session?")).to_be_visible()
     shot(page, "delete-session")
+    assert axe_violations(page) == []
     page.get_by_role("button", name="Delete session").tap()
     expect(page.get_by_role("heading", name="Trash")).to_be_visible()
     expect(page.get_by_text("Undo and trash moved to the trash.")).to_be_visible()

@@ -4,7 +4,6 @@ on wrong tries kept in the database so that every server worker counts the same 
 from __future__ import annotations
 
 import re
-import time
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -283,14 +282,13 @@ def test_reading_closes_as_soon_as_the_reader_role_is_set(
     assert client.get("/api/sessions").status_code == 200
 
 
-def test_another_worker_closes_reading_within_a_second(app: Flask) -> None:
+def test_another_worker_closes_reading_at_once(app: Flask) -> None:
     with second_worker(app) as second:
         reader = second.test_client()
         assert reader.get("/api/sessions").status_code == 200
         set_passcode(app.test_cli_runner(), role="reader")
-        # Writes are checked afresh on every request; reading within a second.
+        # Every request reads the setting afresh, in every worker.
         assert reader.post("/api/sessions", json={}).status_code == 401
-        time.sleep(1.1)
         assert reader.get("/api/sessions").status_code == 401
 
 

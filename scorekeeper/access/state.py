@@ -6,12 +6,10 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
-import time
 from dataclasses import dataclass
 from datetime import UTC, timedelta
 from enum import StrEnum
 
-from flask import current_app
 from sqlalchemy import delete, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -29,10 +27,6 @@ MAX_TOKEN_NAME = 100
 # read, so a revoked token is refused at once.
 _verified: dict[str, str] = {}
 MAX_VERIFIED = 1000
-# A worker trusts the role it last read for this long, for reads alone: a read then costs no
-# query while reading is open. Writes and guarded reads always read the setting afresh.
-ROLE_SEEN = "access_role_seen"
-ROLE_TRUSTED_SECONDS = 1.0
 
 
 class Role(StrEnum):
@@ -66,26 +60,8 @@ class Access:
 def current() -> Access:
     setting = db.session.get(AccessSetting, SETTING_ID)
     if setting is None or setting.role is None:
-        access = Access(None, None)
-    else:
-        access = Access(Role(setting.role), setting.generation)
-    current_app.extensions[ROLE_SEEN] = (time.monotonic(), access.role)
-    return access
-
-
-def reading_known_open() -> bool:
-    """Whether this worker read, within the last second, a role that leaves reading open."""
-    seen: tuple[float, Role | None] | None = current_app.extensions.get(ROLE_SEEN)
-    return (
-        seen is not None
-        and seen[1] is not Role.READER
-        and time.monotonic() - seen[0] < ROLE_TRUSTED_SECONDS
-    )
-
-
-def _changed() -> None:
-    db.session.commit()
-    current_app.extensions.pop(ROLE_SEEN, None)
+        return Access(None, None)
+    return Access(Role(setting.role), setting.generation)
 
 
 def set_passcode(passcode: str, role: Role) -> None:
@@ -97,7 +73,7 @@ def set_passcode(passcode: str, role: Role) -> None:
     setting.generation = secrets.token_urlsafe(24)
     setting.changed_at = utcnow()
     db.session.add(setting)
-    _changed()
+    db.session.commit()
 
 
 def turn_off() -> None:
@@ -107,7 +83,7 @@ def turn_off() -> None:
         setting.passcode_hash = None
         setting.generation = secrets.token_urlsafe(24)
         setting.changed_at = utcnow()
-        _changed()
+        db.session.commit()
 
 
 def passcode_matches(passcode: str) -> bool:

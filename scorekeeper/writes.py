@@ -161,14 +161,15 @@ class SessionWrite(Write):
 
     def hand_json(self, number: int) -> dict[str, Any]:
         """Hand `number` as it was when the write began."""
-        return hand_json(number, self.sheet_before().results[number - 1])
+        results = self.sheet_before().results
+        if not 0 < number <= len(results):
+            raise NotFound(f"Session {self.session.id} has no hand {number}.", "number")
+        return hand_json(number, results[number - 1])
 
     def hand(self, number: int) -> Hand:
-        self.sheet_before()
-        row = store.find_hand(self.session, number)
-        if row is None:
-            raise NotFound(f"Session {self.session.id} has no hand {number}.", "number")
-        return row
+        """The stored hand `number`: the hands are in their order, numbered 1..n."""
+        self.hand_json(number)
+        return self.session.hands[number - 1]
 
     def _changed(self, action: str, number: int, before: Any, leaves_hand: bool) -> None:
         self._touched = True

@@ -119,7 +119,8 @@ def test_undo_last_hand_can_be_taken_back(api: Api, client: FlaskClient) -> None
         sheet_path(session_id, undone=3),
     )
     assert undone.flashes == ["Hand 3 undone."]
-    assert "Bring hand 3 back" in undone.texts["button"]
+    assert "Restore" in undone.texts["button"]
+    assert "Brings hand 3 back as it was." in undone.text
     assert len(api.session(session_id)["hands"]) == 2
 
     back = {
@@ -129,7 +130,7 @@ def test_undo_last_hand_can_be_taken_back(api: Api, client: FlaskClient) -> None
     response = client.post(f"/sessions/{session_id}/changes/0/restore", data=back)
     assert response.location == sheet_path(session_id, saved=3)
     assert [h["picker"] for h in api.session(session_id)["hands"]] == ["Ann", "Bob", "Cat"]
-    assert "Bring hand 3 back" not in get_page(client, sheet_path(session_id, undone=3)).texts.get(
+    assert "Restore" not in get_page(client, sheet_path(session_id, undone=3)).texts.get(
         "button", []
     )
 

@@ -87,7 +87,8 @@ def test_undo_changes_and_trash(page: Page, base_url: str, shot: Shot) -> None:
     expect(page.get_by_text("Hand 3 undone.")).to_be_visible()
     shot(page, "undo-bar")
     assert axe_violations(page) == []
-    page.get_by_role("button", name="Bring hand 3 back").tap()
+    expect(page.get_by_text("Brings hand 3 back as it was.")).to_be_visible()
+    page.get_by_role("button", name="Restore", exact=True).tap()
     expect(page.locator("tr.saved")).to_have_count(1)
     assert len(api(base_url, "GET", f"/api/sessions/{session_id}")["hands"]) == 3
 

@@ -79,6 +79,11 @@ class Replay(Exception):
         self.answer = answer
 
 
+def recorded_print(hand: dict[str, Any]) -> str:
+    """A fingerprint of what was recorded for a hand (its JSON), to tell whether it changed."""
+    return fingerprint(*(repr(hand.get(key)) for key in RECORDED_KEYS))
+
+
 def fingerprint(*parts: str | bytes) -> str:
     digest = hashlib.sha256()
     for part in parts:
@@ -246,8 +251,7 @@ class SessionWrite(Write):
         """Whether hand `number` is now the hand given, as it was recorded."""
         if number > len(self.sheet_before().results):
             return False
-        now = self.hand_json(number)
-        return all(now.get(key) == hand.get(key) for key in RECORDED_KEYS)
+        return recorded_print(self.hand_json(number)) == recorded_print(hand)
 
     def finish(self) -> None:
         """Store the scores, record the changes and bump the version, once."""

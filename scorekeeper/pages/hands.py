@@ -8,12 +8,12 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import store, writes
-from ..json_format import hand_json, result_of
+from ..json_format import hand_json
 from ..models import Hand, Session
 from ..rules import RuleError
 from . import bp
 from .forms import HandForm
-from .words import hand_summary, score_preview
+from .words import score_preview, summary_of
 from .writing import done, saved_hand, session_write
 
 
@@ -66,11 +66,6 @@ def _preview(session: Session, form: HandForm, row: Hand | None) -> str:
     return score_preview(result, store.table_of(session).seats)
 
 
-def _recorded(hand: dict[str, Any]) -> str:
-    """A fingerprint of a hand as it was recorded, to tell whether it changed meanwhile."""
-    return writes.fingerprint(*(repr(hand.get(key)) for key in writes.RECORDED_KEYS))
-
-
 @bp.get("/sessions/<int:session_id>/hands/new")
 def new_hand(session_id: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
@@ -108,7 +103,7 @@ def record_hand(session_id: int) -> str | BaseResponse:
                 latest = write.hand_json(expected - 1) if expected > 1 else None
                 notice = (
                     f"Hand {expected - 1} was recorded on another phone meanwhile"
-                    + (f": {_summary(latest)}" if latest else "")
+                    + (f": {summary_of(latest)}" if latest else "")
                     + f". If yours is another hand, save it as hand {expected}."
                 )
                 raise _Moved
@@ -121,10 +116,6 @@ def record_hand(session_id: int) -> str | BaseResponse:
     return _render(store.session_or_404(session_id), form, None, notice=notice)
 
 
-def _summary(hand: dict[str, Any]) -> str:
-    return hand_summary(result_of(hand))
-
-
 @bp.route("/sessions/<int:session_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(session_id: int, number: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
@@ -135,7 +126,7 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
     form = _form(session)
     if request.method == "GET":
         form.fill(store.hand_of(row, store.names_of(session)))
-        form.original.data = _recorded(
+        form.original.data = writes.recorded_print(
             hand_json(number, store.sheet_of(session).results[number - 1])
         )
         return _render(session, form, row)
@@ -147,11 +138,11 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
             return _render(session, form, row, _preview(session, form, row))
         with session_write(session_id) as write:
             theirs = write.hand_json(number)
-            if form.original.data and form.original.data != _recorded(theirs):
-                form.original.data = _recorded(theirs)
+            if form.original.data and form.original.data != writes.recorded_print(theirs):
+                form.original.data = writes.recorded_print(theirs)
                 notice = (
                     f"Hand {number} was changed on another phone while you edited it. "
-                    f"It is now: {_summary(theirs)}. Yours is below: save it to replace "
+                    f"It is now: {summary_of(theirs)}. Yours is below: save it to replace "
                     "theirs, or go back to keep theirs."
                 )
                 raise _Moved

@@ -44,6 +44,11 @@ def hand_summary(result: rules.HandResult) -> str:
     return f"{text} (x{result.multiplier})" if result.multiplier > 1 else text
 
 
+def summary_of(hand: Mapping[str, Any]) -> str:
+    """A hand given as the API's JSON of it, in words."""
+    return hand_summary(result_of(dict(hand)))
+
+
 def multiplier_reasons(result: rules.HandResult) -> list[str]:
     hand = result.hand
     reasons = []
@@ -147,10 +152,10 @@ def change_words(change: Any) -> str:
     before, after, number = change.before, change.after, change.number
     if before is None and after is not None:
         verb = "added" if change.action == "add" else "brought back"
-        return f"Hand {number} {verb}: {hand_summary(result_of(after))}"
+        return f"Hand {number} {verb}: {summary_of(after)}"
     if after is None and before is not None:
         verb = "deleted" if change.action == "delete" else "taken out again"
-        return f"Hand {number} {verb}: {hand_summary(result_of(before))}"
+        return f"Hand {number} {verb}: {summary_of(before)}"
     verb = "edited" if change.action == "edit" else "changed back"
     differences = hand_differences(before or {}, after or {})
     return f"Hand {number} {verb}: {differences or 'nothing recorded changed'}"

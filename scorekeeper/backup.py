@@ -66,7 +66,6 @@ def _plural(n: int, noun: str) -> str:
 
 def session_backup_json(session: Session) -> dict[str, Any]:
     table = store.table_of(session)
-    names = store.names_of(session)
     return {
         "id": session.id,
         "name": session.name,
@@ -76,7 +75,7 @@ def session_backup_json(session: Session) -> dict[str, Any]:
         "version": session.version,
         "first_dealer": table.first_dealer,
         "rules": options_json(table.options),
-        "hands": [hand_input_json(store.hand_of(row, names)) for row in session.hands],
+        "hands": [hand_input_json(store.hand_of(row)) for row in session.hands],
     }
 
 
@@ -298,7 +297,7 @@ def _add_hand(session: Session, hand: Any) -> None:
     recorded = hand_request(hand)
     if recorded.dealer is None:
         raise RuleError("Say who dealt the hand.", "dealer")
-    store.add_hand(session, recorded.entry, recorded.dealer)
+    store.add_hand(session, recorded.entry, recorded.dealer, recorded.seats)
 
 
 def _move_sequences_past_ids() -> None:

@@ -21,23 +21,23 @@ def problems(session: Session) -> Iterator[str]:
     if numbers != list(range(1, len(numbers) + 1)):
         yield f"{where}: its hands are numbered {_numbers(numbers)}, not 1 to {len(numbers)}."
     table = store.table_of(session)
-    names = store.names_of(session)
     limit = table.hands_per_session
     if limit is not None and len(numbers) > limit:
         yield f"{where}: it has {len(numbers)} hands, more than its {table.rounds} rounds allow."
     for position, row in enumerate(session.hands, start=1):
-        hand = store.hand_of(row, names)
-        entry, dealer = recorded_hand(hand_input_json(hand))
+        hand = store.hand_of(row)
+        entry, dealer, _seats = recorded_hand(hand_input_json(hand))
+        seated = table.seated_as(hand.seats)
         try:
-            valid = rules.validate_hand(table, dealer, entry)
+            rules.check_table(seated.seats, seated.options, "seats")
+            valid = rules.validate_hand(seated, dealer, entry)
         except rules.RuleError as error:
             yield f"{where}, hand {position}: it breaks the rules: {error.message}"
             continue
         if valid != hand:
             yield f"{where}, hand {position}: it is stored differently from how the rules read it."
-        players = {names[p.player_id]: p.seat for p in row.players}
-        expected = {player: table.seat_of(player) for player in table.players_of_hand(dealer)}
-        if players != expected:
+        played = [p.player.name for p in row.players if p.played]
+        if played != list(seated.players_of_hand(dealer)):
             yield f"{where}, hand {position}: its players are not the players of the hand."
     sheet = store.sheet_of(session)
     for position, (row, result) in enumerate(zip(session.hands, sheet.results, strict=True), 1):
@@ -47,7 +47,7 @@ def problems(session: Session) -> Iterator[str]:
                 f"the hands give {result.multiplier}."
             )
         for hand_player in row.players:
-            player = names[hand_player.player_id]
+            player = hand_player.player.name
             stored = (hand_player.score, hand_player.won, hand_player.schneidered)
             derived = (
                 result.scores[player],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,10 +21,13 @@ def options_json(options: rules.Options) -> dict[str, Any]:
         "no_bid": options.no_bid.value,
         "cracking": options.cracking,
         "blitzing": options.blitzing,
+        "sitting_out": options.sitting_out.value,
     }
 
 
-def hand_json(number: int, result: rules.HandResult) -> dict[str, Any]:
+def hand_json(number: int, result: rules.HandResult, named: Sequence[str]) -> dict[str, Any]:
+    """The hand as API.md shows it; its scores name `named` (everyone the session's totals
+    name), 0 for who did not play it."""
     hand = result.hand
     is_pick = hand.kind is rules.Kind.PICK
     return {
@@ -43,13 +47,20 @@ def hand_json(number: int, result: rules.HandResult) -> dict[str, Any]:
         "tricks": hand.tricks,
         "doubled": result.doubled,
         "multiplier": result.multiplier,
-        "scores": result.scores,
+        "players": list(result.players),
+        "seats": list(hand.seats),
+        "sitting_out": list(result.sitting_out),
+        "scores": {player: result.scores.get(player, 0) for player in named},
     }
 
 
 def hand_input_json(hand: rules.Hand) -> dict[str, Any]:
     """The hand as the API takes it, with only the keys its kind has."""
-    recorded: dict[str, Any] = {"dealer": hand.dealer, "kind": hand.kind.value}
+    recorded: dict[str, Any] = {
+        "dealer": hand.dealer,
+        "seats": list(hand.seats),
+        "kind": hand.kind.value,
+    }
     if hand.kind is rules.Kind.PICK:
         recorded |= {
             "picker": hand.picker,
@@ -83,12 +94,14 @@ def _recorded(hand: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def recorded_hand(hand: dict[str, Any]) -> tuple[rules.HandInput, str]:
-    """A hand the app wrote as JSON as the rules engine's input again, with its dealer."""
+def recorded_hand(hand: dict[str, Any]) -> tuple[rules.HandInput, str, list[str] | None]:
+    """A hand the app wrote as JSON as the rules engine's input again, with its dealer and its
+    seats (None when it was written before hands kept their seats: the seats then never
+    changed)."""
     entry = rules.HandInput(
         kind=hand["kind"], blitzes=tuple(hand.get("blitzes") or ()), **_recorded(hand)
     )
-    return entry, hand["dealer"]
+    return entry, hand["dealer"], hand.get("seats")
 
 
 def result_of(hand: dict[str, Any]) -> rules.HandResult:
@@ -98,12 +111,15 @@ def result_of(hand: dict[str, Any]) -> rules.HandResult:
             dealer=hand["dealer"],
             kind=rules.Kind(hand["kind"]),
             blitzes=tuple(rules.Blitz(blitz) for blitz in hand.get("blitzes") or ()),
+            seats=tuple(hand.get("seats") or hand["scores"]),
             **_recorded(hand),
         ),
         multiplier=hand["multiplier"],
         doubled=bool(hand.get("doubled")),
         scores=hand["scores"],
         winners=frozenset(),
+        players=tuple(hand.get("players") or ()),
+        sitting_out=tuple(hand.get("sitting_out") or ()),
     )
 
 
@@ -137,7 +153,9 @@ def session_json(session: Session, sheet: rules.Sheet) -> dict[str, Any]:
         "version": session.version,
         "first_dealer": table.first_dealer,
         "rules": options_json(table.options),
-        "hands": [hand_json(n, result) for n, result in enumerate(sheet.results, start=1)],
+        "hands": [
+            hand_json(n, result, sheet.named) for n, result in enumerate(sheet.results, start=1)
+        ],
         "totals": sheet.totals,
         "hands_won": sheet.hands_won,
         "standings": [
@@ -146,10 +164,12 @@ def session_json(session: Session, sheet: rules.Sheet) -> dict[str, Any]:
                 "total": s.total,
                 "hands_won": s.hands_won,
                 "place": s.place,
+                "seated": s.seated,
             }
             for s in sheet.standings
         ],
         "next_dealer": sheet.next_dealer,
+        "sitting_out_next": list(sheet.sitting_out_next),
         "pending_doublers": sheet.pending_doublers,
         "complete": sheet.complete,
     }

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -43,6 +44,7 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     no_bid: Mapped[str] = mapped_column(String(20))
     cracking: Mapped[bool]
     blitzing: Mapped[bool]
+    sitting_out: Mapped[str] = mapped_column(String(10), default="dealer", server_default="dealer")
     # Grows with every write to the session; the API's ETag.
     version: Mapped[int] = mapped_column(default=1, server_default="0")
     # For a session imported from a hands CSV, the file's SHA-256, so the same file twice makes
@@ -101,13 +103,20 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
 
 
 class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
-    """A player who took part in a hand: their score, whether they won it, and for a
-    leaster the card points and tricks when they were recorded."""
+    """A player seated for a hand, at `seat` of the seats it was played with: whether they
+    played it or sat out, their score, whether they won it, and for a leaster the card points
+    and tricks when they were recorded."""
 
     # Every player's totals for the leaderboard come from this index alone, in its order.
     __table_args__ = (
         Index(
-            "ix_hand_player_player_totals", "player_id", "hand_id", "score", "won", "schneidered"
+            "ix_hand_player_player_totals",
+            "player_id",
+            "hand_id",
+            "played",
+            "score",
+            "won",
+            "schneidered",
         ),
     )
 
@@ -116,6 +125,7 @@ class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
     )
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
     seat: Mapped[int]
+    played: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
     score: Mapped[int]
     won: Mapped[bool]
     schneidered: Mapped[bool] = mapped_column(default=False)
@@ -123,6 +133,7 @@ class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
     tricks: Mapped[int | None]
 
     hand: Mapped[Hand] = relationship(back_populates="players")
+    player: Mapped[Player] = relationship()
 
 
 class Change(db.Model):  # type: ignore[name-defined,misc]

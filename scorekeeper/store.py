@@ -8,11 +8,11 @@ stored copies of the scores, or nothing.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from flask import abort
-from sqlalchemy import select, update
+from sqlalchemy import Integer, func, select, update
 from sqlalchemy.orm import joinedload, selectinload
 
 from . import rules
@@ -23,7 +23,7 @@ MAX_ID = 2**31 - 1
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.
 WHOLE_SESSION = (
     selectinload(Session.seats).joinedload(Seat.player),
-    selectinload(Session.hands).selectinload(Hand.players),
+    selectinload(Session.hands).selectinload(Hand.players).joinedload(HandPlayer.player),
 )
 
 
@@ -55,17 +55,21 @@ def load_hands(session: Session) -> None:
     db.session.execute(
         select(Session)
         .where(Session.id == session.id)
-        .options(selectinload(Session.hands).selectinload(Hand.players))
+        .options(
+            selectinload(Session.hands).selectinload(Hand.players).joinedload(HandPlayer.player)
+        )
     ).all()
 
 
 @dataclass(frozen=True)
 class Tail:
-    """What the next hand of a session depends on, read without loading its hands."""
+    """What the next hand of a session depends on, read without loading its hands, and who
+    the session's totals name."""
 
     count: int
     next_dealer: str
     pending_doublers: int
+    named: tuple[str, ...]
 
 
 def tail_of(session: Session) -> Tail:
@@ -73,17 +77,48 @@ def tail_of(session: Session) -> Tail:
     of_session = Hand.session_id == session.id
     # Hands are numbered 1..n (every write keeps them so, and `flask check` verifies it), so the
     # last hand's number is the count.
+    last_hand = select(Hand.id).where(of_session).order_by(Hand.number.desc()).limit(1)
     last = db.session.execute(
-        select(Hand.number, Hand.dealer_id).where(of_session).order_by(Hand.number.desc()).limit(1)
-    ).first()
+        select(Hand.number, Hand.dealer_id, Player.id, Player.name)
+        .join(HandPlayer, HandPlayer.hand_id == Hand.id)
+        .join(Player, Player.id == HandPlayer.player_id)
+        .where(Hand.id == last_hand.scalar_subquery())
+        .order_by(HandPlayer.seat)
+    ).all()
     pending = 0
     if table.options.no_bid is rules.NoBid.DOUBLER:
         kinds = db.session.scalars(select(Hand.kind).where(of_session).order_by(Hand.number))
         pending = rules.pending_doublers(table, [rules.Kind(kind) for kind in kinds])
-    if last is None:
-        return Tail(count=0, next_dealer=table.next_dealer(None), pending_doublers=pending)
-    dealer = names_of(session)[last.dealer_id]
-    return Tail(count=last.number, next_dealer=table.next_dealer(dealer), pending_doublers=pending)
+    if not last:
+        return Tail(
+            count=0,
+            next_dealer=table.next_dealer(None),
+            pending_doublers=pending,
+            named=table.seats,
+        )
+    names = {row.id: row.name for row in last}
+    return Tail(
+        count=last[0].number,
+        next_dealer=table.next_dealer(names[last[0].dealer_id], [row.name for row in last]),
+        pending_doublers=pending,
+        named=_named(session, table),
+    )
+
+
+def _named(session: Session, table: rules.Table) -> tuple[str, ...]:
+    """Who the session's totals name (`rules.named_players`), read in one query: by the first
+    hand and seat each sat at, those who played or are seated now."""
+    first_seat = func.min(Hand.number * rules.MAX_SEATS + HandPlayer.seat)
+    rows = db.session.execute(
+        select(Player.name, func.max(HandPlayer.played.cast(Integer)))
+        .join(HandPlayer, HandPlayer.player_id == Player.id)
+        .join(Hand, Hand.id == HandPlayer.hand_id)
+        .where(Hand.session_id == session.id)
+        .group_by(Player.id, Player.name)
+        .order_by(first_seat)
+    ).all()
+    order = [name for name, played in rows if played or name in table.seats]
+    return (*order, *(p for p in table.seats if p not in order))
 
 
 def session_or_404(session_id: int) -> Session:
@@ -143,6 +178,8 @@ def hand_counts() -> dict[int, int]:
 
 
 def table_of(session: Session) -> rules.Table:
+    """The session's table as it is now: its seats, rules, rounds and first dealer (always
+    seated: a seat change moves the first dealer on when they leave)."""
     return rules.Table(
         seats=tuple(seat.player.name for seat in session.seats),
         options=rules.Options(
@@ -150,6 +187,7 @@ def table_of(session: Session) -> rules.Table:
             no_bid=rules.NoBid(session.no_bid),
             cracking=session.cracking,
             blitzing=session.blitzing,
+            sitting_out=rules.SittingOut(session.sitting_out),
         ),
         rounds=session.rounds,
         first_dealer=names_of(session)[session.first_dealer_id],
@@ -157,10 +195,19 @@ def table_of(session: Session) -> rules.Table:
 
 
 def names_of(session: Session) -> dict[int, str]:
+    """The names of the players seated now, by id."""
     return {seat.player_id: seat.player.name for seat in session.seats}
 
 
-def hand_of(row: Hand, names: dict[int, str]) -> rules.Hand:
+def seats_of(row: Hand) -> tuple[str, ...]:
+    """The seats a stored hand was played with."""
+    return tuple(hand_player.player.name for hand_player in row.players)
+
+
+def hand_of(row: Hand) -> rules.Hand:
+    # By the player's own id: a hand just written has its players set, their ids not yet.
+    names = {hand_player.player.id: hand_player.player.name for hand_player in row.players}
+
     def name(player_id: int | None) -> str | None:
         return None if player_id is None else names[player_id]
 
@@ -169,8 +216,8 @@ def hand_of(row: Hand, names: dict[int, str]) -> rules.Hand:
         for blitz, held in ((rules.Blitz.BLACK, row.black_blitz), (rules.Blitz.RED, row.red_blitz))
         if held
     )
-    points = {names[p.player_id]: p.points for p in row.players if p.points is not None}
-    tricks = {names[p.player_id]: p.tricks for p in row.players if p.tricks is not None}
+    points = {p.player.name: p.points for p in row.players if p.points is not None}
+    tricks = {p.player.name: p.tricks for p in row.players if p.tricks is not None}
     return rules.Hand(
         dealer=names[row.dealer_id],
         kind=rules.Kind(row.kind),
@@ -185,12 +232,12 @@ def hand_of(row: Hand, names: dict[int, str]) -> rules.Hand:
         winner=name(row.winner_id),
         points=points or None,
         tricks=tricks or None,
+        seats=seats_of(row),
     )
 
 
 def sheet_of(session: Session) -> rules.Sheet:
-    names = names_of(session)
-    return rules.score_sheet(table_of(session), [hand_of(row, names) for row in session.hands])
+    return rules.score_sheet(table_of(session), [hand_of(row) for row in session.hands])
 
 
 def players_named(names: Sequence[str]) -> list[Player]:
@@ -222,6 +269,7 @@ def new_session(
     """Add a session, checked by the rules engine, without committing: for writes that add
     hands too and must land together. A restored session keeps its id and creation time."""
     table = rules.new_table(list(players), rounds, first_dealer, options)
+    options = table.options
     seated = players_named(table.seats)
     session = Session(
         id=session_id,
@@ -233,6 +281,7 @@ def new_session(
         no_bid=options.no_bid.value,
         cracking=options.cracking,
         blitzing=options.blitzing,
+        sitting_out=options.sitting_out.value,
         seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
     )
     db.session.add(session)
@@ -240,18 +289,48 @@ def new_session(
     return session
 
 
-def update_session(session: Session, name: str | None, rounds: int | None) -> None:
+def update_session(
+    session: Session,
+    hand_count: int,
+    name: str | None,
+    rounds: int | None,
+    players: Sequence[str] | None = None,
+) -> None:
+    """Rename, change the rounds, or seat a new table from the next hand on; the rounds are
+    checked against the seats they will have."""
     new_name = session.name if name is None else rules.session_name(name)
+    table = table_of(session)
     if rounds is not None:
-        table_of(session).check_rounds(rounds, len(session.hands))
-        session.rounds = rounds
+        if not 0 <= rounds <= rules.MAX_ROUNDS:
+            raise rules.rounds_error()
+        table = replace(table, rounds=rounds)
+    if players is not None:
+        table = rules.change_seats(table, players, hand_count)
+    table.check_rounds(table.rounds, hand_count)
     session.name = new_name
+    session.rounds = table.rounds
+    if players is not None:
+        _seat(session, table)
 
 
-def add_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Hand:
-    """Add a hand after the last one, dealt by `dealer` or by the next seat in rotation,
-    without scoring or committing: `store_scores` follows once the hands are in."""
-    hand = _checked_hand(session, None, entry, dealer)
+def _seat(session: Session, table: rules.Table) -> None:
+    seated = players_named(table.seats)
+    session.seats.clear()
+    db.session.flush()
+    session.seats.extend(Seat(position=i, player=player) for i, player in enumerate(seated))
+    session.first_dealer = seated[table.seat_of(table.first_dealer)]
+
+
+def add_hand(
+    session: Session,
+    entry: rules.HandInput,
+    dealer: str | None,
+    seats: Sequence[str] | None = None,
+) -> Hand:
+    """Add a hand after the last one, dealt by `dealer` or by the next seat in rotation, with
+    the seats now (or the `seats` it was played with, for a restored one), without scoring or
+    committing: `store_scores` follows once the hands are in."""
+    hand = _checked_hand(session, None, entry, dealer, seats)
     row = Hand(number=len(session.hands) + 1)
     _write_hand(session, row, hand)
     session.hands.append(row)
@@ -270,14 +349,21 @@ def append_hand(
     result = rules.score_hand(table, hand, doubled)
     row = Hand(session_id=session.id, number=tail.count + 1)
     _write_hand(session, row, hand)
-    _store_result(row, result, names_of(session))
+    _store_result(row, result)
     db.session.add(row)
     return row, result
 
 
-def insert_hand(session: Session, number: int, entry: rules.HandInput, dealer: str) -> Hand:
-    """Put a hand back at `number`; the hands from there on move down a number."""
-    hand = _checked_hand(session, None, entry, dealer)
+def insert_hand(
+    session: Session,
+    number: int,
+    entry: rules.HandInput,
+    dealer: str,
+    seats: Sequence[str] | None,
+) -> Hand:
+    """Put a hand back at `number`, with the seats it was played with; the hands from there on
+    move down a number."""
+    hand = _checked_hand(session, None, entry, dealer, seats)
     _renumber(session, number - 1, +1)
     row = Hand(number=number)
     _write_hand(session, row, hand)
@@ -295,25 +381,33 @@ def preview_hand(
 ) -> rules.HandResult:
     """What a new hand (row None) or a corrected one would score, doublers included."""
     hand = _checked_hand(session, row, entry, dealer)
-    names = names_of(session)
-    hands = [hand_of(r, names) for r in session.hands]
+    hands = [hand_of(r) for r in session.hands]
     index = len(hands) if row is None else row.number - 1
     hands[index : index + 1] = [hand]
     return rules.score_sheet(table_of(session), hands).results[index]
 
 
 def _checked_hand(
-    session: Session, row: Hand | None, entry: rules.HandInput, dealer: str | None
+    session: Session,
+    row: Hand | None,
+    entry: rules.HandInput,
+    dealer: str | None,
+    seats: Sequence[str] | None = None,
 ) -> rules.Hand:
+    """A new hand (row None) checked against the seats now, or the given `seats`; a stored
+    one against its own seats."""
     table = table_of(session)
     if row is None:
         table.check_room_for_hand(len(session.hands))
-        last_dealer = session.hands[-1].dealer_id if session.hands else None
-        dealer = dealer or table.next_dealer(
-            None if last_dealer is None else names_of(session)[last_dealer]
-        )
+        if dealer is None and session.hands:
+            last = hand_of(session.hands[-1])
+            dealer = table.next_dealer(last.dealer, last.seats)
+        if seats is not None:
+            table = table.seated_as(rules.checked_seats(seats, "seats"))
+            rules.check_table(table.seats, table.options, "seats")
     else:
-        dealer = dealer or names_of(session)[row.dealer_id]
+        table = table.seated_as(seats_of(row))
+        dealer = dealer or hand_of(row).dealer
     return rules.validate_hand(table, dealer or table.first_dealer, entry)
 
 
@@ -349,8 +443,20 @@ def find_hand(session: Session, number: int) -> Hand | None:
     return next((row for row in session.hands if row.number == number), None)
 
 
+def _people(session: Session, row: Hand, names: Sequence[str]) -> dict[str, Player]:
+    """The players with these names: seated now, at the hand already, or looked up."""
+    people = {seat.player.name: seat.player for seat in session.seats}
+    people.update((p.player.name, p.player) for p in row.players if p.player is not None)
+    missing = [name for name in names if name not in people]
+    if missing:
+        people.update(zip(missing, players_named(missing), strict=True))
+        db.session.flush()
+    return people
+
+
 def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
-    ids = {seat.player.name: seat.player_id for seat in session.seats}
+    people = _people(session, row, hand.seats)
+    ids = {name: player.id for name, player in people.items()}
 
     def player_id(name: str | None) -> int | None:
         return None if name is None else ids[name]
@@ -367,49 +473,48 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
     row.black_blitz = rules.Blitz.BLACK in hand.blitzes
     row.red_blitz = rules.Blitz.RED in hand.blitzes
     row.winner_id = player_id(hand.winner)
-    table = table_of(session)
+    playing = table_of(session).seated_as(hand.seats).players_of_hand(hand.dealer)
     row.players = [
         HandPlayer(
-            player_id=ids[player],
-            seat=table.seat_of(player),
+            player=people[player],
+            seat=seat,
+            played=player in playing,
             score=0,
             won=False,
             schneidered=False,
             points=None if hand.points is None else hand.points[player],
             tricks=None if hand.tricks is None else hand.tricks[player],
         )
-        for player in table.players_of_hand(hand.dealer)
+        for seat, player in enumerate(hand.seats)
     ]
 
 
 def rebuild(session: Session) -> None:
     """Number the hands 1..n in their order and write their players afresh from the hands;
     `store_scores` follows."""
-    names = names_of(session)
     for position, row in enumerate(session.hands, start=1):
         row.number = -position
     db.session.flush()
     for position, row in enumerate(session.hands, start=1):
         row.number = position
-        _write_hand(session, row, hand_of(row, names))
+        _write_hand(session, row, hand_of(row))
 
 
 def store_scores(session: Session) -> rules.Sheet:
     """Rewrite the stored scores from a replay of the session's hands; the sheet replayed."""
-    names = names_of(session)
     sheet = sheet_of(session)
     for row, result in zip(session.hands, sheet.results, strict=True):
-        _store_result(row, result, names)
+        _store_result(row, result)
     return sheet
 
 
-def _store_result(row: Hand, result: rules.HandResult, names: dict[int, str]) -> None:
+def _store_result(row: Hand, result: rules.HandResult) -> None:
     """Store a hand's multiplier and its players' scores. Only changed values are assigned, so
     a flush touches only the rows that changed."""
     if row.multiplier != result.multiplier:
         row.multiplier = result.multiplier
     for hand_player in row.players:
-        player = names[hand_player.player_id]
+        player = hand_player.player.name
         derived = (
             result.scores[player],
             player in result.winners,

@@ -34,7 +34,7 @@ KEY_LIFETIME = timedelta(hours=24)
 # What a hand's JSON holds that was recorded, not derived: two hands are the same hand when
 # these are equal, whatever the doublers around them make of their scores.
 RECORDED_KEYS = (
-    "dealer", "kind", "picker", "partner", "called_card", "forced", "picking_points",
+    "dealer", "seats", "kind", "picker", "partner", "called_card", "forced", "picking_points",
     "cracked_by", "recracked", "blitzes", "winner", "points", "tricks",
 )  # fmt: skip
 
@@ -147,7 +147,7 @@ class SessionWrite(Write):
         self.session = session
         self._before: rules.Sheet | None = None
         self._after: rules.Sheet | None = None
-        self._appended: dict[int, rules.HandResult] = {}
+        self._appended: dict[int, tuple[rules.HandResult, tuple[str, ...]]] = {}
         self._changes: list[_Change] = []
         self._removed = False
         self._touched = False
@@ -169,7 +169,7 @@ class SessionWrite(Write):
         results = self.sheet_before().results
         if not 0 < number <= len(results):
             raise NotFound(f"Session {self.session.id} has no hand {number}.", "number")
-        return hand_json(number, results[number - 1])
+        return hand_json(number, results[number - 1], self.sheet_before().named)
 
     def hand(self, number: int) -> Hand:
         """The stored hand `number`: the hands are in their order, numbered 1..n."""
@@ -182,8 +182,9 @@ class SessionWrite(Write):
 
     def record_hand(self, entry: rules.HandInput, dealer: str | None) -> int:
         if self._before is None:
-            row, result = store.append_hand(self.session, self.tail(), entry, dealer)
-            self._appended[row.number] = result
+            tail = self.tail()
+            row, result = store.append_hand(self.session, tail, entry, dealer)
+            self._appended[row.number] = (result, tail.named)
         else:
             row = store.add_hand(self.session, entry, dealer)
         self._changed("add", row.number, None, leaves_hand=True)
@@ -212,9 +213,11 @@ class SessionWrite(Write):
         store.rebuild(self.session)
         self._touched = True
 
-    def update(self, name: str | None, rounds: int | None) -> None:
-        self.sheet_before()
-        store.update_session(self.session, name, rounds)
+    def update(
+        self, name: str | None, rounds: int | None, players: list[str] | None = None
+    ) -> None:
+        """Rename, change the rounds, or seat a new table from the next hand on."""
+        store.update_session(self.session, self.tail().count, name, rounds, players)
         self._touched = True
 
     def undo(self, index: int) -> int:
@@ -243,7 +246,8 @@ class SessionWrite(Write):
                 )
             store.insert_hand(self.session, number, *recorded_hand(before))
         else:
-            store.replace_hand(self.session, self.hand(number), *recorded_hand(before))
+            entry, dealer, _seats = recorded_hand(before)
+            store.replace_hand(self.session, self.hand(number), entry, dealer)
         self._changed("restore", number, current, leaves_hand=before is not None)
         return number
 
@@ -276,8 +280,9 @@ class SessionWrite(Write):
     def hand_after(self, number: int) -> dict[str, Any]:
         """Hand `number` as the write leaves it."""
         if number in self._appended:
-            return hand_json(number, self._appended[number])
-        return hand_json(number, self.sheet_after().results[number - 1])
+            return hand_json(number, *self._appended[number])
+        sheet = self.sheet_after()
+        return hand_json(number, sheet.results[number - 1], sheet.named)
 
     def sheet_after(self) -> rules.Sheet:
         """The session's sheet as the write leaves it."""

@@ -30,12 +30,21 @@ def test_worked_example_1(api: Api) -> None:
         "tricks": None,
         "doubled": False,
         "multiplier": 1,
+        "players": ["Bob", "Cat", "Dan", "Eve", "Ann"],
+        "seats": ["Ann", "Bob", "Cat", "Dan", "Eve"],
+        "sitting_out": [],
         "scores": {"Ann": 2, "Bob": 1, "Cat": -1, "Dan": -1, "Eve": -1},
     }
     after = api.session(session["id"])
     assert after["totals"] == {"Ann": 2, "Bob": 1, "Cat": -1, "Dan": -1, "Eve": -1}
     assert after["hands_won"] == {"Ann": 1, "Bob": 1, "Cat": 0, "Dan": 0, "Eve": 0}
-    assert after["standings"][0] == {"player": "Ann", "total": 2, "hands_won": 1, "place": 1}
+    assert after["standings"][0] == {
+        "player": "Ann",
+        "total": 2,
+        "hands_won": 1,
+        "place": 1,
+        "seated": True,
+    }
     assert after["next_dealer"] == "Bob"
     assert after["hands"] == [hand]
 

@@ -226,7 +226,8 @@ def test_the_backup_holds_each_hand_as_recorded_and_nothing_derived(app: Flask, 
     assert [p["name"] for p in backup["players"]] == [*SEATS, "Fay", *ODD_NAMES]
     complete, doublers, leasters, odd, empty = backup["sessions"]
     assert complete["hands"][3] == {
-        "dealer": "Dan", "kind": "pick", "picker": "Eve", "partner": "Ann", "called_card": "JC",
+        "dealer": "Dan", "seats": list(SEATS), "kind": "pick", "picker": "Eve", "partner": "Ann",
+        "called_card": "JC",
         "forced": False, "picking_points": 120, "cracked_by": "Ann", "recracked": False,
         "blitzes": ["black", "red"],
     }  # fmt: skip
@@ -234,21 +235,23 @@ def test_the_backup_holds_each_hand_as_recorded_and_nothing_derived(app: Flask, 
     assert doublers["first_dealer"] == "Cat"
     assert doublers["rules"] == {
         "partner": "called_ace", "no_bid": "doubler", "cracking": True, "blitzing": False,
+        "sitting_out": "dealer",
     }  # fmt: skip
     assert [h["dealer"] for h in doublers["hands"]] == ["Cat", "Dan", "Fay", "Bob", "Cat"]
     assert leasters["hands"][0] == {
-        "dealer": "Ann", "kind": "leaster", "winner": "Cat",
+        "dealer": "Ann", "seats": list(SEATS), "kind": "leaster", "winner": "Cat",
         "points": {"Ann": 30, "Bob": 40, "Cat": 10, "Dan": 25, "Eve": 15},
         "tricks": {"Ann": 2, "Bob": 1, "Cat": 1, "Dan": 1, "Eve": 1},
     }  # fmt: skip
     assert leasters["hands"][3] == {
-        "dealer": "Eve", "kind": "leaster", "winner": "Bob", "points": None, "tricks": None,
+        "dealer": "Eve", "seats": list(SEATS), "kind": "leaster", "winner": "Bob", "points": None,
+        "tricks": None,
     }  # fmt: skip
-    assert odd["hands"][0] == {"dealer": "=SUM(A1)", "kind": "pass"}
+    assert odd["hands"][0] == {"dealer": "=SUM(A1)", "seats": odd["players"], "kind": "pass"}
     assert empty["hands"] == [] and empty["first_dealer"] == "Dan" and empty["rounds"] == 3
     recorded = {key for session in backup["sessions"] for hand in session["hands"] for key in hand}
     assert recorded == {
-        "dealer", "kind", "picker", "partner", "called_card", "forced", "picking_points",
+        "dealer", "seats", "kind", "picker", "partner", "called_card", "forced", "picking_points",
         "cracked_by", "recracked", "blitzes", "winner", "points", "tricks",
     }  # fmt: skip
 
@@ -433,7 +436,7 @@ REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
         "an unknown rule option",
         lambda b: b["sessions"][1]["rules"].update(cards=32),
         "Session 2: There is no rule option cards; the options are blitzing, cracking, "
-        "no_bid, partner.",
+        "no_bid, partner, sitting_out.",
     ),
     (
         "rounds out of range",

@@ -215,8 +215,8 @@ def test_results_that_disagree_with_the_rules_chosen_are_refused(
          "CSV (UTF-8)."),
         (b"name,score\r\nAnn,3\r\n", f"Row 1 must be the header of a hands CSV: {COLUMNS}, then "
          "one column per player."),
-        (b"\xef\xbb\xbf" + csv_file(players="Ann,Bob,Cat,Dan"),
-         "Row 1: A session needs exactly 5 players."),
+        (b"\xef\xbb\xbf" + csv_file(players="Ann,Bob"),
+         "Row 1: A table seats 3 to 8 players, not 2."),
         (csv_file(players="Ann,Bob,Cat,Dan,ann"), "Row 1: ann is seated twice."),
         (csv_file(players="Ann,Bob,,Dan,Eve"), "Row 1: Every seat needs a player; seat 3 is "
          "empty."),

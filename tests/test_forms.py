@@ -166,6 +166,7 @@ DEFAULT_RULES = {
     "no_bid": "forced_pick",
     "cracking": True,
     "blitzing": True,
+    "sitting_out": "dealer",
 }
 
 
@@ -208,6 +209,7 @@ def test_new_session_form_starts_empty_with_the_defaults(client: FlaskClient) ->
                     "no_bid": "forced_pick",
                     "cracking": False,
                     "blitzing": False,
+                    "sitting_out": "dealer",
                 },
                 "next_dealer": "Dan",
             },

@@ -124,7 +124,8 @@ SESSION_BODIES_REFUSED = [
     {"players": SEATS, "rounds": -1},
     {"players": SEATS, "rounds": "2"},
     {"players": SEATS, "rounds": True},
-    {"players": SEATS[:4], "rounds": 1},
+    {"players": SEATS[:2], "rounds": 1},
+    {"players": [*SEATS, "Fay", "Gus", "Hal", "Ida"], "rounds": 1},
     {"players": [*SEATS[:4], "x" * 41], "rounds": 1},
     {"players": [*SEATS[:4], ""], "rounds": 1},
     {"players": [*SEATS[:4], "  "], "rounds": 1},
@@ -162,19 +163,24 @@ HAND_BODIES_REFUSED = [
     pick("Ann", "Bob", 75, blitzes=["red", "red"]),
     pick("Ann", "Bob", 75, called_card="QS"),
     pick("Ann", "Bob", 75, winner="Cat"),
-    pick("Ann", "Bob", 75, seats=SEATS),
     {"kind": "leaster"},
     {"kind": "leaster", "winner": "Cat", "picker": "Ann"},
-    {"kind": "leaster", "winner": "Cat", "tricks": {"Ann": 7}},
+    {"kind": "leaster", "winner": "Cat", "tricks": {"Ann": 11}},
     {"kind": "pass", "blitzes": ["black"]},
     {"kind": "pass", "forced": True},
 ]
-CHANGES_ACCEPTED = [{"name": "Friday"}, {"rounds": 0}, {"name": "", "rounds": 100}]
+CHANGES_ACCEPTED = [
+    {"name": "Friday"},
+    {"rounds": 0},
+    {"name": "", "rounds": 100},
+    {"players": [*SEATS, "Fay"]},
+]
 CHANGES_REFUSED = [
     {},
     {"name": None},
     {"rounds": 101},
-    {"players": SEATS},
+    {"players": SEATS[:2]},
+    {"players": [*SEATS, "Fay", "Gus", "Hal", "Ida"]},
     {"name": "x" * 101},
     {"name": "\x00"},
 ]

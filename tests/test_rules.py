@@ -245,8 +245,8 @@ def test_a_leaster_takes_no_doubler() -> None:
     """A doubler session can't record a leaster, but the sheet replays whatever it is given."""
     picked = validate_hand(DOUBLERS, "Cat", pick("Dan", 75))
     hands = [
-        Hand(dealer="Ann", kind=Kind.PASS),
-        Hand(dealer="Bob", kind=Kind.LEASTER, winner="Cat"),
+        Hand(dealer="Ann", kind=Kind.PASS, seats=SEATS),
+        Hand(dealer="Bob", kind=Kind.LEASTER, winner="Cat", seats=SEATS),
         picked,
     ]
     sheet = score_sheet(DOUBLERS, hands)
@@ -843,19 +843,19 @@ def test_leaster_fields_refused_on_other_kinds(at: Table, kind: str, key: str, v
         pytest.param(
             DEFAULT,
             pick("Ann", 75, winner="", points={}, tricks={}),
-            Hand(dealer="Eve", kind=Kind.PICK, picker="Ann", picking_points=75),
+            Hand(dealer="Eve", kind=Kind.PICK, picker="Ann", picking_points=75, seats=SEATS),
             id="pick",
         ),
         pytest.param(
             LEASTERS,
             leaster("Cat", picker="", called_card="", forced=False, recracked=False, blitzes=()),
-            Hand(dealer="Eve", kind=Kind.LEASTER, winner="Cat"),
+            Hand(dealer="Eve", kind=Kind.LEASTER, winner="Cat", seats=SEATS),
             id="leaster",
         ),
         pytest.param(
             REDEALS,
             HandInput(kind="pass", picker="", blitzes=(), winner="", points={}, tricks={}),
-            Hand(dealer="Eve", kind=Kind.PASS),
+            Hand(dealer="Eve", kind=Kind.PASS, seats=SEATS),
             id="pass",
         ),
     ],
@@ -880,8 +880,8 @@ def test_new_table_trims_names_and_keeps_options() -> None:
 @pytest.mark.parametrize(
     ("players", "rounds", "first_dealer", "field", "text"),
     [
-        (SEATS[:4], 2, None, "players", "A session needs exactly 5 players."),
-        ((*SEATS, "Fay"), 2, None, "players", "A session needs exactly 5 players."),
+        (SEATS[:2], 2, None, "players", "A table seats 3 to 8 players, not 2."),
+        ((*SEATS, "Fay", "Gus", "Hal", "Ida"), 2, None, "players", "seats 3 to 8 players, not 9."),
         (("Ann", "Bob", "Cat", "Dan", "ANN"), 2, None, "players", "ANN is seated twice."),
         (("Ann", "Bob", "Cat", "Dan", " ANN "), 2, None, "players", "ANN is seated twice."),
         (("Ann", "Bob", "Cat", "Dan", ""), 2, None, "players", "seat 5 is empty"),

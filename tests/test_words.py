@@ -22,12 +22,13 @@ def pick(picker: str, partner: str | None, points: int, **more: Any) -> rules.Ha
         picker=picker,
         partner=partner,
         picking_points=points,
+        seats=SEATS,
         **more,
     )
 
 
-PASS = rules.Hand(dealer="Ann", kind=rules.Kind.PASS)
-LEASTER = rules.Hand(dealer="Ann", kind=rules.Kind.LEASTER, winner="Cat")
+PASS = rules.Hand(dealer="Ann", kind=rules.Kind.PASS, seats=SEATS)
+LEASTER = rules.Hand(dealer="Ann", kind=rules.Kind.LEASTER, winner="Cat", seats=SEATS)
 
 
 def scored(hand: rules.Hand, doubled: bool = False) -> rules.HandResult:

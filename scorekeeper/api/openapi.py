@@ -9,9 +9,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..rules import CALLED_CARDS, MAX_ROUNDS, Blitz, Kind, NoBid, PartnerMode
-from ..rules.hands import CARD_POINTS_TOTAL, TRICKS_PER_HAND
-from ..rules.table import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH, PLAYERS_PER_SESSION
+from ..rules import CALLED_CARDS, MAX_ROUNDS, Blitz, Kind, NoBid, PartnerMode, SittingOut
+from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
+from ..rules.table import MAX_NAME_LENGTH, MAX_SEATS, MAX_SESSION_NAME_LENGTH, MIN_SEATS
 
 Schema = dict[str, Any]
 
@@ -114,8 +114,9 @@ def _schemas() -> dict[str, Schema]:
         "tricks": {
             "type": ["object", "null"],
             "propertyNames": PER_PLAYER_NAMES,
-            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": TRICKS_PER_HAND},
-            "description": "Every player of the hand's tricks, adding up to 6.",
+            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MAX_TRICKS},
+            "description": "Every player of the hand's tricks, adding up to the hand's tricks: "
+            "10 with 3 playing, 7 with 4, 6 with 5, 5 with 6, 4 with 7.",
         },
     }
     common: Schema = {
@@ -128,6 +129,9 @@ def _schemas() -> dict[str, Schema]:
         "multiplier": OUTPUT_ONLY,
         "scores": OUTPUT_ONLY,
         "doubled": OUTPUT_ONLY,
+        "players": OUTPUT_ONLY,
+        "seats": OUTPUT_ONLY,
+        "sitting_out": OUTPUT_ONLY,
     }
     unset_pick = {
         "picker": _unset("string"),
@@ -162,8 +166,10 @@ def _schemas() -> dict[str, Schema]:
             "no_bid": {"enum": [rule.value for rule in NoBid]},
             "cracking": {"type": "boolean"},
             "blitzing": {"type": "boolean"},
+            "sitting_out": {"enum": [rule.value for rule in SittingOut]},
         },
     }
+    names = {"type": "array", "items": {"type": "string"}}
     hand_answer = {
         "number": {"type": "integer", "minimum": 1},
         "dealer": {"type": "string"},
@@ -184,7 +190,14 @@ def _schemas() -> dict[str, Schema]:
         "tricks": {"type": ["object", "null"], "additionalProperties": {"type": "integer"}},
         "doubled": {"type": "boolean"},
         "multiplier": {"type": "integer", "minimum": 1},
-        "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "players": {**names, "description": "Who played the hand, in bidding order."},
+        "seats": {**names, "description": "The seat order the hand was played with."},
+        "sitting_out": {**names, "description": "Who sat the hand out, in seat order."},
+        "scores": {
+            "type": "object",
+            "additionalProperties": {"type": "integer"},
+            "description": "Everyone the session's totals name; 0 for who did not play.",
+        },
     }
     summary = {
         "id": {"type": "integer"},
@@ -213,8 +226,12 @@ def _schemas() -> dict[str, Schema]:
                     "total": {"type": "integer"},
                     "hands_won": {"type": "integer", "minimum": 0},
                     "place": {"type": "integer", "minimum": 1},
+                    "seated": {
+                        "type": "boolean",
+                        "description": "False for a player who has left the table.",
+                    },
                 },
-                "required": ["player", "total", "hands_won", "place"],
+                "required": ["player", "total", "hands_won", "place", "seated"],
             },
         },
         "next_dealer": {
@@ -222,6 +239,10 @@ def _schemas() -> dict[str, Schema]:
             "description": "Null once the session is complete.",
         },
         "pending_doublers": {"type": "integer", "minimum": 0},
+        "sitting_out_next": {
+            **names,
+            "description": "Who sits out the next hand; empty when everyone plays.",
+        },
     }
     return {
         "Error": {
@@ -245,8 +266,8 @@ def _schemas() -> dict[str, Schema]:
                 "players": {
                     "type": "array",
                     "items": _ref("PlayerName"),
-                    "minItems": PLAYERS_PER_SESSION,
-                    "maxItems": PLAYERS_PER_SESSION,
+                    "minItems": MIN_SEATS,
+                    "maxItems": MAX_SEATS,
                     "uniqueItems": True,
                     "description": "In seat order, each once (case ignored); new names become "
                     "players.",
@@ -278,10 +299,21 @@ def _schemas() -> dict[str, Schema]:
                     "maximum": MAX_ROUNDS,
                     "description": "Never below the rounds already played (409 otherwise).",
                 },
+                "players": {
+                    "type": ["array", "null"],
+                    "items": _ref("PlayerName"),
+                    "minItems": MIN_SEATS,
+                    "maxItems": MAX_SEATS,
+                    "uniqueItems": True,
+                    "description": "The new seat order, from the next hand on: arrivals and "
+                    "departures. A table the rules can't play is 400; one whose hands would "
+                    "exceed the fixed rounds is 409.",
+                },
             },
             "anyOf": [
                 {"required": ["name"], "properties": {"name": {"type": "string"}}},
                 {"required": ["rounds"], "properties": {"rounds": {"type": "integer"}}},
+                {"required": ["players"], "properties": {"players": {"type": "array"}}},
             ],
             "additionalProperties": False,
         },

@@ -16,18 +16,20 @@ from flask import Request
 
 from .. import rules
 from ..rules import RuleError
+from ..rules.hands import MAX_TRICKS
 
 HAND_KEYS = {
     "kind", "dealer", "picker", "partner", "called_card", "forced", "picking_points",
     "opponent_points", "cracked_by", "recracked", "blitzes", "winner", "points", "tricks",
 }  # fmt: skip
-HAND_OUTPUT_KEYS = {"number", "multiplier", "scores", "doubled"}
+# `seats` is read back from a backup only; to the API it is output, like the others here.
+HAND_OUTPUT_KEYS = {"number", "multiplier", "scores", "doubled", "players", "seats", "sitting_out"}
 SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules"}
 SESSION_OUTPUT_KEYS = {
     "id", "created_at", "hands", "totals", "hands_won", "standings", "next_dealer",
-    "pending_doublers", "complete", "hand_count", "version",
+    "pending_doublers", "complete", "hand_count", "version", "sitting_out_next",
 }  # fmt: skip
-RULES_KEYS = {"partner", "no_bid", "cracking", "blitzing"}
+RULES_KEYS = {"partner", "no_bid", "cracking", "blitzing", "sitting_out"}
 
 
 def json_object(request: Request) -> dict[str, Any]:
@@ -182,6 +184,7 @@ def _per_player(
 class HandRequest:
     entry: rules.HandInput
     dealer: str | None
+    seats: list[str] | None = None
 
 
 def hand_request(body: Mapping[str, Any]) -> HandRequest:
@@ -216,9 +219,22 @@ def hand_request(body: Mapping[str, Any]) -> HandRequest:
         blitzes=tuple(blitzes),
         winner=_name_or_none(body, "winner"),
         points=_per_player(body, "points", "points", 120),
-        tricks=_per_player(body, "tricks", "tricks", 6),
+        tricks=_per_player(body, "tricks", "tricks", MAX_TRICKS),
     )
-    return HandRequest(entry=entry, dealer=_name_or_none(body, "dealer"))
+    seats = body.get("seats")
+    return HandRequest(
+        entry=entry,
+        dealer=_name_or_none(body, "dealer"),
+        seats=None if seats is None else _names(seats, "seats"),
+    )
+
+
+def _names(value: Any, field: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        raise RuleError("Players must be a list of the players' names in seat order.", field)
+    for player in value:
+        _text(player, field, "A player's name")
+    return value
 
 
 @dataclass(frozen=True)
@@ -232,11 +248,7 @@ class SessionRequest:
 
 def session_request(body: Mapping[str, Any]) -> SessionRequest:
     _check_keys(body, SESSION_KEYS, SESSION_OUTPUT_KEYS)
-    players = body.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RuleError("Players must be a list of the players' names in seat order.", "players")
-    for player in players:
-        _text(player, "players", "A player's name")
+    players = _names(body.get("players"), "players")
     if "rounds" not in body:
         raise RuleError("Say how many rounds to play (0 means open-ended).", "rounds")
     given_rules = body.get("rules") or {}
@@ -246,7 +258,7 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
         if key not in RULES_KEYS:
             options = ", ".join(sorted(RULES_KEYS))
             raise RuleError(f"There is no rule option {key}; the options are {options}.", "rules")
-    for key in ("partner", "no_bid"):
+    for key in ("partner", "no_bid", "sitting_out"):
         if given_rules.get(key) is not None:
             _text(given_rules[key], "rules", f"The {key.replace('_', ' ')} rule")
     for key in ("cracking", "blitzing"):
@@ -257,7 +269,9 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
         players=players,
         rounds=_rounds(body["rounds"]),
         first_dealer=_name_or_none(body, "first_dealer"),
-        options=rules.options_from(**{key: given_rules.get(key) for key in RULES_KEYS}),
+        options=rules.options_from(
+            **{key: given_rules.get(key) for key in RULES_KEYS}, seated=len(players)
+        ),
     )
 
 
@@ -271,12 +285,14 @@ def _rounds(value: Any) -> int:
 class SessionChange:
     name: str | None
     rounds: int | None
+    players: list[str] | None = None
 
 
 def session_change(body: Mapping[str, Any]) -> SessionChange:
-    _check_keys(body, {"name", "rounds"}, SESSION_OUTPUT_KEYS)
+    _check_keys(body, {"name", "rounds", "players"}, SESSION_OUTPUT_KEYS)
     name = _name_or_none(body, "name")
     rounds = None if body.get("rounds") is None else _rounds(body["rounds"])
-    if name is None and rounds is None:
-        raise RuleError("Give a new name or number of rounds.")
-    return SessionChange(name=name, rounds=rounds)
+    players = None if body.get("players") is None else _names(body["players"], "players")
+    if name is None and rounds is None and players is None:
+        raise RuleError("Give a new name, number of rounds or seat order of players.")
+    return SessionChange(name=name, rounds=rounds, players=players)

@@ -33,7 +33,7 @@ def _form(session: Session) -> HandForm:
 def _dealer(session: Session, form: HandForm, row: Hand | None) -> str:
     """Who dealt: as chosen on the edit form, else the next seat in rotation."""
     if row is not None:
-        return form.dealer.data or store.names_of(session)[row.dealer_id]
+        return form.dealer.data or store.hand_of(row).dealer
     sheet = store.sheet_of(session)
     return sheet.next_dealer or sheet.table.first_dealer
 
@@ -125,9 +125,10 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
     row = _hand_or_404(session, number)
     form = _form(session)
     if request.method == "GET":
-        form.fill(store.hand_of(row, store.names_of(session)))
+        form.fill(store.hand_of(row))
+        sheet = store.sheet_of(session)
         form.original.data = writes.recorded_print(
-            hand_json(number, store.sheet_of(session).results[number - 1])
+            hand_json(number, sheet.results[number - 1], sheet.named)
         )
         return _render(session, form, row)
     if not form.validate_on_submit():

@@ -10,7 +10,9 @@ from .errors import RuleError
 from .table import NoBid, PartnerMode, Table
 
 CARD_POINTS_TOTAL = 120
-TRICKS_PER_HAND = 6
+# The tricks of a hand by how many play it: 32 cards less the blind, shared out.
+TRICKS_PER_HAND = {3: 10, 4: 7, 5: 6, 6: 5, 7: 4}
+MAX_TRICKS = max(TRICKS_PER_HAND.values())
 
 
 class Kind(StrEnum):
@@ -27,6 +29,7 @@ class Blitz(StrEnum):
 CALLED_CARDS: dict[PartnerMode, tuple[str, ...]] = {
     PartnerMode.JACK_OF_DIAMONDS: ("JD", "JC", "JS", "JH"),
     PartnerMode.CALLED_ACE: ("AC", "AS", "AH", "10C", "10S", "10H"),
+    PartnerMode.ALONE: (),
 }
 
 PARTNER_REQUIRED = "Say who the partner was, or that the picker went alone."
@@ -55,7 +58,8 @@ class HandInput:
 
 @dataclass(frozen=True)
 class Hand:
-    """A valid hand: players named as seated, points always the picking team's."""
+    """A valid hand: players named as seated, points always the picking team's. `seats` is the
+    seat order it was played with."""
 
     dealer: str
     kind: Kind
@@ -70,6 +74,7 @@ class Hand:
     winner: str | None = None
     points: dict[str, int] | None = None
     tricks: dict[str, int] | None = None
+    seats: tuple[str, ...] = ()
 
 
 def whole_number_error(label: str, low: int, high: int, field: str) -> RuleError:
@@ -88,7 +93,8 @@ def check_card_points(value: int, label: str, field: str) -> int:
 
 
 def validate_hand(table: Table, dealer: str, entry: HandInput) -> Hand:
-    """Check a recorded hand against its session's rules and return it in canonical form."""
+    """Check a recorded hand against its session's rules and return it in canonical form.
+    `table` has the seats the hand is played with."""
     dealer = table.resolve(dealer, "dealer")
     try:
         kind = Kind(entry.kind)
@@ -110,7 +116,7 @@ def validate_hand(table: Table, dealer: str, entry: HandInput) -> Hand:
     for key in ("winner", "points", "tricks"):
         if _given(getattr(entry, key)):
             raise RuleError(f"A pass has no {key}: nobody played it.", key)
-    return Hand(dealer=dealer, kind=kind)
+    return Hand(dealer=dealer, kind=kind, seats=table.seats)
 
 
 PICK_ONLY = {
@@ -151,6 +157,10 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
         raise RuleError("Choose who picked.", "picker")
     picker = table.resolve(entry.picker, "picker", players)
     partner = None
+    if entry.partner is not None and options.partner is PartnerMode.ALONE:
+        raise RuleError(
+            "In this session the picker always plays alone, so there is no partner.", "partner"
+        )
     if entry.partner is not None:
         partner = table.resolve(entry.partner, "partner", players)
         if partner == picker:
@@ -162,6 +172,8 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
     if entry.called_card is not None and entry.called_card.strip():
         called_card = entry.called_card.strip().upper()
         allowed = CALLED_CARDS[options.partner]
+        if not allowed:
+            raise RuleError("A picker who plays alone calls no card.", "called_card")
         if called_card not in allowed:
             raise RuleError(f"The called card must be one of {', '.join(allowed)}.", "called_card")
 
@@ -170,9 +182,16 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
             raise RuleError(
                 "This session doesn't force the dealer to pick when everyone passes.", "forced"
             )
-        if picker != dealer:
+        last = table.bidding_order(dealer)[-1]
+        if picker != last and last == dealer:
             raise RuleError(
                 f"Only the dealer is forced to pick, and {dealer} dealt, not {picker}.", "forced"
+            )
+        if picker != last:
+            raise RuleError(
+                f"Only the last to bid is forced to pick: {dealer} dealt and sat out, "
+                f"so {last} was forced, not {picker}.",
+                "forced",
             )
 
     picking_points = _picking_points(entry)
@@ -215,6 +234,7 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
         cracked_by=cracked_by,
         recracked=entry.recracked,
         blitzes=tuple(sorted(blitzes, key=list(Blitz).index)),
+        seats=table.seats,
     )
 
 
@@ -249,12 +269,13 @@ def _validate_leaster(table: Table, dealer: str, entry: HandInput) -> Hand:
                 "points",
             )
     if tricks is not None:
+        in_hand = TRICKS_PER_HAND[len(players)]
         for player, value in tricks.items():
-            if not 0 <= value <= TRICKS_PER_HAND:
-                raise whole_number_error(f"{player}'s tricks", 0, TRICKS_PER_HAND, "tricks")
-        if sum(tricks.values()) != TRICKS_PER_HAND:
+            if not 0 <= value <= in_hand:
+                raise whole_number_error(f"{player}'s tricks", 0, in_hand, "tricks")
+        if sum(tricks.values()) != in_hand:
             raise RuleError(
-                f"The tricks add up to {sum(tricks.values())}; a hand has {TRICKS_PER_HAND}.",
+                f"The tricks add up to {sum(tricks.values())}; a hand has {in_hand}.",
                 "tricks",
             )
         if tricks[winner] == 0:
@@ -281,7 +302,14 @@ def _validate_leaster(table: Table, dealer: str, entry: HandInput) -> Hand:
                 "winner",
             )
 
-    return Hand(dealer=dealer, kind=Kind.LEASTER, winner=winner, points=points, tricks=tricks)
+    return Hand(
+        dealer=dealer,
+        kind=Kind.LEASTER,
+        winner=winner,
+        points=points,
+        tricks=tricks,
+        seats=table.seats,
+    )
 
 
 def _per_player(

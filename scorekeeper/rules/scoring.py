@@ -8,13 +8,13 @@ from .hands import Hand, Kind
 from .table import Table
 
 WINNING_POINTS = 61
-LEASTER_WIN = 4
 LEASTER_LOSS = -1
 
 
 @dataclass(frozen=True)
 class HandResult:
-    """What a hand scored: every seated player has a score, 0 when they had none."""
+    """What a hand scored: every player seated for it has a score, 0 when they had none or
+    sat out."""
 
     hand: Hand
     multiplier: int
@@ -22,6 +22,9 @@ class HandResult:
     scores: dict[str, int]
     winners: frozenset[str]
     schneidered: frozenset[str] = frozenset()
+    # Who played the hand, in bidding order, and who sat out, in seat order.
+    players: tuple[str, ...] = ()
+    sitting_out: tuple[str, ...] = ()
 
 
 def opponent_value(picking_points: int) -> int:
@@ -59,8 +62,11 @@ def multiplier(hand: Hand, doubled: bool) -> int:
 
 
 def score_hand(table: Table, hand: Hand, doubled: bool = False) -> HandResult:
-    scores = dict.fromkeys(table.seats, 0)
-    players = table.players_of_hand(hand.dealer)
+    """Each opponent scores the table's value times M, a partner its opposite, and the picker
+    balances the hand to zero; a leaster's winner takes 1 from every other player."""
+    seated = table.seated_as(hand.seats)
+    scores = dict.fromkeys(seated.seats, 0)
+    players = seated.players_of_hand(hand.dealer)
     winners: frozenset[str] = frozenset()
     schneidered: frozenset[str] = frozenset()
     factor = multiplier(hand, doubled)
@@ -83,7 +89,8 @@ def score_hand(table: Table, hand: Hand, doubled: bool = False) -> HandResult:
     elif hand.kind is Kind.LEASTER:
         assert hand.winner is not None
         for player in players:
-            scores[player] = LEASTER_WIN if player == hand.winner else LEASTER_LOSS
+            scores[player] = LEASTER_LOSS
+        scores[hand.winner] = -LEASTER_LOSS * (len(players) - 1)
         winners = frozenset({hand.winner})
 
     return HandResult(
@@ -93,4 +100,6 @@ def score_hand(table: Table, hand: Hand, doubled: bool = False) -> HandResult:
         scores=scores,
         winners=winners,
         schneidered=schneidered,
+        players=seated.bidding_order(hand.dealer),
+        sitting_out=seated.sitting_out(hand.dealer),
     )

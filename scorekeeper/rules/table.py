@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .errors import RuleError, SessionComplete
 
-PLAYERS_PER_SESSION = 5
+MIN_SEATS = 3
+MAX_SEATS = 8
+# Five play a hand when more are seated and the dealer's side sits out.
+HAND_SIZE = 5
 MAX_ROUNDS = 100
 
 
 class PartnerMode(StrEnum):
     JACK_OF_DIAMONDS = "jack_of_diamonds"
     CALLED_ACE = "called_ace"
+    ALONE = "alone"
+
+
+class SittingOut(StrEnum):
+    """Who sits out a hand when more than five are seated."""
+
+    DEALER = "dealer"
+    NONE = "none"
 
 
 class NoBid(StrEnum):
@@ -31,6 +43,49 @@ class Options:
     no_bid: NoBid = NoBid.FORCED_PICK
     cracking: bool = True
     blitzing: bool = True
+    sitting_out: SittingOut = SittingOut.DEALER
+
+
+def default_partner(seated: int) -> PartnerMode:
+    """Cutthroat with three or four seated, the jack of diamonds with more."""
+    return PartnerMode.ALONE if seated <= 4 else PartnerMode.JACK_OF_DIAMONDS
+
+
+def check_table(seats: Sequence[str], options: Options, field: str = "players") -> None:
+    """Refuse a table of a size its rules can't play."""
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise RuleError(
+            f"A table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}.", field
+        )
+    if len(seats) == MIN_SEATS and options.partner is not PartnerMode.ALONE:
+        raise RuleError(
+            "With three seated the picker always plays alone: choose the partner rule alone.",
+            field,
+        )
+    if len(seats) == MAX_SEATS and options.sitting_out is SittingOut.NONE:
+        raise RuleError(
+            "Eight can't all play a hand (there are not enough cards): "
+            "with eight seated, the dealer's side sits out.",
+            field,
+        )
+
+
+def sitting_out_of(seats: Sequence[str], dealer: str, options: Options) -> tuple[str, ...]:
+    """Who sits out a hand: with more than five seated (and the dealer's side sitting out), the
+    dealer and the players just before the dealer, five playing. In seat order."""
+    if options.sitting_out is SittingOut.NONE or len(seats) <= HAND_SIZE:
+        return ()
+    at = seats.index(dealer)
+    out = {seats[(at - back) % len(seats)] for back in range(len(seats) - HAND_SIZE)}
+    return tuple(p for p in seats if p in out)
+
+
+def bidding_order_of(seats: Sequence[str], dealer: str, options: Options) -> tuple[str, ...]:
+    """The hand's players, from the first after the dealer who plays; a playing dealer last."""
+    out = sitting_out_of(seats, dealer, options)
+    start = seats.index(dealer) + 1
+    rotated = tuple(seats[start:]) + tuple(seats[:start])
+    return tuple(p for p in rotated if p not in out)
 
 
 def name_key(name: str) -> str:
@@ -50,6 +105,10 @@ class Table:
     def __post_init__(self) -> None:
         if not self.first_dealer and self.seats:
             object.__setattr__(self, "first_dealer", self.seats[0])
+
+    def seated_as(self, seats: Sequence[str]) -> Table:
+        """The same table with the seats a hand was played with."""
+        return self if tuple(seats) == self.seats else replace(self, seats=tuple(seats))
 
     @property
     def hands_per_session(self) -> int | None:
@@ -71,21 +130,37 @@ class Table:
         raise RuleError(f"{name.strip()} is not playing in {where}.", field)
 
     def players_of_hand(self, dealer: str) -> tuple[str, ...]:
-        """Everyone at a five-seat table plays every hand."""
-        return self.seats
+        """Who plays a hand dealt by `dealer`, in seat order."""
+        out = self.sitting_out(dealer)
+        return tuple(p for p in self.seats if p not in out)
+
+    def sitting_out(self, dealer: str) -> tuple[str, ...]:
+        return sitting_out_of(self.seats, dealer, self.options)
 
     def bidding_order(self, dealer: str) -> tuple[str, ...]:
-        """The player left of the dealer bids first, the dealer last."""
-        players = self.players_of_hand(dealer)
-        start = (players.index(dealer) + 1) % len(players)
-        return players[start:] + players[:start]
+        return bidding_order_of(self.seats, dealer, self.options)
 
-    def dealer_after(self, dealer: str) -> str:
-        return self.seats[(self.seat_of(dealer) + 1) % len(self.seats)]
+    def dealer_after(self, dealer: str, seats: Sequence[str] | None = None) -> str:
+        """Who deals after `dealer`, who dealt with `seats` (the seats now, if not given): the
+        next seat now if the dealer is still seated; else the first player after them in the
+        seats they dealt with who is still seated; else the first seat now."""
+        if dealer in self.seats:
+            return self.seats[(self.seat_of(dealer) + 1) % len(self.seats)]
+        before = tuple(seats or ())
+        if dealer in before:
+            at = before.index(dealer)
+            for step in range(1, len(before)):
+                player = before[(at + step) % len(before)]
+                if player in self.seats:
+                    return player
+        return self.seats[0]
 
-    def next_dealer(self, last_dealer: str | None) -> str:
-        """Who deals the next hand: the seat after the last hand's dealer, or the first dealer."""
-        return self.first_dealer if last_dealer is None else self.dealer_after(last_dealer)
+    def next_dealer(self, last_dealer: str | None, last_seats: Sequence[str] | None = None) -> str:
+        """Who deals the next hand: the seat after the last hand's dealer (who dealt with
+        `last_seats`), or the first dealer."""
+        if last_dealer is None:
+            return self.first_dealer
+        return self.dealer_after(last_dealer, last_seats)
 
     def is_complete(self, hand_count: int) -> bool:
         limit = self.hands_per_session
@@ -141,18 +216,10 @@ def new_table(
     players: list[str], rounds: int, first_dealer: str | None = None, options: Options | None = None
 ) -> Table:
     """A table for a new session, checking the seats, the rounds and the first dealer."""
-    if len(players) != PLAYERS_PER_SESSION:
-        raise RuleError(f"A session needs exactly {PLAYERS_PER_SESSION} players.", "players")
-    for seat, name in enumerate(players, start=1):
-        if not name.strip():
-            raise RuleError(f"Every seat needs a player; seat {seat} is empty.", "players")
-    seats = tuple(player_name(name) for name in players)
-    seen: set[str] = set()
-    for name in seats:
-        if name_key(name) in seen:
-            raise RuleError(f"{name} is seated twice.", "players")
-        seen.add(name_key(name))
-    table = Table(seats=seats, options=options or Options(), rounds=rounds)
+    seats = checked_seats(players)
+    options = options or options_from(seated=len(seats))
+    check_table(seats, options)
+    table = Table(seats=seats, options=options, rounds=rounds)
     table.check_rounds(rounds, 0)
     if first_dealer is not None:
         table = Table(
@@ -164,27 +231,73 @@ def new_table(
     return table
 
 
+def checked_seats(players: Sequence[str], field: str = "players") -> tuple[str, ...]:
+    """Names for the seats of a table, in order: 3 to 8, none empty, none twice."""
+    if not MIN_SEATS <= len(players) <= MAX_SEATS:
+        raise RuleError(
+            f"A table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(players)}.", field
+        )
+    for seat, name in enumerate(players, start=1):
+        if not name.strip():
+            raise RuleError(f"Every seat needs a player; seat {seat} is empty.", field)
+    seats = tuple(player_name(name, field) for name in players)
+    seen: set[str] = set()
+    for name in seats:
+        if name_key(name) in seen:
+            raise RuleError(f"{name} is seated twice.", field)
+        seen.add(name_key(name))
+    return seats
+
+
+def change_seats(table: Table, players: Sequence[str], hand_count: int) -> Table:
+    """The table with a new seat order from the next hand on: the seats checked, the rules
+    playable at the new size, and the rounds not already exceeded. A new first dealer is only
+    needed while no hand is played: the first dealer if still seated, else the next seated."""
+    seats = checked_seats(players)
+    check_table(seats, table.options)
+    changed = replace(table, seats=seats)
+    limit = changed.hands_per_session
+    if limit is not None and hand_count > limit:
+        raise SessionComplete(
+            f"{hand_count} hands are already played, more than {table.rounds} "
+            f"round{'s' if table.rounds != 1 else ''} of {len(seats)} hands: "
+            "raise the rounds first.",
+            "players",
+        )
+    if table.first_dealer in seats:
+        return changed
+    return replace(changed, first_dealer=changed.dealer_after(table.first_dealer, table.seats))
+
+
 def options_from(
     partner: str | None = None,
     no_bid: str | None = None,
     cracking: bool | None = None,
     blitzing: bool | None = None,
+    sitting_out: str | None = None,
+    seated: int = HAND_SIZE,
 ) -> Options:
-    """Rule options from their names; what is not given keeps its default."""
-    defaults = Options()
+    """Rule options from their names; what is not given keeps its default (the partner rule's
+    depends on how many are seated)."""
+    defaults = Options(partner=default_partner(seated))
     try:
         partner_mode = defaults.partner if partner is None else PartnerMode(partner)
     except ValueError:
-        choices = " or ".join(mode.value for mode in PartnerMode)
-        raise RuleError(f"The partner rule is {choices}.", "rules") from None
+        choices = ", ".join(mode.value for mode in PartnerMode)
+        raise RuleError(f"The partner rule is one of {choices}.", "rules") from None
     try:
         no_bid_rule = defaults.no_bid if no_bid is None else NoBid(no_bid)
     except ValueError:
         choices = ", ".join(rule.value for rule in NoBid)
         raise RuleError(f"When everyone passes, the rule is one of {choices}.", "rules") from None
+    try:
+        sitting_out_rule = defaults.sitting_out if sitting_out is None else SittingOut(sitting_out)
+    except ValueError:
+        raise RuleError("Who sits out is dealer or none.", "rules") from None
     return Options(
         partner=partner_mode,
         no_bid=no_bid_rule,
         cracking=defaults.cracking if cracking is None else cracking,
         blitzing=defaults.blitzing if blitzing is None else blitzing,
+        sitting_out=sitting_out_rule,
     )

@@ -106,14 +106,17 @@ def tail_of(session: Session) -> Tail:
 
 
 def _named(session: Session, table: rules.Table) -> tuple[str, ...]:
-    """Who the session's totals name (`rules.named_players`), read in one query: by the first
-    hand and seat each sat at, those who played or are seated now."""
+    """Who the session's totals name (`rules.named_players`): by the first hand and seat each
+    sat at, those who played or are seated now. Only the hands before the seats now were taken
+    are read (none, for a table that never changed): every later hand has the seats now."""
+    if not session.seats_since:
+        return table.seats
     first_seat = func.min(Hand.number * rules.MAX_SEATS + HandPlayer.seat)
     rows = db.session.execute(
         select(Player.name, func.max(HandPlayer.played.cast(Integer)))
         .join(HandPlayer, HandPlayer.player_id == Player.id)
         .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(Hand.session_id == session.id)
+        .where((Hand.session_id == session.id) & (Hand.number <= session.seats_since))
         .group_by(Player.id, Player.name)
         .order_by(first_seat)
     ).all()
@@ -311,6 +314,7 @@ def update_session(
     session.rounds = table.rounds
     if players is not None:
         _seat(session, table)
+        session.seats_since = hand_count
 
 
 def _seat(session: Session, table: rules.Table) -> None:
@@ -505,7 +509,18 @@ def store_scores(session: Session) -> rules.Sheet:
     sheet = sheet_of(session)
     for row, result in zip(session.hands, sheet.results, strict=True):
         _store_result(row, result)
+    seats_since = seats_since_of(session, sheet.table)
+    if session.seats_since != seats_since:
+        session.seats_since = seats_since
     return sheet
+
+
+def seats_since_of(session: Session, table: rules.Table) -> int:
+    """The number of the last hand played with other seats than the seats now, or 0."""
+    return max(
+        (row.number for row in session.hands if seats_of(row) != table.seats),
+        default=0,
+    )
 
 
 def _store_result(row: Hand, result: rules.HandResult) -> None:

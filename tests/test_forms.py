@@ -4,6 +4,7 @@ double submits, edits, deletes, undo, rounds, the score preview and the scoreshe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from html.parser import HTMLParser
 from typing import Any
@@ -160,6 +161,7 @@ SESSION_FORM = {
     "no_bid": "forced_pick",
     "cracking": "y",
     "blitzing": "y",
+    "sitting_out": "dealer",
 }
 DEFAULT_RULES = {
     "partner": "jack_of_diamonds",
@@ -177,8 +179,10 @@ def session_form(changes: Mapping[str, str], unchecked: Sequence[str] = ()) -> d
 
 def test_new_session_form_starts_empty_with_the_defaults(client: FlaskClient) -> None:
     fields = get_page(client, "/sessions/new").fields
-    assert {name: fields.get(name) for name in SESSION_FORM} == {
-        **{f"seat_{seat}": [""] for seat in range(1, 6)},
+    names = [*SESSION_FORM, "seat_6", "seat_7", "seat_8"]
+    assert {name: fields.get(name) for name in names} == {
+        **{f"seat_{seat}": [""] for seat in range(1, 9)},
+        "sitting_out": ["dealer"],
         "first_dealer": ["0"],
         "rounds": ["2"],
         "name": [""],
@@ -258,7 +262,16 @@ def test_new_session_seats_known_players_under_their_names(api: Api, client: Fla
 
 
 SESSION_REFUSALS = [
-    pytest.param({"seat_5": ""}, {"players": [*SEATS[:4], ""]}, "seat_1", id="four names"),
+    pytest.param({"seat_3": ""}, {"players": ["Ann", "Bob", "", "Dan", "Eve"]}, "seat_1",
+                 id="a seat left empty"),
+    pytest.param({"seat_3": "", "seat_4": "", "seat_5": ""}, {"players": ["Ann", "Bob"]},
+                 "seat_1", id="two names"),
+    pytest.param({"seat_4": "", "seat_5": ""},
+                 {"players": ["Ann", "Bob", "Cat"], "rules": {"partner": "jack_of_diamonds"}},
+                 "seat_1", id="three with a partner"),
+    pytest.param({"seat_6": "Fay", "seat_7": "Gus", "seat_8": "Hal", "sitting_out": "none"},
+                 {"players": [*SEATS, "Fay", "Gus", "Hal"], "rules": {"sitting_out": "none"}},
+                 "seat_1", id="eight all playing"),
     pytest.param(
         {"seat_4": "ann"}, {"players": ["Ann", "Bob", "Cat", "ann", "Eve"]}, "seat_1", id="twice"
     ),
@@ -297,6 +310,49 @@ def test_new_session_refusal(
     assert_kept(page, {name: value for name, value in sent.items() if name not in unknown_rule})
     assert client.get("/api/sessions").json == {"sessions": []}
     assert roster(app) == []
+
+
+def test_new_session_takes_three_to_eight_names_and_ignores_blank_seats_after_them(
+    api: Api, client: FlaskClient
+) -> None:
+    # Three names: the picker always plays alone.
+    three = {"seat_4": "", "seat_5": "", "partner": "alone", "first_dealer": "2"}
+    assert client.post("/sessions/new", data=session_form(three)).status_code == 302
+    # Seven names, everyone plays, Gus deals first.
+    seven = {"seat_6": "Fay", "seat_7": "Gus", "sitting_out": "none", "first_dealer": "6"}
+    assert client.post("/sessions/new", data=session_form(seven)).status_code == 302
+    newest, oldest = client.get("/api/sessions").json["sessions"]
+    three_seated, seven_seated = api.session(oldest["id"]), api.session(newest["id"])
+    assert three_seated["players"] == ["Ann", "Bob", "Cat"]
+    assert three_seated["rules"]["partner"] == "alone"
+    assert three_seated["next_dealer"] == "Cat"
+    assert seven_seated["players"] == [*SEATS, "Fay", "Gus"]
+    assert seven_seated["rules"]["sitting_out"] == "none"
+    assert (seven_seated["next_dealer"], seven_seated["sitting_out_next"]) == ("Gus", [])
+
+
+def test_new_session_first_dealer_must_be_a_seat_with_a_name(app: Flask, client: FlaskClient) -> None:
+    sent = session_form({"first_dealer": "6"})
+    page = html_page(client.post("/sessions/new", data=sent))
+    assert page.errors == ["Choose the first dealer."]
+    assert page.error_ids == ["first_dealer-error"]
+    assert_kept(page, sent)
+    assert roster(app) == []
+
+
+def test_new_session_offers_the_rules_of_any_table(client: FlaskClient) -> None:
+    html = client.get("/sessions/new").text
+    assert offered(html, "partner") == ["jack_of_diamonds", "called_ace", "alone"]
+    assert offered(html, "sitting_out") == ["dealer", "none"]
+    page = FormPage(html)
+    assert "With six or more seated" in page.text
+    # Eight rows for names without a script; the script shows five to start with.
+    assert [f"seat_{n}" in page.fields for n in range(1, 10)] == [True] * 8 + [False]
+
+
+def offered(html: str, name: str) -> list[str]:
+    """The values a page offers for a radio group, in order."""
+    return re.findall(rf'<input type="radio" name="{name}" value="([^"]*)"', html)
 
 
 # --- recording a hand
@@ -1052,8 +1108,8 @@ def test_saved_hand_is_marked_on_the_scoresheet(api: Api, client: FlaskClient) -
     response = client.post(path, data=filled(client, path, taps))
     sheet = redirected_page(client, response, sheet_path(session_id, saved=3))
     (saved,) = sheet.texts["saved"]
-    assert saved.split()[0] == "3"
-    assert "Cat & Dan, 75" in saved
+    # Hand 3 and each player's score with the running total: Cat +2, Dan +1, the others -1.
+    assert saved.split() == ["3", "-1", "0", "-1", "+2", "+2", "+2", "+1", "-1", "-1", "-3"]
     assert "saved" not in get_page(client, sheet_path(session_id)).texts
 
 
@@ -1082,3 +1138,100 @@ def test_complete_session_shows_final_standings_and_tiebreaks(
         "Cat and Eve both -7 with 0 hands won each, so they share 4th place.",
     ]
     assert "Record hand" not in sheet.text
+
+
+# --- tables of 3 to 8: who plays a hand, who sits out, the alone rule
+
+SIX = [*SEATS, "Fay"]
+SEVEN = [*SIX, "Gus"]
+
+
+def test_hand_form_offers_only_the_players_of_the_hand(api: Api, client: FlaskClient) -> None:
+    # Seven seated, Cat deals: Cat and Bob sit out; Dan bids first and Ann last.
+    session_id = session_with(api, players=SEVEN, first_dealer="Cat", rules=LEASTER["rules"])
+    response = client.get(hands_path(session_id))
+    page = html_page(response)
+    playing = ["Ann", "Dan", "Eve", "Fay", "Gus"]
+    assert offered(response.text, "picker") == playing
+    assert offered(response.text, "partner") == [*playing, ""]
+    assert offered(response.text, "cracked_by") == ["", *playing]
+    assert offered(response.text, "winner") == playing
+    assert "Cat dealt · Dan → Eve → Fay → Gus → Ann" in page.text
+    assert "Cat and Bob sit out this hand." in page.text
+    # The leaster's points and tricks: one row a player of the hand.
+    assert re.findall(r"<tr><th scope=\"row\">(\w+)</th>", response.text) == playing
+
+
+def test_a_hand_of_six_seated_scores_the_five_who_played(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, players=SIX, first_dealer="Fay")
+    path = hands_path(session_id)
+    taps = {"picker": "Ann", "partner": "Bob", "picking_points": "70"}
+    response = client.post(path, data=filled(client, path, taps))
+    sheet = redirected_page(client, response, sheet_path(session_id, saved=1))
+    assert "Ann deals hand 2 · Ann sits out" in sheet.text
+    (hand,) = api.session(session_id)["hands"]
+    assert hand["sitting_out"] == ["Fay"]
+    assert hand["scores"] == {"Ann": 2, "Bob": 1, "Cat": -1, "Dan": -1, "Eve": -1, "Fay": 0}
+
+
+def test_a_player_sitting_out_is_refused_in_the_api_s_words(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, players=SIX, first_dealer="Fay")
+    path = hands_path(session_id)
+    # A form sent as if Fay had been offered (an old page, another phone): the engine says no.
+    sent = filled(client, path, {"picker": "Fay", "partner": "Bob", "picking_points": "70"})
+    page = html_page(client.post(path, data=sent))
+    sentence = api.record(session_id, status=400, **pick("Fay", "Bob", 70))["error"]
+    assert page.errors == [sentence] == ["Fay is not playing in this hand."]
+    assert page.error_ids == ["picker-error"]
+    assert api.session(session_id)["hands"] == []
+
+
+def test_the_last_to_bid_is_forced_when_the_dealer_sits_out(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, players=SIX, first_dealer="Fay")
+    path = hands_path(session_id)
+    assert "Eve, the last to bid, had to pick." in get_page(client, path).text
+    taps = {"kind": "passed", "partner": "Ann", "picking_points": "40"}
+    client.post(path, data=filled(client, path, taps))
+    (hand,) = api.session(session_id)["hands"]
+    assert (hand["picker"], hand["partner"], hand["forced"]) == ("Eve", "Ann", True)
+
+
+def test_with_the_alone_rule_the_form_asks_for_no_partner(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, players=SEATS[:4])
+    assert api.session(session_id)["rules"]["partner"] == "alone"
+    path = hands_path(session_id)
+    response = client.get(path)
+    assert offered(response.text, "partner") == []
+    assert "Called card" not in html_page(response).text
+    # Example 7: four seated, Ann picks, 95.
+    response = client.post(path, data=filled(client, path, {"picker": "Ann", "picking_points": "95"}))
+    assert response.status_code == 302
+    (hand,) = api.session(session_id)["hands"]
+    assert (hand["partner"], hand["scores"]) == (None, {"Ann": 6, "Bob": -2, "Cat": -2, "Dan": -2})
+
+
+def test_edit_form_uses_the_hand_s_own_seats(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 70)], players=SIX, first_dealer="Fay")
+    # Bob leaves and Gus sits down after Ann before hand 2.
+    response = client.patch(
+        f"/api/sessions/{session_id}", json={"players": ["Ann", "Gus", "Cat", "Dan", "Eve", "Fay"]}
+    )
+    assert response.status_code == 200
+    path = hands_path(session_id, "1/edit")
+    response = client.get(path)
+    assert offered(response.text, "picker") == SEATS
+    assert "Fay sits out this hand." in html_page(response).text
+    # Bob played hand 1, so he can still be its partner; points corrected to 91.
+    sent = filled(client, path, {"picking_points": "91"})
+    assert sent["dealer"] == "Fay"
+    response = client.post(path, data=sent)
+    assert response.status_code == 302
+    hand = api.session(session_id)["hands"][0]
+    assert (hand["partner"], hand["seats"]) == ("Bob", SIX)
+    assert hand["scores"] == {"Ann": 4, "Bob": 2, "Cat": -2, "Dan": -2, "Eve": -2, "Fay": 0, "Gus": 0}
+
+
+def test_preview_names_only_the_players_of_the_hand(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, players=SIX, first_dealer="Fay")
+    answer = preview(client, session_id, {"picker": "Ann", "partner": "Bob", "picking_points": "70"})
+    assert answer == {"preview": "Ann +2, Bob +1, others -1"}

@@ -262,16 +262,30 @@ def test_new_session_seats_known_players_under_their_names(api: Api, client: Fla
 
 
 SESSION_REFUSALS = [
-    pytest.param({"seat_3": ""}, {"players": ["Ann", "Bob", "", "Dan", "Eve"]}, "seat_1",
-                 id="a seat left empty"),
-    pytest.param({"seat_3": "", "seat_4": "", "seat_5": ""}, {"players": ["Ann", "Bob"]},
-                 "seat_1", id="two names"),
-    pytest.param({"seat_4": "", "seat_5": ""},
-                 {"players": ["Ann", "Bob", "Cat"], "rules": {"partner": "jack_of_diamonds"}},
-                 "seat_1", id="three with a partner"),
-    pytest.param({"seat_6": "Fay", "seat_7": "Gus", "seat_8": "Hal", "sitting_out": "none"},
-                 {"players": [*SEATS, "Fay", "Gus", "Hal"], "rules": {"sitting_out": "none"}},
-                 "seat_1", id="eight all playing"),
+    pytest.param(
+        {"seat_3": ""},
+        {"players": ["Ann", "Bob", "", "Dan", "Eve"]},
+        "seat_1",
+        id="a seat left empty",
+    ),
+    pytest.param(
+        {"seat_3": "", "seat_4": "", "seat_5": ""},
+        {"players": ["Ann", "Bob"]},
+        "seat_1",
+        id="two names",
+    ),
+    pytest.param(
+        {"seat_4": "", "seat_5": ""},
+        {"players": ["Ann", "Bob", "Cat"], "rules": {"partner": "jack_of_diamonds"}},
+        "seat_1",
+        id="three with a partner",
+    ),
+    pytest.param(
+        {"seat_6": "Fay", "seat_7": "Gus", "seat_8": "Hal", "sitting_out": "none"},
+        {"players": [*SEATS, "Fay", "Gus", "Hal"], "rules": {"sitting_out": "none"}},
+        "seat_1",
+        id="eight all playing",
+    ),
     pytest.param(
         {"seat_4": "ann"}, {"players": ["Ann", "Bob", "Cat", "ann", "Eve"]}, "seat_1", id="twice"
     ),
@@ -331,7 +345,9 @@ def test_new_session_takes_three_to_eight_names_and_ignores_blank_seats_after_th
     assert (seven_seated["next_dealer"], seven_seated["sitting_out_next"]) == ("Gus", [])
 
 
-def test_new_session_first_dealer_must_be_a_seat_with_a_name(app: Flask, client: FlaskClient) -> None:
+def test_new_session_first_dealer_must_be_a_seat_with_a_name(
+    app: Flask, client: FlaskClient
+) -> None:
     sent = session_form({"first_dealer": "6"})
     page = html_page(client.post("/sessions/new", data=sent))
     assert page.errors == ["Choose the first dealer."]
@@ -1204,7 +1220,9 @@ def test_with_the_alone_rule_the_form_asks_for_no_partner(api: Api, client: Flas
     assert offered(response.text, "partner") == []
     assert "Called card" not in html_page(response).text
     # Example 7: four seated, Ann picks, 95.
-    response = client.post(path, data=filled(client, path, {"picker": "Ann", "picking_points": "95"}))
+    response = client.post(
+        path, data=filled(client, path, {"picker": "Ann", "picking_points": "95"})
+    )
     assert response.status_code == 302
     (hand,) = api.session(session_id)["hands"]
     assert (hand["partner"], hand["scores"]) == (None, {"Ann": 6, "Bob": -2, "Cat": -2, "Dan": -2})
@@ -1228,10 +1246,207 @@ def test_edit_form_uses_the_hand_s_own_seats(api: Api, client: FlaskClient) -> N
     assert response.status_code == 302
     hand = api.session(session_id)["hands"][0]
     assert (hand["partner"], hand["seats"]) == ("Bob", SIX)
-    assert hand["scores"] == {"Ann": 4, "Bob": 2, "Cat": -2, "Dan": -2, "Eve": -2, "Fay": 0, "Gus": 0}
+    assert hand["scores"] == {
+        "Ann": 4,
+        "Bob": 2,
+        "Cat": -2,
+        "Dan": -2,
+        "Eve": -2,
+        "Fay": 0,
+        "Gus": 0,
+    }
 
 
 def test_preview_names_only_the_players_of_the_hand(api: Api, client: FlaskClient) -> None:
     session_id = session_with(api, players=SIX, first_dealer="Fay")
-    answer = preview(client, session_id, {"picker": "Ann", "partner": "Bob", "picking_points": "70"})
+    answer = preview(
+        client, session_id, {"picker": "Ann", "partner": "Bob", "picking_points": "70"}
+    )
     assert answer == {"preview": "Ann +2, Bob +1, others -1"}
+
+
+# --- the Seats page
+
+
+def seats_path(session_id: int) -> str:
+    return f"/sessions/{session_id}/seats"
+
+
+def seats_sent(client: FlaskClient, session_id: int, **more: Any) -> dict[str, Any]:
+    """The Seats form as the page opens, with what was tapped or typed."""
+    return as_sent(get_page(client, seats_path(session_id)), **more)
+
+
+def seats_on(page: FormPage) -> list[str]:
+    return page.fields.get("seat", [])
+
+
+def as_sent(page: FormPage, **tapped: str) -> dict[str, Any]:
+    """A Seats page's form, as it stands, sent with a tap."""
+    return {
+        **{name: values[0] for name, values in page.fields.items()},
+        "seat": seats_on(page),
+        **tapped,
+    }
+
+
+def test_seats_page_shows_the_table_and_who_deals_next(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 70)], players=SIX, first_dealer="Fay")
+    response = client.get(seats_path(session_id))
+    page = html_page(response)
+    assert "<h1>Seats</h1>" in response.text
+    assert seats_on(page) == SIX
+    assert "Ann deals hand 2 · Ann sits out" in page.text
+    assert page.fields["arrive_after"] == ["Fay"]
+
+
+@pytest.mark.parametrize(
+    ("tapped", "seats", "next_hand"),
+    [
+        pytest.param(
+            {"arrive_name": "Gus", "arrive_after": "Fay", "arrive": "1"},
+            [*SIX, "Gus"],
+            # Gus sat down after Fay, who dealt hand 1: he deals hand 2, with Fay out too.
+            "Gus deals hand 2 · Gus and Fay sit out",
+            id="Gus arrives after Fay",
+        ),
+        pytest.param(
+            {"arrive_name": "Gus", "arrive_after": "Bob", "check": "1"},
+            ["Ann", "Bob", "Gus", "Cat", "Dan", "Eve", "Fay"],
+            "Ann deals hand 2 · Ann and Fay sit out",
+            id="a typed arrival counts on Check",
+        ),
+        pytest.param(
+            {"leave": "1"},
+            ["Ann", "Cat", "Dan", "Eve", "Fay"],
+            "Ann deals hand 2",
+            id="Bob leaves",
+        ),
+        pytest.param(
+            {"leave": "5"},
+            SEATS,
+            # Fay dealt hand 1 and left: the first after her in hand 1's seats still seated.
+            "Ann deals hand 2",
+            id="the last dealer leaves",
+        ),
+        pytest.param(
+            {"up": "1"},
+            ["Bob", "Ann", "Cat", "Dan", "Eve", "Fay"],
+            "Bob deals hand 2 · Bob sits out",
+            id="Bob moves up",
+        ),
+        pytest.param(
+            {"down": "5"},
+            SIX,
+            "Ann deals hand 2 · Ann sits out",
+            id="the last seat can't move down",
+        ),
+    ],
+)
+def test_seats_page_arranges_the_table_without_saving(
+    api: Api, client: FlaskClient, tapped: dict[str, str], seats: list[str], next_hand: str
+) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 70)], players=SIX, first_dealer="Fay")
+    page = html_page(
+        client.post(seats_path(session_id), data=seats_sent(client, session_id, **tapped))
+    )
+    assert seats_on(page) == seats
+    assert next_hand in page.text
+    assert page.errors == []
+    assert page.fields["arrive_name"] == [""]
+    assert api.session(session_id)["players"] == SIX
+
+
+def test_seats_page_saves_through_the_write_path_once(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 70)], players=SIX, first_dealer="Fay")
+    sent = seats_sent(client, session_id, arrive_name="Gus", arrive_after="Fay", save="1")
+    response = client.post(seats_path(session_id), data=sent)
+    sheet = redirected_page(client, response, sheet_path(session_id))
+    assert sheet.flashes == ["Seats changed."]
+    assert "Gus deals hand 2 · Gus and Fay sit out" in sheet.text
+    session = api.session(session_id)
+    assert (session["players"], session["sitting_out_next"]) == ([*SIX, "Gus"], ["Fay", "Gus"])
+    # Gus leaves again through the API; the same form sent again (a double tap, Back then
+    # Save) lands where the first went and seats nobody.
+    assert client.patch(f"/api/sessions/{session_id}", json={"players": SIX}).status_code == 200
+    response = client.post(seats_path(session_id), data=sent)
+    assert response.status_code == 302
+    assert response.location == sheet_path(session_id)
+    assert api.session(session_id)["players"] == SIX
+
+
+def test_seats_changed_on_another_phone_meanwhile_are_shown_not_overwritten(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = session_with(api, players=SIX)
+    page = html_page(
+        client.post(seats_path(session_id), data=seats_sent(client, session_id, leave="1"))
+    )
+    assert seats_on(page) == ["Ann", "Cat", "Dan", "Eve", "Fay"]
+    # Meanwhile Gus arrives on another phone.
+    client.patch(f"/api/sessions/{session_id}", json={"players": [*SIX, "Gus"]})
+    page = html_page(client.post(seats_path(session_id), data=as_sent(page, save="1")))
+    assert (
+        "The seats were changed on another phone meanwhile: now Ann, Bob, Cat, Dan, Eve, Fay, "
+        "Gus. Yours are below: save them to replace those, or go back to keep them."
+    ) in page.text
+    assert seats_on(page) == ["Ann", "Cat", "Dan", "Eve", "Fay"]
+    assert api.session(session_id)["players"] == [*SIX, "Gus"]
+    # Saving again replaces them, knowingly.
+    assert client.post(seats_path(session_id), data=as_sent(page, save="1")).status_code == 302
+    assert api.session(session_id)["players"] == ["Ann", "Cat", "Dan", "Eve", "Fay"]
+
+
+ROUND_OF_SIX = [pick(picker, None, 70) for picker in [*SIX[1:], SIX[0]]]
+
+
+@pytest.mark.parametrize(
+    ("given", "tapped", "kept", "status"),
+    [
+        pytest.param(
+            {"players": SIX, "rounds": 1, "hands": ROUND_OF_SIX},
+            {"leave": "1"},
+            ["Ann", "Cat", "Dan", "Eve", "Fay"],
+            409,
+            id="rounds exceeded",
+        ),
+        pytest.param(
+            {"players": SEATS[:4], "rules": {"partner": "jack_of_diamonds"}},
+            {"leave": "1"},
+            ["Ann", "Cat", "Dan"],
+            400,
+            id="three seated with a partner rule",
+        ),
+        pytest.param(
+            {"players": [*SIX, "Gus"], "rules": {"sitting_out": "none"}},
+            {"arrive_name": "Hal", "arrive_after": "Gus"},
+            [*SIX, "Gus", "Hal"],
+            400,
+            id="eight all playing",
+        ),
+    ],
+)
+def test_seats_page_refusals_keep_the_seats_typed(
+    api: Api,
+    client: FlaskClient,
+    given: dict[str, Any],
+    tapped: dict[str, str],
+    kept: list[str],
+    status: int,
+) -> None:
+    session_id = session_with(api, **given)
+    sent = seats_sent(client, session_id, **tapped, save="1")
+    page = html_page(client.post(seats_path(session_id), data=sent))
+    # The same change through the API: the page says its sentence, at the seats.
+    response = client.patch(f"/api/sessions/{session_id}", json={"players": kept})
+    assert response.status_code == status
+    assert page.errors == [response.json["error"]]
+    assert page.error_ids == ["seats-error"]
+    assert seats_on(page) == kept
+    assert api.session(session_id)["players"] == given["players"]
+    # The key of a refused save was not used up: the form saves once the table can play.
+    if status == 409:
+        client.patch(f"/api/sessions/{session_id}", json={"rounds": 2})
+        again = {**{k: v for k, v in sent.items() if k != "leave"}, "seat": kept}
+        assert client.post(seats_path(session_id), data=again).status_code == 302
+        assert api.session(session_id)["players"] == kept

@@ -414,7 +414,9 @@ def test_scoresheet_of_players_arriving_sitting_out_and_leaving(
     api.record(session_id, **pick("Cat", "Dan", 95))
     response = client.get(f"/sessions/{session_id}")
     sheet = Page(response.text)
-    assert re.search(r'<strong>Ann</strong> deals hand 3 · <span class="sits-out">Ann sits out', response.text)
+    assert re.search(
+        r'<strong>Ann</strong> deals hand 3 · <span class="sits-out">Ann sits out', response.text
+    )
     header, hands, total = grid_hands(sheet)
     assert header == ["#", "Ann", "Bob left", "Cat", "Dan", "Eve", "Fay", "Gus"]
     (first, about_1), (second, about_2) = hands

@@ -252,7 +252,10 @@ class HandForm(EngineForm):
                 winner=self.winner.data or None,
                 points=self._counts(self.leaster_points, "points", "points", 120),
                 tricks=self._counts(
-                    self.leaster_tricks, "tricks", "tricks", rules.TRICKS_PER_HAND[len(self.players)]
+                    self.leaster_tricks,
+                    "tricks",
+                    "tricks",
+                    rules.TRICKS_PER_HAND[len(self.players)],
                 ),
             )
         if passed and self.no_bid is not rules.NoBid.FORCED_PICK:

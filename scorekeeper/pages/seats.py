@@ -78,9 +78,7 @@ def _save(session_id: int, form: SeatsForm) -> BaseResponse:
             form.before.data = "\n".join(seats_now)
             raise _Moved
         write.update(None, None, form.seats)
-        return done(
-            write, url_for("pages.session_page", session_id=session_id), "Seats changed."
-        )
+        return done(write, url_for("pages.session_page", session_id=session_id), "Seats changed.")
 
 
 def _render(session: Session, form: SeatsForm, notice: str | None) -> str:

@@ -3,6 +3,7 @@ exactly what the API says; a form only turns typed text into the engine's input.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -337,7 +338,7 @@ class SeatsForm(EngineForm):
         self.extra_errors["seats"] = []
         self.seats = list(seats)
         if not self.before.data:
-            self.before.data = "\n".join(seats)
+            self.before.data = seats_print(seats)
 
     def arrange(self, formdata: Any) -> None:
         """The seats as sent; whoever arrives seated; then the seat whose button was tapped
@@ -364,6 +365,12 @@ class SeatsForm(EngineForm):
         self.arrive_after.choices = [SelectChoice(p, f"after {p}") for p in self.seats]
         if self.arrive_after.data not in self.seats and self.seats:
             self.arrive_after.data = self.seats[-1]
+
+
+def seats_print(seats: Sequence[str]) -> str:
+    """Seats as a form carries them, to notice a change made meanwhile (as JSON: a browser
+    sends line breaks back changed)."""
+    return json.dumps(list(seats))
 
 
 def _index(text: str | None, length: int) -> int | None:

@@ -11,7 +11,7 @@ from .. import rules, store
 from ..models import Session
 from ..rules import RuleError
 from . import bp
-from .forms import SeatsForm
+from .forms import SeatsForm, seats_print
 from .words import sitting_out_words
 from .writing import done, session_write
 
@@ -73,9 +73,9 @@ def seats_page(session_id: int) -> str | BaseResponse:
 
 def _save(session_id: int, form: SeatsForm) -> BaseResponse:
     with session_write(session_id) as write:
-        seats_now = store.table_of(write.session).seats
-        if form.before.data != "\n".join(seats_now):
-            form.before.data = "\n".join(seats_now)
+        seats_now = seats_print(store.table_of(write.session).seats)
+        if form.before.data != seats_now:
+            form.before.data = seats_now
             raise _Moved
         write.update(None, None, form.seats)
         return done(write, url_for("pages.session_page", session_id=session_id), "Seats changed.")

@@ -398,6 +398,7 @@ def test_api_needs_no_csrf_token_with_csrf_on(csrf_app: Flask) -> None:
 # --- a scoresheet of any table
 
 SIX = [*SEATS, "Fay"]
+SAT_OUT = "\N{EN DASH} sat out"  # a dash for the eye, words for a screen reader
 
 
 def test_scoresheet_of_players_arriving_sitting_out_and_leaving(
@@ -421,15 +422,17 @@ def test_scoresheet_of_players_arriving_sitting_out_and_leaving(
     assert header == ["#", "Ann", "Bob left", "Cat", "Dan", "Eve", "Fay", "Gus"]
     (first, about_1), (second, about_2) = hands
     # Who sat out shows a dash and their running total, who wasn't seated nothing at all.
-    assert first == ["1", "+2 +2", "+1 +1", "-1 -1", "-1 -1", "-1 -1", "– sat out 0", "not seated"]
-    assert second == ["2", "-2 0", "not seated", "+4 +3", "+2 +1", "-2 -3", "-2 -2", "– sat out 0"]
+    out = f"{SAT_OUT} 0"
+    assert first == ["1", "+2 +2", "+1 +1", "-1 -1", "-1 -1", "-1 -1", out, "not seated"]
+    assert second == ["2", "-2 0", "not seated", "+4 +3", "+2 +1", "-2 -3", "-2 -2", out]
     assert about_1 == "Ann & Bob, 70 · Fay dealt · Fay sat out Edit Delete"
     assert about_2 == "Cat & Dan, 95 · Gus dealt · Gus sat out Edit Delete"
     assert total == ["Σ", "0", "+1", "+3", "+1", "-3", "-2", "0"]
     # Bob left and keeps his total, marked in the standings.
     standings = {row[1]: row[2] for row in sheet.rows("standings")[1:]}
     assert standings == {
-        "Cat": "+3", "Bob left": "+1", "Dan": "+1", "Ann": "0", "Gus": "0", "Fay": "-2", "Eve": "-3",
+        "Cat": "+3", "Bob left": "+1", "Dan": "+1", "Ann": "0",
+        "Gus": "0", "Fay": "-2", "Eve": "-3",
     }  # fmt: skip
     assert f'href="/sessions/{session_id}/seats"' in response.text
 
@@ -448,5 +451,5 @@ def test_eight_players_get_a_column_each_with_short_names(api: Api, client: Flas
     assert header == ["#", "Annabel", "Annabet Annabeth", "Bob", "Chr Christopher",
                       "Dan", "Eve", "Fay", "Gus"]  # fmt: skip
     # Annabel deals and sits out with Gus and Fay before her.
-    out = "– sat out 0"
+    out = f"{SAT_OUT} 0"
     assert row == ["1", out, "-1 -1", "-1 -1", "-1 -1", "+2 +2", "+1 +1", out, out]

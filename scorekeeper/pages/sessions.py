@@ -17,7 +17,7 @@ from ..rules import RuleError
 from . import bp
 from .filters import read_filters
 from .forms import SessionForm
-from .words import change_words, tiebreaks
+from .words import change_words, short_names, sitting_out_words, tiebreaks
 from .writing import done, roster_write, saved_hand, session_write
 
 RECENT = 5
@@ -65,16 +65,28 @@ def new_session() -> str | BaseResponse:
 def session_page(session_id: int) -> str:
     session = store.session_or_404(session_id)
     sheet = store.sheet_of(session)
+    table = sheet.table
     return render_template(
         "session.html",
         session=session,
         sheet=sheet,
         tiebreaks=tiebreaks(sheet.standings),
         chart=running_totals_chart(sheet) if sheet.results else None,
-        player_ids={name: player_id for player_id, name in store.names_of(session).items()},
+        player_ids=_player_ids(session),
+        sitting_out_next=sitting_out_words(
+            table.seats, sheet.next_dealer or "", sheet.sitting_out_next
+        ),
+        left={standing.player for standing in sheet.standings if not standing.seated},
+        short=short_names(sheet.named),
         saved=request.args.get("saved", type=int),
         undone=_undone(session.id, request.args.get("undone", type=int)),
     )
+
+
+def _player_ids(session: Session) -> dict[str, int]:
+    """Everyone seated now or at any hand, by name: the session's rows already hold them."""
+    ids = {hp.player.name: hp.player_id for row in session.hands for hp in row.players}
+    return {**ids, **{name: player_id for player_id, name in store.names_of(session).items()}}
 
 
 def _undone(session_id: int, number: int | None) -> tuple[int, int] | None:
@@ -92,7 +104,7 @@ def running_totals_chart(sheet: rules.Sheet) -> Markup:
     """Each player's running total after every hand, starting from 0."""
     series = [
         Series(player, [0, *(running[player] for running in sheet.running_totals)])
-        for player in sheet.table.seats
+        for player in sheet.named
     ]
     return line_chart(series, "Running totals, hand by hand", "hands")
 

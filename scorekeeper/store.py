@@ -140,11 +140,12 @@ def list_sessions() -> Sequence[Session]:
 
 
 def seated_players() -> list[str]:
-    """Everyone who has sat in a session, by name."""
+    """Everyone who has sat in a session, seated now or for a hand, by name."""
+    at_a_hand = select(HandPlayer.player_id).where(HandPlayer.player_id == Player.id).exists()
     return list(
         db.session.scalars(
             select(Player.name)
-            .where(Player.id.in_(select(Seat.player_id)))
+            .where(Player.id.in_(select(Seat.player_id)) | at_a_hand)
             .order_by(Player.name_key)
         )
     )

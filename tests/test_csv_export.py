@@ -16,7 +16,7 @@ from .helpers import SEATS, Api, pick
 
 HEADER = (
     "hand,dealer,kind,picker,partner,called_card,forced,picking_points,"
-    "cracked_by,recracked,blitzes,multiplier,winner"
+    "cracked_by,recracked,blitzes,multiplier,winner,seats"
 )
 
 
@@ -74,11 +74,11 @@ def test_picks_one_row_a_hand_in_order(api: Api, client: FlaskClient) -> None:
     assert rows[0] == [*HEADER.split(","), *SEATS]
     assert rows[1:] == [
         ["1", "Ann", "pick", "Bob", "Cat", "JD", "", "95", "Dan", "yes", "black red", "16", "",
-         "-32", "64", "32", "-32", "-32"],
+         "1 2 3 4 5", "-32", "64", "32", "-32", "-32"],
         ["2", "Bob", "pick", "Cat", "", "", "", "30", "", "", "", "1", "",
-         "2", "2", "-8", "2", "2"],
+         "1 2 3 4 5", "2", "2", "-8", "2", "2"],
         ["3", "Cat", "pick", "Cat", "Dan", "", "yes", "61", "", "", "", "1", "",
-         "-1", "-1", "2", "1", "-1"],
+         "1 2 3 4 5", "-1", "-1", "2", "1", "-1"],
     ]  # fmt: skip
 
 
@@ -88,7 +88,7 @@ def test_leaster_has_a_winner_and_no_pick_cells(api: Api, client: FlaskClient) -
     )
     assert export(client, session_id)[1:] == [
         ["1", "Ann", "leaster", "", "", "", "", "", "", "", "", "1", "Cat",
-         "-1", "-1", "4", "-1", "-1"],
+         "1 2 3 4 5", "-1", "-1", "4", "-1", "-1"],
     ]  # fmt: skip
 
 
@@ -98,16 +98,16 @@ def test_pass_scores_nothing_and_doubles_the_next_pick(api: Api, client: FlaskCl
     )
     assert export(client, session_id)[1:] == [
         ["1", "Ann", "pass", "", "", "", "", "", "", "", "", "1", "",
-         "0", "0", "0", "0", "0"],
+         "1 2 3 4 5", "0", "0", "0", "0", "0"],
         ["2", "Bob", "pick", "Cat", "Dan", "", "", "75", "", "", "", "2", "",
-         "-2", "-2", "4", "2", "-2"],
+         "1 2 3 4 5", "-2", "-2", "4", "2", "-2"],
     ]  # fmt: skip
 
 
 def test_negative_scores_stay_numbers(api: Api, client: FlaskClient) -> None:
     session_id = session_with(api, [pick("Bob", "Cat", 75)])
     response = client.get(f"/sessions/{session_id}/export.csv")
-    assert response.text.splitlines()[1] == "1,Ann,pick,Bob,Cat,,,75,,,,1,,-1,2,1,-1,-1"
+    assert response.text.splitlines()[1] == "1,Ann,pick,Bob,Cat,,,75,,,,1,,1 2 3 4 5,-1,2,1,-1,-1"
 
 
 def test_names_that_look_like_formulas_are_defused(api: Api, client: FlaskClient) -> None:
@@ -116,7 +116,7 @@ def test_names_that_look_like_formulas_are_defused(api: Api, client: FlaskClient
     assert export(client, session_id) == [
         [*HEADER.split(","), "'=SUM(A1)", "'+cmd", "'-x", "'@y", "Eve"],
         ["1", "'=SUM(A1)", "pick", "'+cmd", "'-x", "", "", "75", "'@y", "", "", "2", "",
-         "-2", "4", "2", "-2", "-2"],
+         "1 2 3 4 5", "-2", "4", "2", "-2", "-2"],
     ]  # fmt: skip
 
 

@@ -107,12 +107,12 @@ def test_standings_csv(api: Api, client: FlaskClient) -> None:
     assert response.mimetype == "text/csv"
     assert "standings.csv" in response.headers["Content-Disposition"]
     assert rows(response.text) == [
-        ["place", "player", "total", "hands_won"],
-        ["1", "'=Ann", "2", "1"],
-        ["2", "Bob", "1", "1"],
-        ["3", "Cat", "-1", "0"],
-        ["3", "Dan", "-1", "0"],
-        ["3", "Eve", "-1", "0"],
+        ["place", "player", "total", "hands_won", "left"],
+        ["1", "'=Ann", "2", "1", ""],
+        ["2", "Bob", "1", "1", ""],
+        ["3", "Cat", "-1", "0", ""],
+        ["3", "Dan", "-1", "0", ""],
+        ["3", "Eve", "-1", "0", ""],
     ]
 
 
@@ -129,15 +129,16 @@ def test_all_sessions_csv(app: Flask, api: Api, client: FlaskClient) -> None:
     assert table[0] == [
         "session", "date", "session_name", "hand", "dealer", "kind", "picker", "partner",
         "called_card", "forced", "picking_points", "cracked_by", "recracked", "blitzes",
-        "multiplier", "winner", "'@Fay", "Ann", "Bob", "Cat", "Dan", "Eve",
+        "multiplier", "winner", "seats", "'@Fay", "Ann", "Bob", "Cat", "Dan", "Eve",
     ]  # fmt: skip
+    # The seats are numbers of the player columns: Ann is 2, @Fay 1.
     assert table[1] == [
         str(first["id"]), "2026-01-02", "First", "1", "Ann", "pick", "Ann", "Bob",
-        "", "", "75", "", "", "", "1", "", "", "2", "1", "-1", "-1", "-1",
+        "", "", "75", "", "", "", "1", "", "2 3 4 5 6", "", "2", "1", "-1", "-1", "-1",
     ]  # fmt: skip
     assert table[2][:3] == [str(second["id"]), second["created_at"][:10], "'+Second"]
     assert table[2][3:] == [
-        "1", "Ann", "pick", "'@Fay", "", "", "", "95", "Ann", "", "", "2", "",
+        "1", "Ann", "pick", "'@Fay", "", "", "", "95", "Ann", "", "", "2", "", "2 3 4 5 1",
         "16", "-4", "-4", "-4", "-4", "",
     ]  # fmt: skip
     assert len(table) == 3

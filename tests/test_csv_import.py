@@ -78,7 +78,7 @@ def test_names_that_were_defused_come_back_as_they_were(client: FlaskClient, api
     session_id = api.new_session(players=ODD_NAMES)["id"]
     api.record(session_id, **pick("-Dan, Jr.", "=SUM(A1)", 75, cracked_by="@eve"))
     exported = client.get(f"/sessions/{session_id}/export.csv").data
-    assert exported.startswith(f'{COLUMNS},\'=SUM(A1),"Zoë ""Z"" O\'Neil",'.encode())
+    assert exported.startswith(f'{COLUMNS},seats,\'=SUM(A1),"Zoë ""Z"" O\'Neil",'.encode())
     response = import_page(client, exported)
     imported = api.session(int(response.location.rsplit("/", 1)[1]))
     assert imported["players"] == ODD_NAMES
@@ -197,7 +197,8 @@ def test_results_that_disagree_with_the_rules_chosen_are_refused(
         "Choose the rules the session was played with."
     ]
     tampered = exported.replace(
-        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,-2,", b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,+5,"
+        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,1 2 3 4 5,-2,",
+        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,1 2 3 4 5,+5,",
     )
     assert tampered != exported
     assert refusal(app, tampered, options=rules.Options(no_bid=rules.NoBid.DOUBLER)) == [
@@ -217,9 +218,9 @@ def test_results_that_disagree_with_the_rules_chosen_are_refused(
          "one column per player."),
         (b"\xef\xbb\xbf" + csv_file(players="Ann,Bob"),
          "Row 1: A table seats 3 to 8 players, not 2."),
-        (csv_file(players="Ann,Bob,Cat,Dan,ann"), "Row 1: ann is seated twice."),
-        (csv_file(players="Ann,Bob,,Dan,Eve"), "Row 1: Every seat needs a player; seat 3 is "
-         "empty."),
+        (csv_file(players="Ann,Bob,Cat,Dan,ann"), "Row 1: ann has two columns."),
+        (csv_file(players="Ann,Bob,,Dan,Eve"), "Row 1: Every player column needs a name; "
+         "player column 3 has none."),
         (csv_file("1," + "x" * 200_000), "The file can't be read as CSV: field larger than "
          "field limit (131072)."),
         (csv_file(*(f"{n},Ann,pick,Bob,Cat,,,75,,,,,,,,,," for n in range(1, 7))),

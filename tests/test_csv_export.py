@@ -12,6 +12,7 @@ from werkzeug.http import parse_options_header
 
 from scorekeeper.csv_export import defuse
 
+from .any_table import play_the_night
 from .helpers import SEATS, Api, pick
 
 HEADER = (
@@ -144,3 +145,39 @@ def test_defuse(cell: str | int | None, expected: str | int | None) -> None:
 @pytest.mark.parametrize("session_id", [999, 2**31, 10**20])
 def test_unknown_session_is_404(client: FlaskClient, session_id: int) -> None:
     assert client.get(f"/sessions/{session_id}/export.csv").status_code == 404
+
+
+def test_a_table_that_changes(api: Api, client: FlaskClient) -> None:
+    """A column for everyone the totals name: the first hand's seats, then Gus, who arrived;
+    empty where the player sat out or was not seated; the seats by those columns."""
+    night = play_the_night(api)
+    assert client.get(f"/sessions/{night}/export.csv").text == (
+        f"{HEADER},Ann,Bob,Cat,Dan,Eve,Fay,Gus\r\n"
+        "1,Ann,pick,Bob,Cat,,,75,,,,1,,1 2 3 4 5 6,,2,1,-1,-1,-1,\r\n"
+        "2,Bob,pick,Cat,Dan,,,45,,,,1,,1 2 3 4 5 6,1,,-2,-1,1,1,\r\n"
+        "3,Cat,pick,Gus,,,,95,,,,1,,1 2 3 7 4 5 6,-2,,,-2,-2,-2,8\r\n"
+        "4,Gus,pick,Ann,Eve,,,61,,,,1,,1 2 3 7 4 5 6,2,-1,,-1,1,-1,\r\n"
+        "5,Eve,pick,Fay,Gus,,,120,,,,1,,1 2 3 7 5 6,-3,-3,-3,,,6,3\r\n"
+        "6,Fay,pick,Eve,Ann,,,30,,,,1,,1 2 3 7 5 6,-2,2,2,,-4,,2\r\n"
+    )
+
+
+def test_a_player_who_only_sat_out_keeps_a_column_for_the_seats(
+    api: Api, client: FlaskClient
+) -> None:
+    """Fay dealt the first hand, sat it out and left: the totals don't name her, but her
+    column lets the seats of hand 1 say where she sat. A newcomer not yet at a hand has an
+    empty column too."""
+    session_id = api.new_session(players=[*SEATS, "Fay"], first_dealer="Fay")["id"]
+    api.record(session_id, **pick("Ann", "Bob", 75))
+    for seats in (SEATS, [*SEATS, "Gus"]):
+        assert (
+            api.client.patch(f"/api/sessions/{session_id}", json={"players": seats}).status_code
+            == 200
+        )
+    assert "Fay" not in api.session(session_id)["totals"]
+    assert export(client, session_id) == [
+        [*HEADER.split(","), "Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
+        ["1", "Fay", "pick", "Ann", "Bob", "", "", "75", "", "", "", "1", "",
+         "1 2 3 4 5 6", "2", "1", "-1", "-1", "-1", "", ""],
+    ]  # fmt: skip

@@ -123,6 +123,8 @@ def import_session(
     for index, row in enumerate(played.rows):
         if row.seats != seats:
             store.update_session(session, index, None, None, row.seats)
+            # The new seats' players, so the next hand reads the table they make.
+            db.session.flush()
             seats = row.seats
         store.add_hand(session, row.entry, row.dealer, row.seats)
     store.store_scores(session)

@@ -587,15 +587,15 @@ def test_hands_played_leave_out_hands_sat_out_and_after_leaving(
     for name in TOTALS:
         numbers = stats_of(app, name, stats.DateRange())
         assert (numbers.hands.count, numbers.hands.of, numbers.total) == (
-            WON[name], PLAYED[name], TOTALS[name]
+            WON[name],
+            PLAYED[name],
+            TOTALS[name],
         ), name
     assert str(stats_of(app, "Gus", stats.DateRange()).hands) == "3 of 3, 100%"
     assert str(stats_of(app, "Ann", stats.DateRange()).hands) == "2 of 5, 40%"
 
 
-def test_the_whole_record_of_players_who_sat_out_arrived_and_left(
-    app: Flask, night: int
-) -> None:
+def test_the_whole_record_of_players_who_sat_out_arrived_and_left(app: Flask, night: int) -> None:
     # Ann: partner lost 6 (and schneidered 3, 5, 6), picked and won 4.
     assert summary(stats_of(app, "Ann", stats.DateRange())) == (
         1, 0, (2, 5), -4, (1, 1), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 3

@@ -36,6 +36,11 @@ def problems(session: Session) -> Iterator[str]:
             continue
         if valid != hand:
             yield f"{where}, hand {position}: it is stored differently from how the rules read it."
+        if row.seated != len(hand.seats):
+            yield (
+                f"{where}, hand {position}: it says {row.seated} were seated, "
+                f"and it has {len(hand.seats)} seats."
+            )
         played = [p.player.name for p in row.players if p.played]
         if played != list(seated.players_of_hand(dealer)):
             yield f"{where}, hand {position}: its players are not the players of the hand."

@@ -97,6 +97,9 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     red_blitz: Mapped[bool] = mapped_column(default=False)
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
     multiplier: Mapped[int] = mapped_column(default=1)
+    # How many were seated for the hand (its players and who sat out), for statistics by
+    # table size.
+    seated: Mapped[int]
 
     session: Mapped[Session] = relationship(back_populates="hands")
     players: Mapped[list[HandPlayer]] = relationship(

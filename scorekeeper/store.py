@@ -143,11 +143,12 @@ def list_sessions() -> Sequence[Session]:
 
 
 def seated_players() -> list[str]:
-    """Everyone who has sat in a session, by name."""
+    """Everyone who has sat in a session, seated now or for a hand, by name."""
+    at_a_hand = select(HandPlayer.player_id).where(HandPlayer.player_id == Player.id).exists()
     return list(
         db.session.scalars(
             select(Player.name)
-            .where(Player.id.in_(select(Seat.player_id)))
+            .where(Player.id.in_(select(Seat.player_id)) | at_a_hand)
             .order_by(Player.name_key)
         )
     )
@@ -323,6 +324,7 @@ def _seat(session: Session, table: rules.Table) -> None:
     db.session.flush()
     session.seats.extend(Seat(position=i, player=player) for i, player in enumerate(seated))
     session.first_dealer = seated[table.seat_of(table.first_dealer)]
+    db.session.flush()
 
 
 def add_hand(
@@ -477,6 +479,7 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
     row.black_blitz = rules.Blitz.BLACK in hand.blitzes
     row.red_blitz = rules.Blitz.RED in hand.blitzes
     row.winner_id = player_id(hand.winner)
+    row.seated = len(hand.seats)
     playing = table_of(session).seated_as(hand.seats).players_of_hand(hand.dealer)
     row.players = [
         HandPlayer(

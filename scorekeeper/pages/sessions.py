@@ -10,7 +10,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import history, rules, store, trash, writes
-from ..charts import Series, line_chart
+from ..charts import line_chart, running_totals
 from ..csv_export import all_hands_csv, hands_csv, standings_csv
 from ..models import Session
 from ..rules import RuleError
@@ -101,12 +101,8 @@ def _undone(session_id: int, number: int | None) -> tuple[int, int] | None:
 
 
 def running_totals_chart(sheet: rules.Sheet) -> Markup:
-    """Each player's running total after every hand, starting from 0."""
-    series = [
-        Series(player, [0, *(running[player] for running in sheet.running_totals)])
-        for player in sheet.named
-    ]
-    return line_chart(series, "Running totals, hand by hand", "hands")
+    """Each player's running total after every hand, starting from 0, while seated."""
+    return line_chart(running_totals(sheet), "Running totals, hand by hand", "hands")
 
 
 @bp.post("/sessions/<int:session_id>/rounds")

@@ -251,6 +251,8 @@ def test_sessions_from_before_upgrade_and_take_writes(
         assert connection.execute(text("SELECT DISTINCT played FROM hand_player")).all() == [
             (True,)
         ]
+        assert connection.execute(text("SELECT DISTINCT seated FROM hand")).all() == [(5,)]
+        assert connection.execute(text("SELECT count(*) FROM hand_player")).scalar() == 10
     upgraded = client.get("/api/sessions/1").json
     assert upgraded["rules"]["sitting_out"] == "dealer"
     assert [(h["seats"], h["sitting_out"]) for h in upgraded["hands"]] == [(five, [])] * 2

@@ -25,11 +25,10 @@ def upgrade():
         batch_op.add_column(
             sa.Column("seats_since", sa.Integer(), server_default="0", nullable=False)
         )
+    # Columns are only added, never altered: on SQLite, altering one rebuilds the table, and
+    # dropping the old `hand` would cascade to every hand's players.
     with op.batch_alter_table("hand", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("seated", sa.Integer(), nullable=True))
-    op.execute("UPDATE hand SET seated = 5")
-    with op.batch_alter_table("hand", schema=None) as batch_op:
-        batch_op.alter_column("seated", existing_type=sa.Integer(), nullable=False)
+        batch_op.add_column(sa.Column("seated", sa.Integer(), server_default="5", nullable=False))
     with op.batch_alter_table("hand_player", schema=None) as batch_op:
         batch_op.add_column(
             sa.Column("played", sa.Boolean(), server_default=sa.true(), nullable=False)

@@ -482,8 +482,9 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
             score=0,
             won=False,
             schneidered=False,
-            points=None if hand.points is None else hand.points[player],
-            tricks=None if hand.tricks is None else hand.tricks[player],
+            # A leaster's points and tricks name only the players of the hand.
+            points=None if hand.points is None else hand.points.get(player),
+            tricks=None if hand.tricks is None else hand.tricks.get(player),
         )
         for seat, player in enumerate(hand.seats)
     ]

@@ -581,3 +581,27 @@ def test_earlier_hands_keep_their_seats_through_edit_delete_and_restore(
     assert undone.json["totals"] == before["totals"]
     assert undone.json["standings"] == before["standings"]
     assert_checks_clean(runner)
+
+
+def test_correcting_an_earlier_hands_dealer_uses_its_own_seats(
+    api: Api, runner: FlaskCliRunner
+) -> None:
+    sid = six_with_fay_dealing(api)
+    patch(api, sid, players=NAMES[:5])
+    api.record(sid, **pick("Cat", "Dan", 75))
+    before = api.session(sid)
+    # Fay left, but she was seated for hand 1: Ann can be named its dealer, and sits out.
+    corrected = api.replace(sid, 1, dealer="ann", **pick("Fay", "Bob", 70))
+    assert (corrected["dealer"], corrected["seats"]) == ("Ann", NAMES[:6])
+    assert corrected["sitting_out"] == ["Ann"]
+    assert corrected["players"] == ["Bob", "Cat", "Dan", "Eve", "Fay"]
+    assert corrected["scores"] == {"Ann": 0, "Bob": 1, "Cat": -1, "Dan": -1, "Eve": -1, "Fay": 2}
+    session = api.session(sid)
+    assert [h["dealer"] for h in session["hands"]] == ["Ann", "Ann", "Bob"]
+    assert session["hands"][1:] == before["hands"][1:]
+    assert session["next_dealer"] == before["next_dealer"] == "Cat"
+    # Hand 3 was played without Fay: she can't be its dealer.
+    answer = api.replace(sid, 3, status=400, dealer="Fay", **pick("Cat", "Dan", 75))
+    assert answer["field"] == "dealer"
+    assert api.session(sid)["hands"] == session["hands"]
+    assert_checks_clean(runner)

@@ -383,8 +383,7 @@ def test_a_seat_change_is_refused_only_when_the_rounds_are_exceeded(
     # Now and then, exactly as many seats as make the hands played complete the rounds.
     exact = count // table.rounds if table.rounds and count % table.rounds == 0 else 0
     if exact in sizes(session.options) and data.draw(st.booleans()):
-        new = new[:exact] + tuple(p for p in POOL if p not in new)[: exact - len(new)]
-        assert len(new) == exact
+        new = (*new, *(p for p in POOL if p not in new))[:exact]
     if table.rounds and count > table.rounds * len(new):
         with pytest.raises(SessionComplete) as refused:
             change_seats(table, list(new), count)

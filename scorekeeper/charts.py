@@ -5,10 +5,12 @@ Colours come from the stylesheet (classes s1..s8), so a chart follows light and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
+
+from . import rules
 
 WIDTH, HEIGHT = 360, 210
 LEFT, RIGHT, TOP, BOTTOM = 30, 92, 12, 22
@@ -17,8 +19,30 @@ LABEL_GAP = 13
 
 @dataclass(frozen=True)
 class Series:
+    """A line's values at x = 0, 1, 2...; None where the line has no point (a gap)."""
+
     name: str
-    values: Sequence[int]
+    values: Sequence[int | None]
+
+    @property
+    def last(self) -> tuple[int, int] | None:
+        """Where the line ends: its last point's x and value."""
+        return next(
+            ((i, v) for i, v in reversed(list(enumerate(self.values))) if v is not None), None
+        )
+
+    def runs(self) -> Iterator[list[tuple[int, int]]]:
+        """The points of each unbroken stretch of the line, in order."""
+        run: list[tuple[int, int]] = []
+        for i, value in enumerate(self.values):
+            if value is None:
+                if run:
+                    yield run
+                run = []
+            else:
+                run.append((i, value))
+        if run:
+            yield run
 
 
 @dataclass(frozen=True)
@@ -35,7 +59,7 @@ class Scale:
 
 
 def scale_for(series: Sequence[Series]) -> Scale:
-    values = [v for s in series for v in s.values] or [0]
+    values = [v for s in series for v in s.values if v is not None] or [0]
     low, high = min(0, *values), max(0, *values)
     if low == high:
         low, high = low - 1, high + 1
@@ -62,7 +86,8 @@ def _label_positions(ends: list[float]) -> list[float]:
 
 
 def line_chart(series: Sequence[Series], title: str, x_label: str) -> Markup:
-    """One line per series, each labelled at its end with its name and last value."""
+    """One line per series (in pieces where it has gaps), each labelled at the right with its
+    name and the value it ends on."""
     scale = scale_for(series)
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
@@ -80,15 +105,43 @@ def line_chart(series: Sequence[Series], title: str, x_label: str) -> Markup:
         f'<text class="tick" x="{(LEFT + WIDTH - RIGHT) / 2:.0f}" y="{HEIGHT - 6}" '
         f'text-anchor="middle">{escape(x_label)}</text>'
     )
-    drawn = [s for s in series if s.values]
-    labels = _label_positions([scale.y(s.values[-1]) for s in drawn])
-    for index, (line, label_y) in enumerate(zip(drawn, labels, strict=True), start=1):
-        points = " ".join(f"{scale.x(i):.1f},{scale.y(v):.1f}" for i, v in enumerate(line.values))
+    ends = [(line, last) for line in series if (last := line.last) is not None]
+    labels = _label_positions([scale.y(value) for _line, (_x, value) in ends])
+    for index, ((line, (_x, value)), label_y) in enumerate(zip(ends, labels, strict=True), 1):
+        polylines = "".join(
+            '<polyline points="'
+            + " ".join(f"{scale.x(i):.1f},{scale.y(v):.1f}" for i, v in run)
+            + '"/>'
+            for run in line.runs()
+        )
         parts.append(
             f'<g class="series s{(index - 1) % 8 + 1}" data-name="{escape(line.name)}">'
-            f'<polyline points="{points}"/>'
+            f"{polylines}"
             f'<text x="{WIDTH - RIGHT + 6}" y="{label_y + 4:.1f}">'
-            f"{escape(line.name)} {_signed(line.values[-1])}</text></g>"
+            f"{escape(line.name)} {_signed(value)}</text></g>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def running_totals(sheet: rules.Sheet) -> list[Series]:
+    """Each player the totals name with their running total after every hand, from 0 before
+    the first, only while seated: a point before and after each hand they were seated for (sat
+    out or not), a gap while they were away."""
+    seats = [frozenset(result.hand.seats) for result in sheet.results]
+    after = [{}, *sheet.running_totals]
+
+    def seated(player: str, i: int) -> bool:
+        """Whether the player was at the table for the hand before point i or after it."""
+        return (i > 0 and player in seats[i - 1]) or (i < len(seats) and player in seats[i])
+
+    return [
+        Series(
+            player,
+            [
+                (after[i].get(player, 0) if seated(player, i) else None)
+                for i in range(len(seats) + 1)
+            ],
+        )
+        for player in sheet.named
+    ]

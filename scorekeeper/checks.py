@@ -36,9 +36,20 @@ def problems(session: Session) -> Iterator[str]:
             continue
         if valid != hand:
             yield f"{where}, hand {position}: it is stored differently from how the rules read it."
+        if row.seated != len(hand.seats):
+            yield (
+                f"{where}, hand {position}: it says {row.seated} were seated, "
+                f"and it has {len(hand.seats)} seats."
+            )
         played = [p.player.name for p in row.players if p.played]
         if played != list(seated.players_of_hand(dealer)):
             yield f"{where}, hand {position}: its players are not the players of the hand."
+    since = store.seats_since_of(session, table)
+    if session.seats_since < since:
+        yield (
+            f"{where}: hand {since} was played with other seats than the seats now, "
+            f"but the session says every hand after hand {session.seats_since} has them."
+        )
     sheet = store.sheet_of(session)
     for position, (row, result) in enumerate(zip(session.hands, sheet.results, strict=True), 1):
         if row.multiplier != result.multiplier:

@@ -93,6 +93,13 @@ def _database_failure(error: OperationalError | ProgrammingError) -> click.Click
 )
 @click.option("--cracking/--no-cracking", default=True, show_default=True)
 @click.option("--blitzing/--no-blitzing", default=True, show_default=True)
+@click.option(
+    "--sitting-out",
+    type=click.Choice([rule.value for rule in rules.SittingOut]),
+    default=rules.SittingOut.DEALER.value,
+    show_default=True,
+    help="Who sits out a hand with six or more seated: the dealer's side, or none.",
+)
 @with_appcontext
 def import_session_command(
     file: IO[bytes],
@@ -103,10 +110,11 @@ def import_session_command(
     no_bid: str,
     cracking: bool,
     blitzing: bool,
+    sitting_out: str,
 ) -> None:
     """Record the hands of a session's CSV FILE, as its Hands (CSV) download gives it, in a new
     session played by the rules given. Nothing is written when any row is refused."""
-    options = rules.options_from(partner, no_bid, cracking, blitzing)
+    options = rules.options_from(partner, no_bid, cracking, blitzing, sitting_out)
     data = file.read()
     try:
         with roster_write():

@@ -1,4 +1,11 @@
-"""A session's hands as CSV, in the columns of API.md, safe to open in a spreadsheet."""
+"""A session's hands as CSV, in the columns of API.md, safe to open in a spreadsheet.
+
+A column per player: everyone the session's totals name (`Sheet.named`: the seats of its first
+hand, then those who sat down later in the order they did), and anyone else seated for a hand
+(who only sat out, then left), in the same order. A player's cell is empty for a hand they did
+not play. The `seats` column gives each hand's seat order as the 1-based numbers of the player
+columns, so a file read back has the seats every hand was played with.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +20,8 @@ HEADER = (
     "hand", "dealer", "kind", "picker", "partner", "called_card", "forced", "picking_points",
     "cracked_by", "recracked", "blitzes", "multiplier", "winner",
 )  # fmt: skip
-STANDINGS_HEADER = ("place", "player", "total", "hands_won")
+SEATS = "seats"
+STANDINGS_HEADER = ("place", "player", "total", "hands_won", "left")
 SESSION_HEADER = ("session", "date", "session_name")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -32,8 +40,17 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else ""
 
 
-def hand_row(number: int, result: rules.HandResult, seats: tuple[str, ...]) -> list[Cell]:
+def columns_of(sheet: rules.Sheet) -> tuple[str, ...]:
+    """The player columns of a session's hands."""
+    seats = [result.hand.seats for result in sheet.results]
+    return rules.named_players(((s, s) for s in seats), sheet.table.seats)
+
+
+def hand_row(number: int, result: rules.HandResult, columns: Sequence[str]) -> list[Cell]:
+    """A hand's cells, its seats and scores by the player `columns`, which name every player
+    seated for it."""
     hand = result.hand
+    column = {player: index for index, player in enumerate(columns, start=1)}
     return [
         number,
         hand.dealer,
@@ -48,7 +65,8 @@ def hand_row(number: int, result: rules.HandResult, seats: tuple[str, ...]) -> l
         " ".join(blitz.value for blitz in hand.blitzes),
         result.multiplier,
         hand.winner,
-        *(result.scores[player] for player in seats),
+        " ".join(str(column[player]) for player in hand.seats),
+        *(result.scores[player] if player in result.players else None for player in columns),
     ]
 
 
@@ -64,27 +82,26 @@ def csv_lines(rows: Iterable[Sequence[Cell]]) -> Iterator[str]:
 
 
 def hands_csv(sheet: rules.Sheet) -> str:
-    seats = sheet.table.seats
-    rows = (hand_row(n, result, seats) for n, result in enumerate(sheet.results, start=1))
-    return "".join(csv_lines([(*HEADER, *seats), *rows]))
+    columns = columns_of(sheet)
+    rows = (hand_row(n, result, columns) for n, result in enumerate(sheet.results, start=1))
+    return "".join(csv_lines([(*HEADER, SEATS, *columns), *rows]))
 
 
 def standings_csv(sheet: rules.Sheet) -> str:
-    rows = [(s.place, s.player, s.total, s.hands_won) for s in sheet.standings]
+    """Everyone the totals name, `left` saying yes for those no longer seated."""
+    rows = [(s.place, s.player, s.total, s.hands_won, _yes(not s.seated)) for s in sheet.standings]
     return "".join(csv_lines([STANDINGS_HEADER, *rows]))
 
 
 def all_hands_csv(players: Sequence[str], sessions: Iterable[SessionSheet]) -> Iterator[str]:
     """Every hand of every session: the session's id, date and name, then the hands columns,
-    then a column for each player of any session (empty where they did not play)."""
+    then a column for each player seated for any hand (empty where they did not play it; the
+    `seats` numbers are of these columns)."""
 
     def rows() -> Iterator[Sequence[Cell]]:
-        yield (*SESSION_HEADER, *HEADER, *players)
+        yield (*SESSION_HEADER, *HEADER, SEATS, *players)
         for session_id, day, name, sheet in sessions:
-            seats = sheet.table.seats
             for number, result in enumerate(sheet.results, start=1):
-                cells = hand_row(number, result, seats)[: len(HEADER)]
-                scores = [result.scores[p] if p in seats else None for p in players]
-                yield (session_id, day, name, *cells, *scores)
+                yield (session_id, day, name, *hand_row(number, result, players))
 
     return csv_lines(rows())

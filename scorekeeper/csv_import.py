@@ -1,9 +1,16 @@
 """A hands CSV of API.md (as csv_export writes it) read back into a new session.
 
-The seats come from the player columns, the rules from whoever imports it. Every row goes
-through the rules engine; the multiplier and score columns are the export's results, so when
-they disagree with what the engine computes, the rules chosen are not the ones the file was
-played with, and the import is refused.
+The players come from the player columns, each hand's seats from its `seats` cell (the 1-based
+numbers of the player columns, in seat order) and the rules from whoever imports it. A file
+without seats (one written before tables changed size, or by hand) seats each hand with the
+players that have a score cell and the dealer, in column order; a row with no score cell, or any
+row of a file of at most five player columns, seats every player column, as such files always
+did. The session is seated as its last hand was, and seat changes between hands go through the
+rules engine as they did at the table.
+
+Every row goes through the rules engine; the multiplier and score columns are the export's
+results, so when they disagree with what the engine computes, the rules chosen are not the ones
+the file was played with, and the import is refused.
 """
 
 from __future__ import annotations
@@ -12,17 +19,22 @@ import csv
 import hashlib
 import io
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sqlalchemy import select
 
 from . import rules, store
-from .csv_export import FORMULA_STARTS, HEADER
+from .csv_export import FORMULA_STARTS, HEADER, SEATS
 from .extensions import db
 from .models import Session
 from .rules import RuleError
 
 SCORE = re.compile(r"[+-]?[0-9]+")
+# Columns a file may have between `winner` and the player columns.
+EXTRA_COLUMNS = (SEATS,)
+# A file of at most this many players has every one at every hand, as files always did.
+ALL_SEATED = 5
 
 
 class CsvRefused(RuleError):
@@ -35,11 +47,25 @@ class CsvRefused(RuleError):
 
 
 @dataclass(frozen=True)
+class Columns:
+    """What the header says: the extra columns there are, and the players."""
+
+    extras: tuple[str, ...]
+    players: tuple[str, ...]
+
+    @property
+    def width(self) -> int:
+        return len(HEADER) + len(self.extras) + len(self.players)
+
+
+@dataclass(frozen=True)
 class Row:
+    """A row read, before the rules engine has seen it."""
+
     number: int
+    seats: tuple[str, ...]
     dealer: str
     entry: rules.HandInput
-    hand: rules.Hand
     multiplier: int | None
     scores: dict[str, int]
 
@@ -72,38 +98,46 @@ def import_session(
     earlier = db.session.scalar(select(Session.id).where(Session.origin == origin).limit(1))
     if earlier is not None:
         return Imported(earlier, new=False)
-    players, records = _read(data)
-    if rounds is None:
-        rounds = -(-len(records) // max(len(players), 1))
-    try:
-        table = rules.new_table(players, rounds, first_dealer, options)
-    except RuleError as error:
-        if error.field == "players":
-            raise CsvRefused([f"Row 1: {error.message}"]) from None
-        raise
-    if first_dealer is None and records and (dealer := _first_dealer(table, records[0][1])):
-        table = replace(table, first_dealer=dealer)
+    columns, records = _read(data)
     rows: list[Row] = []
-    reasons: list[str] = []
+    refused: dict[int, str] = {}
     for index, (number, cells) in enumerate(records):
         try:
-            rows.append(_row(table, index, number, cells))
+            rows.append(_row(columns, index, number, cells))
         except RuleError as error:
-            reasons.append(f"Row {number}: {error.message}")
-    if not reasons:
-        reasons = _disagreements(table, rows)
+            refused[number] = error.message
+    if refused and not rows:
+        raise _refusal(refused)
+    if rounds is None:
+        rounds = _rounds_filled(rows)
+    played = _played(columns, rows, rounds, first_dealer, options, refused)
+    if refused:
+        raise _refusal(refused)
+    reasons = _disagreements(played)
     if reasons:
         raise CsvRefused(reasons)
-    session = store.new_session(name, table.seats, rounds, table.first_dealer, options)
+    first = played.first
+    session = store.new_session(name, first.seats, rounds, first.first_dealer, options)
     session.origin = origin
-    for row in rows:
-        store.add_hand(session, row.entry, row.dealer)
+    seats = first.seats
+    for index, row in enumerate(played.rows):
+        if row.seats != seats:
+            store.update_session(session, index, None, None, row.seats)
+            # The new seats' players, so the next hand reads the table they make.
+            db.session.flush()
+            seats = row.seats
+        store.add_hand(session, row.entry, row.dealer, row.seats)
     store.store_scores(session)
     return Imported(session.id, new=True)
 
 
-def _read(data: bytes) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The players of the header, and each row that is not blank with its row number."""
+def _refusal(refused: dict[int, str]) -> CsvRefused:
+    """The rows refused, by row number."""
+    return CsvRefused([f"Row {number}: {refused[number]}" for number in sorted(refused)])
+
+
+def _read(data: bytes) -> tuple[Columns, list[tuple[int, list[str]]]]:
+    """The header's columns, and each row that is not blank with its row number."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -123,31 +157,44 @@ def _read(data: bytes) -> tuple[list[str], list[tuple[int, list[str]]]]:
                 "then one column per player."
             ]
         )
-    players = [undefuse(cell.strip()) for cell in header[len(HEADER) :]]
+    rest = [cell.strip() for cell in header[len(HEADER) :]]
+    extras: list[str] = []
+    while rest and rest[0] in EXTRA_COLUMNS and rest[0] not in extras:
+        extras.append(rest.pop(0))
+    try:
+        players = _player_columns([undefuse(cell) for cell in rest])
+    except RuleError as error:
+        raise CsvRefused([f"Row 1: {error.message}"]) from None
     numbered = [
         (number, cells)
         for number, cells in enumerate(records, start=2)
         if any(cell.strip() for cell in cells)
     ]
-    return players, numbered
+    return Columns(tuple(extras), players), numbered
 
 
-def _first_dealer(table: rules.Table, cells: list[str]) -> str | None:
-    """The dealer of the first row, if it names a player (a wrong one is refused with its row)."""
-    dealer = undefuse(cells[HEADER.index("dealer")].strip()) if len(cells) > 1 else ""
-    try:
-        return table.resolve(dealer, "dealer")
-    except RuleError:
-        return None
+def _player_columns(players: list[str]) -> tuple[str, ...]:
+    """The players of the header: at least a table's worth, each named once."""
+    if len(players) < rules.MIN_SEATS:
+        raise RuleError(f"A table seats {rules.MIN_SEATS} to {rules.MAX_SEATS} players, not "
+                        f"{len(players)}.")  # fmt: skip
+    seen: set[str] = set()
+    for column, name in enumerate(players, start=1):
+        if not name:
+            raise RuleError(f"Every player column needs a name; player column {column} has none.")
+        rules.player_name(name)
+        if rules.name_key(name) in seen:
+            raise RuleError(f"{name} has two columns.")
+        seen.add(rules.name_key(name))
+    return tuple(players)
 
 
-def _row(table: rules.Table, index: int, number: int, cells: list[str]) -> Row:
+def _row(columns: Columns, index: int, number: int, cells: list[str]) -> Row:
     """The hand at `index` (from 0) of the file, on row `number`."""
-    if len(cells) != len(HEADER) + len(table.seats):
-        raise RuleError(
-            f"It has {len(cells)} cells, and the header has {len(HEADER) + len(table.seats)}."
-        )
-    cell = dict(zip(HEADER, (c.strip() for c in cells), strict=False))
+    if len(cells) != columns.width:
+        raise RuleError(f"It has {len(cells)} cells, and the header has {columns.width}.")
+    named = (*HEADER, *columns.extras)
+    cell = dict(zip(named, (c.strip() for c in cells), strict=False))
     hand_number = _whole(cell["hand"], "The hand number")
     if hand_number is not None and hand_number != index + 1:
         raise RuleError(
@@ -173,22 +220,102 @@ def _row(table: rules.Table, index: int, number: int, cells: list[str]) -> Row:
         blitzes=tuple(cell["blitzes"].split()),
         winner=_name(cell["winner"]),
     )
-    table.check_room_for_hand(index)
-    hand = rules.validate_hand(table, dealer, entry)
     scores: dict[str, int] = {}
-    for player, text in zip(table.seats, cells[len(HEADER) :], strict=True):
+    for player, text in zip(columns.players, cells[len(named) :], strict=True):
         if text.strip():
             if not SCORE.fullmatch(text.strip()):
                 raise RuleError(f"{player}'s score must be a whole number, not {text.strip()}.")
             scores[player] = int(text)
+    given = cell.get(SEATS, "")
     return Row(
         number=number,
+        seats=_seats(columns.players, given) if given else _seated(columns, dealer, scores),
         dealer=dealer,
         entry=entry,
-        hand=hand,
         multiplier=_whole(cell["multiplier"], "The multiplier"),
         scores=scores,
     )
+
+
+def _seats(players: tuple[str, ...], cell: str) -> tuple[str, ...]:
+    """The seats a `seats` cell names by the numbers of the player columns."""
+    seats = []
+    for number in cell.split():
+        if not (number.isascii() and number.isdigit() and 1 <= int(number) <= len(players)):
+            raise RuleError(
+                f"The seats are numbers of the player columns, 1 to {len(players)}, not {number}.",
+                "seats",
+            )
+        seats.append(players[int(number) - 1])
+    return tuple(seats)
+
+
+def _seated(columns: Columns, dealer: str, scores: dict[str, int]) -> tuple[str, ...]:
+    """The seats of a hand the file gives no seats for."""
+    if len(columns.players) <= ALL_SEATED or not scores:
+        return columns.players
+    key = rules.name_key(dealer)
+    return tuple(p for p in columns.players if p in scores or rules.name_key(p) == key)
+
+
+def _rounds_filled(rows: Sequence[Row]) -> int:
+    """The fewest rounds that hold the hands, each recorded with the seats it was played with
+    (0, open-ended, for no hands)."""
+    return max(
+        (-(-(index + 1) // max(len(row.seats), rules.MIN_SEATS)) for index, row in enumerate(rows)),
+        default=0,
+    )
+
+
+@dataclass(frozen=True)
+class Played:
+    """The table as the first hand found it, as the last one left it, and the hands."""
+
+    first: rules.Table
+    last: rules.Table
+    rows: tuple[Row, ...]
+    hands: tuple[rules.Hand, ...]
+
+
+def _played(
+    columns: Columns,
+    rows: Sequence[Row],
+    rounds: int,
+    first_dealer: str | None,
+    options: rules.Options,
+    refused: dict[int, str],
+) -> Played:
+    """Each row's hand checked by the rules engine at the table as it stood for it: seated as
+    the first row is, then changed between hands as the rows' seats change. The rows refused
+    are added to `refused`, by row number."""
+    seats = rows[0].seats if rows else columns.players
+    if first_dealer is None and rows:
+        first_dealer = _among(seats, rows[0].dealer)
+    try:
+        first = rules.new_table(list(seats), rounds, first_dealer, options)
+    except RuleError as error:
+        if error.field != "players":
+            raise
+        raise _refusal({**refused, rows[0].number if rows else 1: error.message}) from None
+    table = first
+    kept: list[Row] = []
+    hands: list[rules.Hand] = []
+    for row in rows:
+        try:
+            if row.seats != table.seats:
+                table = rules.change_seats(table, row.seats, len(hands))
+            table.check_room_for_hand(len(hands))
+            hands.append(rules.validate_hand(table, row.dealer, row.entry))
+            kept.append(row)
+        except RuleError as error:
+            refused[row.number] = error.message
+    return Played(first, table, tuple(kept), tuple(hands))
+
+
+def _among(seats: Sequence[str], name: str) -> str | None:
+    """The seated player a name means, if any (a wrong one is refused with its row)."""
+    key = rules.name_key(name)
+    return next((player for player in seats if rules.name_key(player) == key), None)
 
 
 def _name(cell: str) -> str | None:
@@ -209,11 +336,12 @@ def _whole(cell: str, label: str) -> int | None:
     return int(cell)
 
 
-def _disagreements(table: rules.Table, rows: list[Row]) -> list[str]:
-    """Rows whose multiplier or scores differ from what the chosen rules give."""
-    sheet = rules.score_sheet(table, [row.hand for row in rows])
+def _disagreements(played: Played) -> list[str]:
+    """Rows whose multiplier or scores differ from what the chosen rules give, or that give a
+    score to a player who did not play the hand."""
+    sheet = rules.score_sheet(played.last, played.hands)
     reasons = []
-    for row, result in zip(rows, sheet.results, strict=True):
+    for row, result in zip(played.rows, sheet.results, strict=True):
         if row.multiplier is not None and row.multiplier != result.multiplier:
             reasons.append(
                 f"Row {row.number}: The file says the multiplier is {row.multiplier}, but by "
@@ -222,6 +350,12 @@ def _disagreements(table: rules.Table, rows: list[Row]) -> list[str]:
             )
             continue
         for player, score in row.scores.items():
+            if player not in result.players:
+                reasons.append(
+                    f"Row {row.number}: The file gives {player} a score, but {player} did not "
+                    "play this hand. A player who sits out or is not seated has an empty cell."
+                )
+                break
             if score != result.scores[player]:
                 reasons.append(
                     f"Row {row.number}: The file gives {player} {score:+d}, but by the rules "

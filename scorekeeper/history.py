@@ -1,7 +1,8 @@
 """Finding past sessions: filtered by player and date, a page at a time, each with its winner.
 
-Winners come from the scores the rules engine stored, summed in the database and ranked by the
-engine's standings, so a long history never loads every hand.
+Players and winners come from the scores the rules engine stored, summed in the database and
+ranked by the engine's standings, so a long history never loads every hand. A session's players
+are everyone its totals name (`rules.named_players`): who played a hand of it or is seated now.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class SessionFilter:
 class SessionRow:
     session: Session
     table: rules.Table
+    players: tuple[str, ...]
     hand_count: int
     complete: bool
     winners: tuple[str, ...]
@@ -46,12 +48,14 @@ class HistoryPage:
 
 def _filtered(query: Select[Any], wanted: SessionFilter) -> Select[Any]:
     if wanted.player:
-        seated = (
-            select(Seat.session_id)
-            .join(Player, Player.id == Seat.player_id)
-            .where(Player.name_key == rules.name_key(wanted.player))
+        player = select(Player.id).where(Player.name_key == rules.name_key(wanted.player))
+        seated = select(Seat.session_id).where(Seat.player_id.in_(player))
+        played = (
+            select(Hand.session_id)
+            .join(HandPlayer, HandPlayer.hand_id == Hand.id)
+            .where(HandPlayer.player_id.in_(player), HandPlayer.played)
         )
-        query = query.where(Session.id.in_(seated))
+        query = query.where(Session.id.in_(seated) | Session.id.in_(played))
     return query.where(*wanted.dates.session_conditions())
 
 
@@ -70,8 +74,17 @@ def find_sessions(wanted: SessionFilter, number: int = 1, per_page: int = PER_PA
     return HistoryPage(rows=rows_for(sessions), number=number, pages=pages, total=total)
 
 
+@dataclass(frozen=True)
+class _Sums:
+    name: str
+    total: int
+    hands_won: int
+    played: bool
+
+
 def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
-    """Each session with its hand count and, once complete, its winners (ties share)."""
+    """Each session with its players, hand count and, once complete, its winners (ties
+    share)."""
     ids = [session.id for session in sessions]
     counts: dict[int, int] = {
         session_id: count
@@ -81,33 +94,40 @@ def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
             .group_by(Hand.session_id)
         )
     }
-    sums: dict[int, dict[int, tuple[int, int]]] = {}
-    for session_id, player_id, total, won in db.session.execute(
+    # Each session's players by the first hand and seat they sat at, as the totals name them.
+    first_seat = func.min(Hand.number * rules.MAX_SEATS + HandPlayer.seat)
+    sums: dict[int, list[_Sums]] = {}
+    for session_id, name, total, won, played in db.session.execute(
         select(
             Hand.session_id,
-            HandPlayer.player_id,
+            Player.name,
             func.sum(HandPlayer.score),
-            func.sum(func.cast(HandPlayer.won, Integer)),
+            func.sum(HandPlayer.won.cast(Integer)),
+            func.max(HandPlayer.played.cast(Integer)),
         )
         .join(Hand, Hand.id == HandPlayer.hand_id)
+        .join(Player, Player.id == HandPlayer.player_id)
         .where(Hand.session_id.in_(ids))
-        .group_by(Hand.session_id, HandPlayer.player_id)
+        .group_by(Hand.session_id, Player.id, Player.name)
+        .order_by(Hand.session_id, first_seat)
     ):
-        sums.setdefault(session_id, {})[player_id] = (int(total), int(won))
+        sums.setdefault(session_id, []).append(_Sums(name, int(total), int(won), bool(played)))
 
     rows = []
     for session in sessions:
         table = store.table_of(session)
+        at_hands = sums.get(session.id, [])
+        ordered = [p.name for p in at_hands if p.played or p.name in table.seats]
+        players = (*ordered, *(p for p in table.seats if p not in ordered))
         count = counts.get(session.id, 0)
         complete = table.is_complete(count)
         winners: tuple[str, ...] = ()
         if complete:
-            by_player = sums.get(session.id, {})
-            totals = {s.player.name: by_player.get(s.player_id, (0, 0))[0] for s in session.seats}
-            won = {s.player.name: by_player.get(s.player_id, (0, 0))[1] for s in session.seats}
-            standings = rules.standings(table.seats, totals, won)
+            totals = dict.fromkeys(players, 0) | {p.name: p.total for p in at_hands}
+            won = dict.fromkeys(players, 0) | {p.name: p.hands_won for p in at_hands}
+            standings = rules.standings(players, totals, won)
             winners = tuple(s.player for s in standings if s.place == 1)
-        rows.append(SessionRow(session, table, count, complete, winners))
+        rows.append(SessionRow(session, table, players, count, complete, winners))
     return rows
 
 

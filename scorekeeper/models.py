@@ -45,6 +45,8 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     cracking: Mapped[bool]
     blitzing: Mapped[bool]
     sitting_out: Mapped[str] = mapped_column(String(10), default="dealer", server_default="dealer")
+    # How many hands came before the seats now were taken: every later hand has these seats.
+    seats_since: Mapped[int] = mapped_column(default=0, server_default="0")
     # Grows with every write to the session; the API's ETag.
     version: Mapped[int] = mapped_column(default=1, server_default="0")
     # For a session imported from a hands CSV, the file's SHA-256, so the same file twice makes
@@ -95,6 +97,9 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     red_blitz: Mapped[bool] = mapped_column(default=False)
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
     multiplier: Mapped[int] = mapped_column(default=1)
+    # How many were seated for the hand (its players and who sat out), for statistics by
+    # table size.
+    seated: Mapped[int]
 
     session: Mapped[Session] = relationship(back_populates="hands")
     players: Mapped[list[HandPlayer]] = relationship(

@@ -4,7 +4,9 @@ Every number comes from the scores, wins and schneiders the rules engine stored 
 `HandPlayer` row; nothing here knows a scoring rule. Each answer is a fixed number of queries,
 however many players, sessions and hands there are.
 
-A hand is every recorded deal, passes included, as on the scoresheet.
+A hand is every recorded deal, passes included, as on the scoresheet. A player's hands are the
+ones they played: never one they sat out, nor one dealt after they left the table. Every rate
+is per hand played.
 """
 
 from __future__ import annotations
@@ -16,7 +18,17 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import ColumnElement, ColumnExpressionArgument, Label, case, func, select
+from sqlalchemy import (
+    ColumnElement,
+    ColumnExpressionArgument,
+    Integer,
+    Label,
+    case,
+    func,
+    literal,
+    select,
+    union_all,
+)
 
 from . import rules
 from .extensions import db
@@ -86,11 +98,9 @@ class SessionLine:
 
 
 @dataclass(frozen=True)
-class Totals:
-    """The numbers the leaderboard ranks a player by."""
+class Played:
+    """Hands played and won, the total they scored, and picks made and won."""
 
-    player_id: int
-    name: str
     hands: Rate
     total: int
     picks: Rate
@@ -113,6 +123,22 @@ class Totals:
 
 
 @dataclass(frozen=True)
+class Totals(Played):
+    """The numbers the leaderboard ranks a player by."""
+
+    player_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class TableSize(Played):
+    """A player's hands played at tables of one size: `seated` for the hand, sitting out
+    included."""
+
+    seated: int
+
+
+@dataclass(frozen=True)
 class PlayerStats(Totals):
     alone: Rate
     partner: Rate
@@ -122,6 +148,8 @@ class PlayerStats(Totals):
     leasters: Rate
     schneidered: int
     sessions: tuple[SessionLine, ...]
+    # Smallest table first, only the sizes the player played at.
+    by_size: tuple[TableSize, ...]
 
     @property
     def sessions_played(self) -> int:
@@ -174,14 +202,14 @@ def _hand_counts() -> list[Label[int]]:
 
 
 def player_totals(dates: DateRange) -> list[Totals]:
-    """Every player with hands in the range, by name, in one pass over their hands."""
+    """Every player who played hands in the range, by name, in one pass over their hands."""
     counts = _hand_counts()
     # Grouped by the hand players' column alone, so SQLite reads ix_hand_player_player_totals
     # in its order instead of sorting every hand player.
     per_player = (
         select(HandPlayer.player_id, *counts)
         .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(*dates.hand_conditions())
+        .where(HandPlayer.played, *dates.hand_conditions())
         .group_by(HandPlayer.player_id)
         .subquery()
     )
@@ -192,15 +220,25 @@ def player_totals(dates: DateRange) -> list[Totals]:
         .order_by(Player.name_key)
     )
     return [
-        Totals(player_id, name, Rate(hands_won, hands), total, Rate(picks_won, picks))
+        Totals(
+            hands=Rate(hands_won, hands),
+            total=total,
+            picks=Rate(picks_won, picks),
+            player_id=player_id,
+            name=name,
+        )
         for player_id, name, hands_won, hands, total, picks_won, picks in rows
     ]
 
 
 def player_stats(player: Player, dates: DateRange) -> PlayerStats:
-    """All of one player's numbers, and their sessions oldest first."""
-    row = db.session.execute(
+    """All of one player's numbers, by table size and in all, and their sessions oldest
+    first. The numbers are added up per table size by the database; the sizes (at most six)
+    are then added together."""
+    of_player = HandPlayer.player_id == player.id
+    rows = db.session.execute(
         select(
+            Hand.seated,
             *_hand_counts(),
             _count(ALONE & WON).label("alone_won"),
             _count(ALONE).label("alone"),
@@ -216,45 +254,81 @@ def player_stats(player: Player, dates: DateRange) -> PlayerStats:
         )
         .select_from(HandPlayer)
         .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(HandPlayer.player_id == player.id, *dates.hand_conditions())
-    ).one()
+        .where(of_player, HandPlayer.played, *dates.hand_conditions())
+        .group_by(Hand.seated)
+        .order_by(Hand.seated)
+    ).all()
+    by_size = tuple(
+        TableSize(
+            hands=Rate(row.hands_won, row.hands),
+            total=row.total,
+            picks=Rate(row.picks_won, row.picks),
+            seated=row.seated,
+        )
+        for row in rows
+    )
+
+    def n(field: str) -> int:
+        return sum(getattr(row, field) for row in rows)
+
     return PlayerStats(
         player_id=player.id,
         name=player.name,
-        hands=Rate(row.hands_won, row.hands),
-        total=row.total,
-        picks=Rate(row.picks_won, row.picks),
-        alone=Rate(row.alone_won, row.alone),
-        partner=Rate(row.partner_won, row.partner),
-        cracks=Rate(row.cracks_won, row.cracks),
-        recracked=row.recracked,
-        crack_points=row.crack_points,
-        leasters=Rate(row.leasters_won, row.leasters),
-        schneidered=row.schneidered,
+        hands=Rate(n("hands_won"), n("hands")),
+        total=n("total"),
+        picks=Rate(n("picks_won"), n("picks")),
+        alone=Rate(n("alone_won"), n("alone")),
+        partner=Rate(n("partner_won"), n("partner")),
+        cracks=Rate(n("cracks_won"), n("cracks")),
+        recracked=n("recracked"),
+        crack_points=n("crack_points"),
+        leasters=Rate(n("leasters_won"), n("leasters")),
+        schneidered=n("schneidered"),
         sessions=_sessions_of(player.id, dates),
+        by_size=by_size,
     )
 
 
 def _sessions_of(player_id: int, dates: DateRange) -> tuple[SessionLine, ...]:
-    """The player's sessions in the range, oldest first, each with their place in it: every
-    player's total and hands won per session added up, then ranked as the standings rank them
-    (highest total, then more hands won; players still equal share the place)."""
-    per_session = (
+    """The sessions in the range where the player played a hand, oldest first, each with their
+    hands played and won, total, and place: every player the session's standings name (who
+    played a hand of it or is seated now) added up per session, then ranked as the standings
+    rank them (highest total, then more hands won; players still equal share the place)."""
+    played_in = (
+        select(Hand.session_id)
+        .join(HandPlayer, HandPlayer.hand_id == Hand.id)
+        .where(HandPlayer.player_id == player_id, HandPlayer.played, *dates.hand_conditions())
+    )
+    played = HandPlayer.played.cast(Integer)
+    at_hands = (
         select(
             Hand.session_id,
             HandPlayer.player_id,
-            func.count().label("hands"),
-            _count(WON).label("hands_won"),
-            func.sum(HandPlayer.score).label("total"),
-            # Hands are numbered 1..n in a session, so the highest number is its hand count.
-            func.max(Hand.number).label("last_hand"),
+            played.label("played"),
+            HandPlayer.won.cast(Integer).label("won"),
+            HandPlayer.score,
+            Hand.number,
+            played.label("named"),
         )
         .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(
-            Hand.session_id.in_(select(Seat.session_id).where(Seat.player_id == player_id)),
-            *dates.hand_conditions(),
+        .where(Hand.session_id.in_(played_in))
+    )
+    seated_now = select(
+        Seat.session_id, Seat.player_id, literal(0), literal(0), literal(0), literal(0), literal(1)
+    ).where(Seat.session_id.in_(played_in))
+    rows = union_all(at_hands, seated_now).subquery()
+    per_session = (
+        select(
+            rows.c.session_id,
+            rows.c.player_id,
+            func.sum(rows.c.played).label("hands"),
+            func.sum(rows.c.won).label("hands_won"),
+            func.sum(rows.c.score).label("total"),
+            # Hands are numbered 1..n in a session, so the highest number is its hand count.
+            func.max(rows.c.number).label("last_hand"),
+            func.max(rows.c.named).label("named"),
         )
-        .group_by(Hand.session_id, HandPlayer.player_id)
+        .group_by(rows.c.session_id, rows.c.player_id)
         .subquery()
     )
     c = per_session.c
@@ -276,15 +350,16 @@ def _sessions_of(player_id: int, dates: DateRange) -> tuple[SessionLine, ...]:
             Session.created_at,
         )
         .join(Session, Session.id == c.session_id)
+        .where(c.named == 1)
         .subquery()
     )
     r = ranked.c
-    rows = db.session.execute(
+    lines = db.session.execute(
         select(r.session_id, r.name, r.created_at, r.hands, r.hands_won, r.total, r.place)
         .where(r.player_id == player_id)
         .order_by(r.created_at, r.session_id)
     )
-    return tuple(SessionLine(*row) for row in rows)
+    return tuple(SessionLine(*line) for line in lines)
 
 
 def _ranking(players: Sequence[Totals], key: Callable[[Totals], Any]) -> tuple[Ranked, ...]:

@@ -106,14 +106,17 @@ def tail_of(session: Session) -> Tail:
 
 
 def _named(session: Session, table: rules.Table) -> tuple[str, ...]:
-    """Who the session's totals name (`rules.named_players`), read in one query: by the first
-    hand and seat each sat at, those who played or are seated now."""
+    """Who the session's totals name (`rules.named_players`): by the first hand and seat each
+    sat at, those who played or are seated now. Only the hands before the seats now were taken
+    are read (none, for a table that never changed): every later hand has the seats now."""
+    if not session.seats_since:
+        return table.seats
     first_seat = func.min(Hand.number * rules.MAX_SEATS + HandPlayer.seat)
     rows = db.session.execute(
         select(Player.name, func.max(HandPlayer.played.cast(Integer)))
         .join(HandPlayer, HandPlayer.player_id == Player.id)
         .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(Hand.session_id == session.id)
+        .where((Hand.session_id == session.id) & (Hand.number <= session.seats_since))
         .group_by(Player.id, Player.name)
         .order_by(first_seat)
     ).all()
@@ -140,11 +143,12 @@ def list_sessions() -> Sequence[Session]:
 
 
 def seated_players() -> list[str]:
-    """Everyone who has sat in a session, by name."""
+    """Everyone who has sat in a session, seated now or for a hand, by name."""
+    at_a_hand = select(HandPlayer.player_id).where(HandPlayer.player_id == Player.id).exists()
     return list(
         db.session.scalars(
             select(Player.name)
-            .where(Player.id.in_(select(Seat.player_id)))
+            .where(Player.id.in_(select(Seat.player_id)) | at_a_hand)
             .order_by(Player.name_key)
         )
     )
@@ -311,6 +315,7 @@ def update_session(
     session.rounds = table.rounds
     if players is not None:
         _seat(session, table)
+        session.seats_since = hand_count
 
 
 def _seat(session: Session, table: rules.Table) -> None:
@@ -319,6 +324,7 @@ def _seat(session: Session, table: rules.Table) -> None:
     db.session.flush()
     session.seats.extend(Seat(position=i, player=player) for i, player in enumerate(seated))
     session.first_dealer = seated[table.seat_of(table.first_dealer)]
+    db.session.flush()
 
 
 def add_hand(
@@ -473,6 +479,7 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
     row.black_blitz = rules.Blitz.BLACK in hand.blitzes
     row.red_blitz = rules.Blitz.RED in hand.blitzes
     row.winner_id = player_id(hand.winner)
+    row.seated = len(hand.seats)
     playing = table_of(session).seated_as(hand.seats).players_of_hand(hand.dealer)
     row.players = [
         HandPlayer(
@@ -482,8 +489,8 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
             score=0,
             won=False,
             schneidered=False,
-            points=None if hand.points is None else hand.points[player],
-            tricks=None if hand.tricks is None else hand.tricks[player],
+            points=None if hand.points is None else hand.points.get(player),
+            tricks=None if hand.tricks is None else hand.tricks.get(player),
         )
         for seat, player in enumerate(hand.seats)
     ]
@@ -505,7 +512,18 @@ def store_scores(session: Session) -> rules.Sheet:
     sheet = sheet_of(session)
     for row, result in zip(session.hands, sheet.results, strict=True):
         _store_result(row, result)
+    seats_since = seats_since_of(session, sheet.table)
+    if session.seats_since != seats_since:
+        session.seats_since = seats_since
     return sheet
+
+
+def seats_since_of(session: Session, table: rules.Table) -> int:
+    """The number of the last hand played with other seats than the seats now, or 0."""
+    return max(
+        (row.number for row in session.hands if seats_of(row) != table.seats),
+        default=0,
+    )
 
 
 def _store_result(row: Hand, result: rules.HandResult) -> None:

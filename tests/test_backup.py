@@ -140,6 +140,7 @@ def stored(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
                 Hand.multiplier,
                 Player.name,
                 HandPlayer.seat,
+                HandPlayer.played,
                 HandPlayer.score,
                 HandPlayer.won,
                 HandPlayer.schneidered,
@@ -711,3 +712,69 @@ def test_restore_upload_needs_the_csrf_token(app: Flask, api: Api, fresh: Fresh)
     restored = client.post("/settings/restore", data=upload(content, csrf_token=token[1]))
     assert restored.status_code == 302
     assert len(client.get("/api/sessions").json["sessions"]) == 5
+
+
+# --- Any table: seats that change between hands
+
+
+def build_changing_table(client: FlaskClient, api: Api) -> int:
+    """Six seated, a seventh arrives, two leave, one more hand edited and one deleted."""
+    session = api.new_session(
+        players=[*SEATS, "Fay"], rounds=0, first_dealer="Fay", rules={"no_bid": "leaster"}
+    )["id"]
+    api.record(session, **pick("Ann", "Bob", 70))
+    api.record(session, kind="leaster", winner="Cat", tricks={
+        "Bob": 1, "Cat": 2, "Dan": 1, "Eve": 1, "Fay": 1,
+    })  # fmt: skip
+    seven = ["Ann", "Bob", "Gus", "Cat", "Dan", "Eve", "Fay"]
+    assert client.patch(f"/api/sessions/{session}", json={"players": seven}).status_code == 200
+    api.record(session, **pick("Gus", None, 95))
+    api.record(session, **pick("Eve", "Fay", 30))
+    four = ["Gus", "Cat", "Dan", "Eve"]
+    assert client.patch(f"/api/sessions/{session}", json={"players": four}).status_code == 200
+    api.record(session, **pick("Dan", "Cat", 61))
+    api.replace(session, 3, **pick("Gus", "Dan", 95))
+    api.delete(session, 2)
+    return session
+
+
+def test_a_table_that_changed_round_trips_through_a_backup(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh
+) -> None:
+    session_id = build_changing_table(client, api)
+    original, original_stored, backup = answers(client), stored(app), backup_of(app)
+    held = backup["sessions"][0]
+    assert held["players"] == ["Gus", "Cat", "Dan", "Eve"]
+    assert [hand["seats"] for hand in held["hands"]] == [
+        [*SEATS, "Fay"],
+        ["Ann", "Bob", "Gus", "Cat", "Dan", "Eve", "Fay"],
+        ["Ann", "Bob", "Gus", "Cat", "Dan", "Eve", "Fay"],
+        ["Gus", "Cat", "Dan", "Eve"],
+    ]
+    session = original[f"/api/sessions/{session_id}"]
+    assert session["totals"] == {
+        "Ann": 4, "Bob": 1, "Cat": 0, "Dan": 4, "Eve": -8, "Fay": -4, "Gus": 3,
+    }  # fmt: skip
+    assert [s["player"] for s in session["standings"] if not s["seated"]] == ["Ann", "Bob", "Fay"]
+
+    restored_app = fresh()
+    restore(restored_app, backup)
+    assert_same_answers(answers(restored_app.test_client()), original)
+    assert stored(restored_app) == original_stored
+    assert without_time(backup_of(restored_app)) == without_time(backup)
+
+
+def test_a_backup_from_before_hands_kept_their_seats_restores(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh
+) -> None:
+    """Backups made when every session was five seated have no seats and no sitting_out."""
+    build_sessions(api)
+    original, backup = answers(client), backup_of(app)
+    for session in backup["sessions"]:
+        del session["rules"]["sitting_out"]
+        for hand in session["hands"]:
+            del hand["seats"]
+
+    restored_app = fresh()
+    assert restore(restored_app, backup) == "5 sessions with 19 hands, and 11 new players"
+    assert_same_answers(answers(restored_app.test_client()), original)

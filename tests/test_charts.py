@@ -5,13 +5,27 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from itertools import pairwise
 
+from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.charts import Series, line_chart, scale_for
+from scorekeeper import store
+from scorekeeper.charts import Series, line_chart, running_totals, scale_for
 
+from .any_table import TOTALS, play_the_night
 from .helpers import SEATS, Api, pick
 
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+def pieces(svg: str) -> dict[str, list[str]]:
+    """Each line's polylines, as their points."""
+    root = ET.fromstring(svg)
+    return {
+        group.get("data-name") or "": [
+            polyline.get("points") or "" for polyline in group.iter(f"{SVG}polyline")
+        ]
+        for group in root.iter(f"{SVG}g")
+    }
 
 
 def lines(svg: str) -> dict[str, list[tuple[float, float]]]:
@@ -70,3 +84,44 @@ def test_session_page_draws_each_players_running_total(api: Api, client: FlaskCl
     scale = scale_for([Series(p, running[p]) for p in SEATS])
     for p in SEATS:
         assert [y for _, y in drawn[p]] == [round(scale.y(v), 1) for v in running[p]]
+
+
+def test_a_line_with_gaps_is_drawn_in_pieces_labelled_where_it_ends() -> None:
+    series = [
+        Series("Ann", [0, 2, None, None, 4, 6]),
+        Series("Bob", [None, 0, -2, None, None, None]),
+    ]
+    svg = str(line_chart(series, "Totals", "hands"))
+    # x from 30 to 268 in five steps of 47.6; y from 12 (+6) to 188 (-2) in steps of 22.
+    assert pieces(svg) == {
+        "Ann": ["30.0,144.0 77.6,100.0", "220.4,56.0 268.0,12.0"],
+        "Bob": ["77.6,144.0 125.2,188.0"],
+    }
+    root = ET.fromstring(svg)
+    assert [t.text for g in root.iter(f"{SVG}g") for t in g.iter(f"{SVG}text")] == [
+        "Ann +6",
+        "Bob -2",
+    ]
+
+
+def test_night_chart_draws_players_only_while_seated(app: Flask, api: Api) -> None:
+    night = play_the_night(api)
+    with app.app_context():
+        sheet = store.sheet_of(store.session_or_404(night))
+    svg = str(line_chart(running_totals(sheet), "Running totals", "hands"))
+    drawn = pieces(svg)
+    assert list(drawn) == ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    # Totals from -5 to +13: y = 12 + 176 * (13 - total) / 18; seven points, x = 30 + 238 * i / 6.
+    # Dan from the start to hand 4, when he left: 0, -1, -2, -4, -5.
+    assert drawn["Dan"] == ["30.0,139.1 69.7,148.9 109.3,158.7 149.0,178.2 188.7,188.0"]
+    # Gus from before hand 3, when he arrived: 0, +8, +8 (sat out 4), +11, +13.
+    assert drawn["Gus"] == ["109.3,139.1 149.0,60.9 188.7,60.9 228.3,31.6 268.0,12.0"]
+    # Fay sat out hand 6 at the table: her line goes on, flat, to the end.
+    assert drawn["Fay"] == [
+        "30.0,139.1 69.7,148.9 109.3,139.1 149.0,158.7 188.7,168.4 228.3,109.8 268.0,109.8"
+    ]
+    root = ET.fromstring(svg)
+    labels = [t for g in root.iter(f"{SVG}g") for t in g.iter(f"{SVG}text")]
+    assert [t.text for t in labels] == [f"{p} {TOTALS[p]:+d}".replace("+0", "0") for p in drawn]
+    ys = sorted(float(t.get("y") or 0) for t in labels)
+    assert all(b - a >= 12 for a, b in pairwise(ys))

@@ -12,11 +12,12 @@ from werkzeug.http import parse_options_header
 
 from scorekeeper.csv_export import defuse
 
+from .any_table import play_the_night
 from .helpers import SEATS, Api, pick
 
 HEADER = (
     "hand,dealer,kind,picker,partner,called_card,forced,picking_points,"
-    "cracked_by,recracked,blitzes,multiplier,winner"
+    "cracked_by,recracked,blitzes,multiplier,winner,seats"
 )
 
 
@@ -74,11 +75,11 @@ def test_picks_one_row_a_hand_in_order(api: Api, client: FlaskClient) -> None:
     assert rows[0] == [*HEADER.split(","), *SEATS]
     assert rows[1:] == [
         ["1", "Ann", "pick", "Bob", "Cat", "JD", "", "95", "Dan", "yes", "black red", "16", "",
-         "-32", "64", "32", "-32", "-32"],
+         "1 2 3 4 5", "-32", "64", "32", "-32", "-32"],
         ["2", "Bob", "pick", "Cat", "", "", "", "30", "", "", "", "1", "",
-         "2", "2", "-8", "2", "2"],
+         "1 2 3 4 5", "2", "2", "-8", "2", "2"],
         ["3", "Cat", "pick", "Cat", "Dan", "", "yes", "61", "", "", "", "1", "",
-         "-1", "-1", "2", "1", "-1"],
+         "1 2 3 4 5", "-1", "-1", "2", "1", "-1"],
     ]  # fmt: skip
 
 
@@ -88,7 +89,7 @@ def test_leaster_has_a_winner_and_no_pick_cells(api: Api, client: FlaskClient) -
     )
     assert export(client, session_id)[1:] == [
         ["1", "Ann", "leaster", "", "", "", "", "", "", "", "", "1", "Cat",
-         "-1", "-1", "4", "-1", "-1"],
+         "1 2 3 4 5", "-1", "-1", "4", "-1", "-1"],
     ]  # fmt: skip
 
 
@@ -98,16 +99,16 @@ def test_pass_scores_nothing_and_doubles_the_next_pick(api: Api, client: FlaskCl
     )
     assert export(client, session_id)[1:] == [
         ["1", "Ann", "pass", "", "", "", "", "", "", "", "", "1", "",
-         "0", "0", "0", "0", "0"],
+         "1 2 3 4 5", "0", "0", "0", "0", "0"],
         ["2", "Bob", "pick", "Cat", "Dan", "", "", "75", "", "", "", "2", "",
-         "-2", "-2", "4", "2", "-2"],
+         "1 2 3 4 5", "-2", "-2", "4", "2", "-2"],
     ]  # fmt: skip
 
 
 def test_negative_scores_stay_numbers(api: Api, client: FlaskClient) -> None:
     session_id = session_with(api, [pick("Bob", "Cat", 75)])
     response = client.get(f"/sessions/{session_id}/export.csv")
-    assert response.text.splitlines()[1] == "1,Ann,pick,Bob,Cat,,,75,,,,1,,-1,2,1,-1,-1"
+    assert response.text.splitlines()[1] == "1,Ann,pick,Bob,Cat,,,75,,,,1,,1 2 3 4 5,-1,2,1,-1,-1"
 
 
 def test_names_that_look_like_formulas_are_defused(api: Api, client: FlaskClient) -> None:
@@ -116,7 +117,7 @@ def test_names_that_look_like_formulas_are_defused(api: Api, client: FlaskClient
     assert export(client, session_id) == [
         [*HEADER.split(","), "'=SUM(A1)", "'+cmd", "'-x", "'@y", "Eve"],
         ["1", "'=SUM(A1)", "pick", "'+cmd", "'-x", "", "", "75", "'@y", "", "", "2", "",
-         "-2", "4", "2", "-2", "-2"],
+         "1 2 3 4 5", "-2", "4", "2", "-2", "-2"],
     ]  # fmt: skip
 
 
@@ -144,3 +145,39 @@ def test_defuse(cell: str | int | None, expected: str | int | None) -> None:
 @pytest.mark.parametrize("session_id", [999, 2**31, 10**20])
 def test_unknown_session_is_404(client: FlaskClient, session_id: int) -> None:
     assert client.get(f"/sessions/{session_id}/export.csv").status_code == 404
+
+
+def test_a_table_that_changes(api: Api, client: FlaskClient) -> None:
+    """A column for everyone the totals name: the first hand's seats, then Gus, who arrived;
+    empty where the player sat out or was not seated; the seats by those columns."""
+    night = play_the_night(api)
+    assert client.get(f"/sessions/{night}/export.csv").text == (
+        f"{HEADER},Ann,Bob,Cat,Dan,Eve,Fay,Gus\r\n"
+        "1,Ann,pick,Bob,Cat,,,75,,,,1,,1 2 3 4 5 6,,2,1,-1,-1,-1,\r\n"
+        "2,Bob,pick,Cat,Dan,,,45,,,,1,,1 2 3 4 5 6,1,,-2,-1,1,1,\r\n"
+        "3,Cat,pick,Gus,,,,95,,,,1,,1 2 3 7 4 5 6,-2,,,-2,-2,-2,8\r\n"
+        "4,Gus,pick,Ann,Eve,,,61,,,,1,,1 2 3 7 4 5 6,2,-1,,-1,1,-1,\r\n"
+        "5,Eve,pick,Fay,Gus,,,120,,,,1,,1 2 3 7 5 6,-3,-3,-3,,,6,3\r\n"
+        "6,Fay,pick,Eve,Ann,,,30,,,,1,,1 2 3 7 5 6,-2,2,2,,-4,,2\r\n"
+    )
+
+
+def test_a_player_who_only_sat_out_keeps_a_column_for_the_seats(
+    api: Api, client: FlaskClient
+) -> None:
+    """Fay dealt the first hand, sat it out and left: the totals don't name her, but her
+    column lets the seats of hand 1 say where she sat. A newcomer not yet at a hand has an
+    empty column too."""
+    session_id = api.new_session(players=[*SEATS, "Fay"], first_dealer="Fay")["id"]
+    api.record(session_id, **pick("Ann", "Bob", 75))
+    for seats in (SEATS, [*SEATS, "Gus"]):
+        assert (
+            api.client.patch(f"/api/sessions/{session_id}", json={"players": seats}).status_code
+            == 200
+        )
+    assert "Fay" not in api.session(session_id)["totals"]
+    assert export(client, session_id) == [
+        [*HEADER.split(","), "Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
+        ["1", "Fay", "pick", "Ann", "Bob", "", "", "75", "", "", "", "1", "",
+         "1 2 3 4 5 6", "2", "1", "-1", "-1", "-1", "", ""],
+    ]  # fmt: skip

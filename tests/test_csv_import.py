@@ -19,6 +19,7 @@ from scorekeeper.csv_export import HEADER
 from scorekeeper.csv_import import CsvRefused, import_session, undefuse
 from scorekeeper.writes import roster_write
 
+from .any_table import FIRST_SEATS, TOTALS, WITH_GUS, WITHOUT_DAN, play_the_night
 from .helpers import SEATS, Api, pick
 from .test_backup import ODD_NAMES, Fresh, build_sessions, fresh  # noqa: F401 (a fixture)
 
@@ -78,7 +79,7 @@ def test_names_that_were_defused_come_back_as_they_were(client: FlaskClient, api
     session_id = api.new_session(players=ODD_NAMES)["id"]
     api.record(session_id, **pick("-Dan, Jr.", "=SUM(A1)", 75, cracked_by="@eve"))
     exported = client.get(f"/sessions/{session_id}/export.csv").data
-    assert exported.startswith(f'{COLUMNS},\'=SUM(A1),"Zoë ""Z"" O\'Neil",'.encode())
+    assert exported.startswith(f'{COLUMNS},seats,\'=SUM(A1),"Zoë ""Z"" O\'Neil",'.encode())
     response = import_page(client, exported)
     imported = api.session(int(response.location.rsplit("/", 1)[1]))
     assert imported["players"] == ODD_NAMES
@@ -197,7 +198,8 @@ def test_results_that_disagree_with_the_rules_chosen_are_refused(
         "Choose the rules the session was played with."
     ]
     tampered = exported.replace(
-        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,-2,", b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,+5,"
+        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,1 2 3 4 5,-2,",
+        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,1 2 3 4 5,+5,",
     )
     assert tampered != exported
     assert refusal(app, tampered, options=rules.Options(no_bid=rules.NoBid.DOUBLER)) == [
@@ -217,9 +219,9 @@ def test_results_that_disagree_with_the_rules_chosen_are_refused(
          "one column per player."),
         (b"\xef\xbb\xbf" + csv_file(players="Ann,Bob"),
          "Row 1: A table seats 3 to 8 players, not 2."),
-        (csv_file(players="Ann,Bob,Cat,Dan,ann"), "Row 1: ann is seated twice."),
-        (csv_file(players="Ann,Bob,,Dan,Eve"), "Row 1: Every seat needs a player; seat 3 is "
-         "empty."),
+        (csv_file(players="Ann,Bob,Cat,Dan,ann"), "Row 1: ann has two columns."),
+        (csv_file(players="Ann,Bob,,Dan,Eve"), "Row 1: Every player column needs a name; "
+         "player column 3 has none."),
         (csv_file("1," + "x" * 200_000), "The file can't be read as CSV: field larger than "
          "field limit (131072)."),
         (csv_file(*(f"{n},Ann,pick,Bob,Cat,,,75,,,,,,,,,," for n in range(1, 7))),
@@ -341,3 +343,150 @@ def test_import_session_command(
     assert "Nothing was imported." in refused.output
     assert "Row 2:" in refused.output
     assert len(api.client.get("/api/sessions").json["sessions"]) == 2
+
+
+# --- tables that change
+
+
+def round_trip(client: FlaskClient, api: Api, session_id: int) -> dict[str, Any]:
+    """Export a session, import the file with the session's rules and rounds, and compare."""
+    original = api.session(session_id)
+    exported = client.get(f"/sessions/{session_id}/export.csv").data
+    options = rules.options_from(**original["rules"])
+    app = client.application
+    with app.app_context(), roster_write():
+        new_id = import_session(exported, original["name"], original["rounds"], None, options)
+    imported = api.session(new_id.session_id)
+    assert comparable(imported) == comparable(original)
+    assert client.get(f"/sessions/{imported['id']}/export.csv").data == exported
+    return imported
+
+
+def test_a_night_with_an_arrival_and_a_departure_comes_back_the_same(
+    client: FlaskClient, api: Api
+) -> None:
+    night = play_the_night(api)
+    imported = round_trip(client, api, night)
+    assert [hand["seats"] for hand in imported["hands"]] == [FIRST_SEATS] * 2 + [WITH_GUS] * 2 + [
+        WITHOUT_DAN
+    ] * 2
+    assert [hand["dealer"] for hand in imported["hands"]] == [
+        "Ann",
+        "Bob",
+        "Cat",
+        "Gus",
+        "Eve",
+        "Fay",
+    ]
+    assert imported["players"] == WITHOUT_DAN
+    assert imported["totals"] == TOTALS
+    assert [(s["player"], s["seated"]) for s in imported["standings"]][-1] == ("Dan", False)
+    # And through the import page.
+    exported = client.get(f"/sessions/{night}/export.csv").data
+    response = import_page(client, exported, rounds="1")
+    assert response.status_code == 302, response.text
+    again = api.session(int(response.location.rsplit("/", 1)[1]))
+    assert comparable(again) == comparable(imported)
+
+
+def test_leaving_coming_back_and_sitting_out_only_come_back_the_same(
+    client: FlaskClient, api: Api
+) -> None:
+    """Fay deals the first hand, sits it out and leaves; Dan leaves and comes back in another
+    seat; everyone plays with seven (sitting out none), then three play alone."""
+    session_id = api.new_session(
+        players=[*SEATS, "Fay"], first_dealer="Fay", rules={"sitting_out": "none"}
+    )["id"]
+    steps: list[tuple[list[str] | None, dict[str, Any]]] = [
+        (None, pick("Ann", "Bob", 75)),
+        (["Ann", "Bob", "Cat", "Eve"], pick("Cat", "Ann", 61)),
+        (["Ann", "Dan", "Bob", "Cat", "Eve", "Gus", "Hal"], pick("Hal", "Dan", 95)),
+        (
+            ["Ann", "Dan", "Bob", "Cat", "Eve"],
+            {"kind": "pick", "picker": "Eve", "partner": None, "picking_points": 20},
+        ),
+    ]
+    for seats, hand in steps:
+        if seats is not None:
+            patched = api.client.patch(f"/api/sessions/{session_id}", json={"players": seats})
+            assert patched.status_code == 200, patched.json
+        api.record(session_id, **hand)
+    imported = round_trip(client, api, session_id)
+    assert [len(hand["seats"]) for hand in imported["hands"]] == [6, 4, 7, 5]
+    assert imported["hands"][0]["sitting_out"] == []
+    assert "Fay" in imported["hands"][0]["seats"] and "Fay" in imported["totals"]
+
+
+def test_a_file_without_seats_seats_the_players_with_scores_and_the_dealer(
+    client: FlaskClient, api: Api
+) -> None:
+    """Six players, the dealer sitting out with an empty cell; Gus arrives at hand 3 (Bob, who
+    dealt hand 2, has left, and sits out: no cell)."""
+    content = csv_file(
+        "1,Ann,pick,Bob,Cat,,,75,,,,1,,,2,1,-1,-1,-1,",
+        "2,Bob,pick,Cat,Dan,,,45,,,,1,,1,,-2,-1,1,1,",
+        "3,Cat,pick,Gus,,,,95,,,,1,,-2,,,-2,-2,-2,8",
+        players="Ann,Bob,Cat,Dan,Eve,Fay,Gus",
+    )
+    response = import_page(client, content)
+    assert response.status_code == 302, response.text
+    imported = api.session(int(response.location.rsplit("/", 1)[1]))
+    assert [hand["seats"] for hand in imported["hands"]] == [
+        FIRST_SEATS,
+        FIRST_SEATS,
+        ["Ann", "Cat", "Dan", "Eve", "Fay", "Gus"],
+    ]
+    assert [hand["sitting_out"] for hand in imported["hands"]] == [["Ann"], ["Bob"], ["Cat"]]
+    assert imported["players"] == ["Ann", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    assert imported["rounds"] == 1
+    assert imported["totals"] == {
+        "Ann": -1, "Bob": 2, "Cat": -1, "Dan": -4, "Eve": -2, "Fay": -2, "Gus": 8
+    }  # fmt: skip
+
+
+def test_sitting_out_none_is_chosen_by_the_command(
+    app: Flask, api: Api, runner: FlaskCliRunner, tmp_path: Path
+) -> None:
+    """Six all play; by the default rule the dealer would have sat out, so the file is
+    refused until --sitting-out none is given."""
+    file = tmp_path / "six.csv"
+    file.write_bytes(
+        csv_file(
+            "1,Ann,pick,Bob,Cat,,,75,,,,1,,-1,3,1,-1,-1,-1",
+            players="Ann,Bob,Cat,Dan,Eve,Fay",
+        )
+    )
+    refused = runner.invoke(args=["import-session", str(file)])
+    assert refused.exit_code == 1
+    assert refused.output.splitlines()[-2:] == [
+        "Error: Nothing was imported.",
+        "Row 2: The file gives Ann a score, but Ann did not play this hand. A player who sits "
+        "out or is not seated has an empty cell.",
+    ]
+    result = runner.invoke(args=["import-session", str(file), "--sitting-out", "none"])
+    assert result.exit_code == 0, result.output
+    new_id = int(re.findall(r"Imported session (\d+)\.", result.output)[0])
+    imported = api.session(new_id)
+    assert imported["rules"]["sitting_out"] == "none"
+    assert imported["hands"][0]["players"] == ["Bob", "Cat", "Dan", "Eve", "Fay", "Ann"]
+
+
+def test_bad_seats_are_refused_with_their_rows(app: Flask) -> None:
+    header = "Ann,Bob,Cat,Dan,Eve,Fay,Gus,Hal,Ida"
+    content = "\r\n".join(
+        [
+            f"{COLUMNS},seats,{header}",
+            "1,Ann,pick,Bob,Cat,,,75,,,,,,1 2 3 4 5,,,,,,,,,",
+            "2,Bob,pick,Cat,Dan,,,75,,,,,,1 2 10 4 5,,,,,,,,,",
+            "3,Cat,pick,Dan,Eve,,,75,,,,,,1 2 3 4 5 6 7 8 9,,,,,,,,,",
+            "4,Gus,pick,Dan,Eve,,,75,,,,,,1 2 3 4 5,,,,,,,,,",
+            "5,Dan,pick,Eve,Ann,,,75,,,,,,1 1 3 4 5,,,,,,,,,",
+            "",
+        ]
+    ).encode()
+    assert refusal(app, content) == [
+        "Row 3: The seats are numbers of the player columns, 1 to 9, not 10.",
+        "Row 4: A table seats 3 to 8 players, not 9.",
+        "Row 5: Gus is not playing in this session.",
+        "Row 6: Ann is seated twice.",
+    ]

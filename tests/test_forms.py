@@ -4,6 +4,7 @@ double submits, edits, deletes, undo, rounds, the score preview and the scoreshe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from html.parser import HTMLParser
 from typing import Any
@@ -160,6 +161,7 @@ SESSION_FORM = {
     "no_bid": "forced_pick",
     "cracking": "y",
     "blitzing": "y",
+    "sitting_out": "dealer",
 }
 DEFAULT_RULES = {
     "partner": "jack_of_diamonds",
@@ -177,8 +179,10 @@ def session_form(changes: Mapping[str, str], unchecked: Sequence[str] = ()) -> d
 
 def test_new_session_form_starts_empty_with_the_defaults(client: FlaskClient) -> None:
     fields = get_page(client, "/sessions/new").fields
-    assert {name: fields.get(name) for name in SESSION_FORM} == {
-        **{f"seat_{seat}": [""] for seat in range(1, 6)},
+    names = [*SESSION_FORM, "seat_6", "seat_7", "seat_8"]
+    assert {name: fields.get(name) for name in names} == {
+        **{f"seat_{seat}": [""] for seat in range(1, 9)},
+        "sitting_out": ["dealer"],
         "first_dealer": ["0"],
         "rounds": ["2"],
         "name": [""],
@@ -258,7 +262,30 @@ def test_new_session_seats_known_players_under_their_names(api: Api, client: Fla
 
 
 SESSION_REFUSALS = [
-    pytest.param({"seat_5": ""}, {"players": [*SEATS[:4], ""]}, "seat_1", id="four names"),
+    pytest.param(
+        {"seat_3": ""},
+        {"players": ["Ann", "Bob", "", "Dan", "Eve"]},
+        "seat_1",
+        id="a seat left empty",
+    ),
+    pytest.param(
+        {"seat_3": "", "seat_4": "", "seat_5": ""},
+        {"players": ["Ann", "Bob"]},
+        "seat_1",
+        id="two names",
+    ),
+    pytest.param(
+        {"seat_4": "", "seat_5": ""},
+        {"players": ["Ann", "Bob", "Cat"], "rules": {"partner": "jack_of_diamonds"}},
+        "seat_1",
+        id="three with a partner",
+    ),
+    pytest.param(
+        {"seat_6": "Fay", "seat_7": "Gus", "seat_8": "Hal", "sitting_out": "none"},
+        {"players": [*SEATS, "Fay", "Gus", "Hal"], "rules": {"sitting_out": "none"}},
+        "seat_1",
+        id="eight all playing",
+    ),
     pytest.param(
         {"seat_4": "ann"}, {"players": ["Ann", "Bob", "Cat", "ann", "Eve"]}, "seat_1", id="twice"
     ),
@@ -297,6 +324,51 @@ def test_new_session_refusal(
     assert_kept(page, {name: value for name, value in sent.items() if name not in unknown_rule})
     assert client.get("/api/sessions").json == {"sessions": []}
     assert roster(app) == []
+
+
+def test_new_session_takes_three_to_eight_names_and_ignores_blank_seats_after_them(
+    api: Api, client: FlaskClient
+) -> None:
+    # Three names: the picker always plays alone.
+    three = {"seat_4": "", "seat_5": "", "partner": "alone", "first_dealer": "2"}
+    assert client.post("/sessions/new", data=session_form(three)).status_code == 302
+    # Seven names, everyone plays, Gus deals first.
+    seven = {"seat_6": "Fay", "seat_7": "Gus", "sitting_out": "none", "first_dealer": "6"}
+    assert client.post("/sessions/new", data=session_form(seven)).status_code == 302
+    newest, oldest = client.get("/api/sessions").json["sessions"]
+    three_seated, seven_seated = api.session(oldest["id"]), api.session(newest["id"])
+    assert three_seated["players"] == ["Ann", "Bob", "Cat"]
+    assert three_seated["rules"]["partner"] == "alone"
+    assert three_seated["next_dealer"] == "Cat"
+    assert seven_seated["players"] == [*SEATS, "Fay", "Gus"]
+    assert seven_seated["rules"]["sitting_out"] == "none"
+    assert (seven_seated["next_dealer"], seven_seated["sitting_out_next"]) == ("Gus", [])
+
+
+def test_new_session_first_dealer_must_be_a_seat_with_a_name(
+    app: Flask, client: FlaskClient
+) -> None:
+    sent = session_form({"first_dealer": "6"})
+    page = html_page(client.post("/sessions/new", data=sent))
+    assert page.errors == ["Choose the first dealer."]
+    assert page.error_ids == ["first_dealer-error"]
+    assert_kept(page, sent)
+    assert roster(app) == []
+
+
+def test_new_session_offers_the_rules_of_any_table(client: FlaskClient) -> None:
+    html = client.get("/sessions/new").text
+    assert offered(html, "partner") == ["jack_of_diamonds", "called_ace", "alone"]
+    assert offered(html, "sitting_out") == ["dealer", "none"]
+    page = FormPage(html)
+    assert "With six or more seated" in page.text
+    # Eight rows for names without a script; the script shows five to start with.
+    assert [f"seat_{n}" in page.fields for n in range(1, 10)] == [True] * 8 + [False]
+
+
+def offered(html: str, name: str) -> list[str]:
+    """The values a page offers for a radio group, in order."""
+    return re.findall(rf'<input type="radio" name="{name}" value="([^"]*)"', html)
 
 
 # --- recording a hand
@@ -1052,8 +1124,8 @@ def test_saved_hand_is_marked_on_the_scoresheet(api: Api, client: FlaskClient) -
     response = client.post(path, data=filled(client, path, taps))
     sheet = redirected_page(client, response, sheet_path(session_id, saved=3))
     (saved,) = sheet.texts["saved"]
-    assert saved.split()[0] == "3"
-    assert "Cat & Dan, 75" in saved
+    # Hand 3 and each player's score with the running total: Cat +2, Dan +1, the others -1.
+    assert saved.split() == ["3", "-1", "0", "-1", "+2", "+2", "+2", "+1", "-1", "-1", "-3"]
     assert "saved" not in get_page(client, sheet_path(session_id)).texts
 
 
@@ -1082,3 +1154,299 @@ def test_complete_session_shows_final_standings_and_tiebreaks(
         "Cat and Eve both -7 with 0 hands won each, so they share 4th place.",
     ]
     assert "Record hand" not in sheet.text
+
+
+# --- tables of 3 to 8: who plays a hand, who sits out, the alone rule
+
+SIX = [*SEATS, "Fay"]
+SEVEN = [*SIX, "Gus"]
+
+
+def test_hand_form_offers_only_the_players_of_the_hand(api: Api, client: FlaskClient) -> None:
+    # Seven seated, Cat deals: Cat and Bob sit out; Dan bids first and Ann last.
+    session_id = session_with(api, players=SEVEN, first_dealer="Cat", rules=LEASTER["rules"])
+    response = client.get(hands_path(session_id))
+    page = html_page(response)
+    playing = ["Ann", "Dan", "Eve", "Fay", "Gus"]
+    assert offered(response.text, "picker") == playing
+    assert offered(response.text, "partner") == [*playing, ""]
+    assert offered(response.text, "cracked_by") == ["", *playing]
+    assert offered(response.text, "winner") == playing
+    assert "Cat dealt · Dan → Eve → Fay → Gus → Ann" in page.text
+    assert "Cat and Bob sit out this hand." in page.text
+    # The leaster's points and tricks: one row a player of the hand.
+    assert re.findall(r"<tr><th scope=\"row\">(\w+)</th>", response.text) == playing
+
+
+def test_a_hand_of_six_seated_scores_the_five_who_played(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, players=SIX, first_dealer="Fay")
+    path = hands_path(session_id)
+    taps = {"picker": "Ann", "partner": "Bob", "picking_points": "70"}
+    response = client.post(path, data=filled(client, path, taps))
+    sheet = redirected_page(client, response, sheet_path(session_id, saved=1))
+    assert "Ann deals hand 2 · Ann sits out" in sheet.text
+    (hand,) = api.session(session_id)["hands"]
+    assert hand["sitting_out"] == ["Fay"]
+    assert hand["scores"] == {"Ann": 2, "Bob": 1, "Cat": -1, "Dan": -1, "Eve": -1, "Fay": 0}
+
+
+def test_a_player_sitting_out_is_refused_in_the_api_s_words(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, players=SIX, first_dealer="Fay")
+    path = hands_path(session_id)
+    # A form sent as if Fay had been offered (an old page, another phone): the engine says no.
+    sent = filled(client, path, {"picker": "Fay", "partner": "Bob", "picking_points": "70"})
+    page = html_page(client.post(path, data=sent))
+    sentence = api.record(session_id, status=400, **pick("Fay", "Bob", 70))["error"]
+    assert page.errors == [sentence] == ["Fay is not playing in this hand."]
+    assert page.error_ids == ["picker-error"]
+    assert api.session(session_id)["hands"] == []
+
+
+def test_the_last_to_bid_is_forced_when_the_dealer_sits_out(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, players=SIX, first_dealer="Fay")
+    path = hands_path(session_id)
+    assert "Eve, the last to bid, had to pick." in get_page(client, path).text
+    taps = {"kind": "passed", "partner": "Ann", "picking_points": "40"}
+    client.post(path, data=filled(client, path, taps))
+    (hand,) = api.session(session_id)["hands"]
+    assert (hand["picker"], hand["partner"], hand["forced"]) == ("Eve", "Ann", True)
+
+
+def test_with_the_alone_rule_the_form_asks_for_no_partner(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, players=SEATS[:4])
+    assert api.session(session_id)["rules"]["partner"] == "alone"
+    path = hands_path(session_id)
+    response = client.get(path)
+    assert offered(response.text, "partner") == []
+    assert "Called card" not in html_page(response).text
+    # Example 7: four seated, Ann picks, 95.
+    response = client.post(
+        path, data=filled(client, path, {"picker": "Ann", "picking_points": "95"})
+    )
+    assert response.status_code == 302
+    (hand,) = api.session(session_id)["hands"]
+    assert (hand["partner"], hand["scores"]) == (None, {"Ann": 6, "Bob": -2, "Cat": -2, "Dan": -2})
+
+
+def test_edit_form_uses_the_hand_s_own_seats(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 70)], players=SIX, first_dealer="Fay")
+    # Bob leaves and Gus sits down after Ann before hand 2.
+    response = client.patch(
+        f"/api/sessions/{session_id}", json={"players": ["Ann", "Gus", "Cat", "Dan", "Eve", "Fay"]}
+    )
+    assert response.status_code == 200
+    path = hands_path(session_id, "1/edit")
+    response = client.get(path)
+    assert offered(response.text, "picker") == SEATS
+    assert "Fay sits out this hand." in html_page(response).text
+    # Bob played hand 1, so he can still be its partner; points corrected to 91.
+    sent = filled(client, path, {"picking_points": "91"})
+    assert sent["dealer"] == "Fay"
+    response = client.post(path, data=sent)
+    assert response.status_code == 302
+    hand = api.session(session_id)["hands"][0]
+    assert (hand["partner"], hand["seats"]) == ("Bob", SIX)
+    assert hand["scores"] == {
+        "Ann": 4,
+        "Bob": 2,
+        "Cat": -2,
+        "Dan": -2,
+        "Eve": -2,
+        "Fay": 0,
+        "Gus": 0,
+    }
+
+
+def test_preview_names_only_the_players_of_the_hand(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, players=SIX, first_dealer="Fay")
+    answer = preview(
+        client, session_id, {"picker": "Ann", "partner": "Bob", "picking_points": "70"}
+    )
+    assert answer == {"preview": "Ann +2, Bob +1, others -1"}
+
+
+# --- the Seats page
+
+
+def seats_path(session_id: int) -> str:
+    return f"/sessions/{session_id}/seats"
+
+
+def seats_sent(client: FlaskClient, session_id: int, **more: Any) -> dict[str, Any]:
+    """The Seats form as the page opens, with what was tapped or typed."""
+    return as_sent(get_page(client, seats_path(session_id)), **more)
+
+
+def seats_on(page: FormPage) -> list[str]:
+    return page.fields.get("seat", [])
+
+
+def as_sent(page: FormPage, **tapped: str) -> dict[str, Any]:
+    """A Seats page's form, as it stands, sent with a tap."""
+    return {
+        **{name: values[0] for name, values in page.fields.items()},
+        "seat": seats_on(page),
+        **tapped,
+    }
+
+
+def test_seats_page_shows_the_table_and_who_deals_next(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 70)], players=SIX, first_dealer="Fay")
+    response = client.get(seats_path(session_id))
+    page = html_page(response)
+    assert "<h1>Seats</h1>" in response.text
+    assert seats_on(page) == SIX
+    assert "Ann deals hand 2 · Ann sits out" in page.text
+    assert page.fields["arrive_after"] == ["Fay"]
+
+
+@pytest.mark.parametrize(
+    ("tapped", "seats", "next_hand"),
+    [
+        pytest.param(
+            {"arrive_name": "Gus", "arrive_after": "Fay", "arrive": "1"},
+            [*SIX, "Gus"],
+            # Gus sat down after Fay, who dealt hand 1: he deals hand 2, with Fay out too.
+            "Gus deals hand 2 · Gus and Fay sit out",
+            id="Gus arrives after Fay",
+        ),
+        pytest.param(
+            {"arrive_name": "Gus", "arrive_after": "Bob", "check": "1"},
+            ["Ann", "Bob", "Gus", "Cat", "Dan", "Eve", "Fay"],
+            "Ann deals hand 2 · Ann and Fay sit out",
+            id="a typed arrival counts on Check",
+        ),
+        pytest.param(
+            {"leave": "1"},
+            ["Ann", "Cat", "Dan", "Eve", "Fay"],
+            "Ann deals hand 2",
+            id="Bob leaves",
+        ),
+        pytest.param(
+            {"leave": "5"},
+            SEATS,
+            # Fay dealt hand 1 and left: the first after her in hand 1's seats still seated.
+            "Ann deals hand 2",
+            id="the last dealer leaves",
+        ),
+        pytest.param(
+            {"up": "1"},
+            ["Bob", "Ann", "Cat", "Dan", "Eve", "Fay"],
+            "Bob deals hand 2 · Bob sits out",
+            id="Bob moves up",
+        ),
+        pytest.param(
+            {"down": "5"},
+            SIX,
+            "Ann deals hand 2 · Ann sits out",
+            id="the last seat can't move down",
+        ),
+    ],
+)
+def test_seats_page_arranges_the_table_without_saving(
+    api: Api, client: FlaskClient, tapped: dict[str, str], seats: list[str], next_hand: str
+) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 70)], players=SIX, first_dealer="Fay")
+    page = html_page(
+        client.post(seats_path(session_id), data=seats_sent(client, session_id, **tapped))
+    )
+    assert seats_on(page) == seats
+    assert next_hand in page.text
+    assert page.errors == []
+    assert page.fields["arrive_name"] == [""]
+    assert api.session(session_id)["players"] == SIX
+
+
+def test_seats_page_saves_through_the_write_path_once(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 70)], players=SIX, first_dealer="Fay")
+    sent = seats_sent(client, session_id, arrive_name="Gus", arrive_after="Fay", save="1")
+    response = client.post(seats_path(session_id), data=sent)
+    sheet = redirected_page(client, response, sheet_path(session_id))
+    assert sheet.flashes == ["Seats changed."]
+    assert "Gus deals hand 2 · Gus and Fay sit out" in sheet.text
+    session = api.session(session_id)
+    assert (session["players"], session["sitting_out_next"]) == ([*SIX, "Gus"], ["Fay", "Gus"])
+    # Gus leaves again through the API; the same form sent again (a double tap, Back then
+    # Save) lands where the first went and seats nobody.
+    assert client.patch(f"/api/sessions/{session_id}", json={"players": SIX}).status_code == 200
+    response = client.post(seats_path(session_id), data=sent)
+    assert response.status_code == 302
+    assert response.location == sheet_path(session_id)
+    assert api.session(session_id)["players"] == SIX
+
+
+def test_seats_changed_on_another_phone_meanwhile_are_shown_not_overwritten(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = session_with(api, players=SIX)
+    page = html_page(
+        client.post(seats_path(session_id), data=seats_sent(client, session_id, leave="1"))
+    )
+    assert seats_on(page) == ["Ann", "Cat", "Dan", "Eve", "Fay"]
+    # Meanwhile Gus arrives on another phone.
+    client.patch(f"/api/sessions/{session_id}", json={"players": [*SIX, "Gus"]})
+    page = html_page(client.post(seats_path(session_id), data=as_sent(page, save="1")))
+    assert (
+        "The seats were changed on another phone meanwhile: now Ann, Bob, Cat, Dan, Eve, Fay, "
+        "Gus. Yours are below: save them to replace those, or go back to keep them."
+    ) in page.text
+    assert seats_on(page) == ["Ann", "Cat", "Dan", "Eve", "Fay"]
+    assert api.session(session_id)["players"] == [*SIX, "Gus"]
+    # Saving again replaces them, knowingly.
+    assert client.post(seats_path(session_id), data=as_sent(page, save="1")).status_code == 302
+    assert api.session(session_id)["players"] == ["Ann", "Cat", "Dan", "Eve", "Fay"]
+
+
+ROUND_OF_SIX = [pick(picker, None, 70) for picker in [*SIX[1:], SIX[0]]]
+
+
+@pytest.mark.parametrize(
+    ("given", "tapped", "kept", "status"),
+    [
+        pytest.param(
+            {"players": SIX, "rounds": 1, "hands": ROUND_OF_SIX},
+            {"leave": "1"},
+            ["Ann", "Cat", "Dan", "Eve", "Fay"],
+            409,
+            id="rounds exceeded",
+        ),
+        pytest.param(
+            {"players": SEATS[:4], "rules": {"partner": "jack_of_diamonds"}},
+            {"leave": "1"},
+            ["Ann", "Cat", "Dan"],
+            400,
+            id="three seated with a partner rule",
+        ),
+        pytest.param(
+            {"players": [*SIX, "Gus"], "rules": {"sitting_out": "none"}},
+            {"arrive_name": "Hal", "arrive_after": "Gus"},
+            [*SIX, "Gus", "Hal"],
+            400,
+            id="eight all playing",
+        ),
+    ],
+)
+def test_seats_page_refusals_keep_the_seats_typed(
+    api: Api,
+    client: FlaskClient,
+    given: dict[str, Any],
+    tapped: dict[str, str],
+    kept: list[str],
+    status: int,
+) -> None:
+    session_id = session_with(api, **given)
+    sent = seats_sent(client, session_id, **tapped, save="1")
+    page = html_page(client.post(seats_path(session_id), data=sent))
+    # The same change through the API: the page says its sentence, at the seats.
+    response = client.patch(f"/api/sessions/{session_id}", json={"players": kept})
+    assert response.status_code == status
+    assert page.errors == [response.json["error"]]
+    assert page.error_ids == ["seats-error"]
+    assert seats_on(page) == kept
+    assert api.session(session_id)["players"] == given["players"]
+    # The key of a refused save was not used up: the form saves once the table can play.
+    if status == 409:
+        client.patch(f"/api/sessions/{session_id}", json={"rounds": 2})
+        again = {**{k: v for k, v in sent.items() if k != "leave"}, "seat": kept}
+        assert client.post(seats_path(session_id), data=again).status_code == 302
+        assert api.session(session_id)["players"] == kept

@@ -13,7 +13,9 @@ from flask.testing import FlaskClient
 from scorekeeper.extensions import db
 from scorekeeper.models import Session
 
+from .any_table import play_the_night
 from .helpers import SEATS, Api, pick
+from .test_pages import Page, statements_for
 
 
 def dated(app: Flask, session_id: int, day: str) -> None:
@@ -107,12 +109,12 @@ def test_standings_csv(api: Api, client: FlaskClient) -> None:
     assert response.mimetype == "text/csv"
     assert "standings.csv" in response.headers["Content-Disposition"]
     assert rows(response.text) == [
-        ["place", "player", "total", "hands_won"],
-        ["1", "'=Ann", "2", "1"],
-        ["2", "Bob", "1", "1"],
-        ["3", "Cat", "-1", "0"],
-        ["3", "Dan", "-1", "0"],
-        ["3", "Eve", "-1", "0"],
+        ["place", "player", "total", "hands_won", "left"],
+        ["1", "'=Ann", "2", "1", ""],
+        ["2", "Bob", "1", "1", ""],
+        ["3", "Cat", "-1", "0", ""],
+        ["3", "Dan", "-1", "0", ""],
+        ["3", "Eve", "-1", "0", ""],
     ]
 
 
@@ -129,15 +131,90 @@ def test_all_sessions_csv(app: Flask, api: Api, client: FlaskClient) -> None:
     assert table[0] == [
         "session", "date", "session_name", "hand", "dealer", "kind", "picker", "partner",
         "called_card", "forced", "picking_points", "cracked_by", "recracked", "blitzes",
-        "multiplier", "winner", "'@Fay", "Ann", "Bob", "Cat", "Dan", "Eve",
+        "multiplier", "winner", "seats", "'@Fay", "Ann", "Bob", "Cat", "Dan", "Eve",
     ]  # fmt: skip
+    # The seats are numbers of the player columns: Ann is 2, @Fay 1.
     assert table[1] == [
         str(first["id"]), "2026-01-02", "First", "1", "Ann", "pick", "Ann", "Bob",
-        "", "", "75", "", "", "", "1", "", "", "2", "1", "-1", "-1", "-1",
+        "", "", "75", "", "", "", "1", "", "2 3 4 5 6", "", "2", "1", "-1", "-1", "-1",
     ]  # fmt: skip
     assert table[2][:3] == [str(second["id"]), second["created_at"][:10], "'+Second"]
     assert table[2][3:] == [
-        "1", "Ann", "pick", "'@Fay", "", "", "", "95", "Ann", "", "", "2", "",
+        "1", "Ann", "pick", "'@Fay", "", "", "", "95", "Ann", "", "", "2", "", "2 3 4 5 1",
         "16", "-4", "-4", "-4", "-4", "",
     ]  # fmt: skip
     assert len(table) == 3
+
+
+# --- a table that changes
+
+
+def test_history_names_everyone_the_totals_name(api: Api, client: FlaskClient) -> None:
+    night = play_the_night(api)
+    api.client.patch(f"/api/sessions/{night}", json={"name": "Night"})
+    page = Page(client.get("/sessions").text)
+    (item,) = page.items
+    # Dan left, Gus arrived: both are named; Gus won.
+    assert " ".join(item) == (
+        "Night " + api.session(night)["created_at"][:10]
+        + " · Ann, Bob, Cat, Dan, Eve, Fay, Gus · 6 hands · complete Won by Gus"
+    )  # fmt: skip
+    assert listed(client, "?player=Dan") == ["Night"]
+    assert listed(client, "?player=gus") == ["Night"]
+
+
+def test_history_finds_a_player_seated_now_who_has_not_played(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = api.new_session(name="Waiting", players=SEATS)["id"]
+    api.record(session_id, **pick("Bob", "Cat", 75))
+    seated = [*SEATS, "Fay"]
+    assert (
+        api.client.patch(f"/api/sessions/{session_id}", json={"players": seated}).status_code == 200
+    )
+    assert listed(client, "?player=Fay") == ["Waiting"]
+    (item,) = Page(client.get("/sessions").text).items
+    assert "· Ann, Bob, Cat, Dan, Eve, Fay · 1 hand ·" in " ".join(item)
+
+
+def test_history_queries_do_not_grow_with_seat_changes(app: Flask, api: Api) -> None:
+    client = app.test_client()
+    api.new_session(players=SEATS)
+    before = statements_for(app, client, "/sessions")
+    for _ in range(3):
+        play_the_night(api)
+    assert statements_for(app, client, "/sessions") == before
+
+
+def test_standings_csv_says_who_has_left(api: Api, client: FlaskClient) -> None:
+    night = play_the_night(api)
+    assert rows(client.get(f"/sessions/{night}/standings.csv").text) == [
+        ["place", "player", "total", "hands_won", "left"],
+        ["1", "Gus", "13", "3", ""],
+        ["2", "Fay", "3", "2", ""],
+        ["3", "Bob", "0", "2", ""],
+        ["4", "Cat", "-2", "2", ""],
+        ["5", "Ann", "-4", "2", ""],
+        ["6", "Eve", "-5", "2", ""],
+        ["7", "Dan", "-5", "0", "yes"],
+    ]
+
+
+def test_all_sessions_csv_of_a_table_that_changes(
+    app: Flask, api: Api, client: FlaskClient
+) -> None:
+    night = play_the_night(api)
+    dated(app, night, "2026-02-01")
+    header, *hands = rows(client.get("/sessions/export.csv").text)
+    # Every player by name, so the seats of hand 3 (Ann Bob Cat Gus Dan Eve Fay) are 1 2 3 7 4
+    # 5 6.
+    assert header[-8:] == ["seats", "Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    assert [hand[3:5] + hand[-8:] for hand in hands] == [
+        ["1", "Ann", "1 2 3 4 5 6", "", "2", "1", "-1", "-1", "-1", ""],
+        ["2", "Bob", "1 2 3 4 5 6", "1", "", "-2", "-1", "1", "1", ""],
+        ["3", "Cat", "1 2 3 7 4 5 6", "-2", "", "", "-2", "-2", "-2", "8"],
+        ["4", "Gus", "1 2 3 7 4 5 6", "2", "-1", "", "-1", "1", "-1", ""],
+        ["5", "Eve", "1 2 3 7 5 6", "-3", "-3", "-3", "", "", "6", "3"],
+        ["6", "Fay", "1 2 3 7 5 6", "-2", "2", "2", "", "-4", "", "2"],
+    ]
+    assert {hand[0] for hand in hands} == {str(night)}

@@ -177,16 +177,24 @@ def test_schneider_is_filled_in_for_hands_recorded_before_it_was_stored(
     assert [tuple(row) for row in schneidered] == [(1, 1), (1, 2), (2, 1), (2, 2), (2, 4), (2, 5)]
 
 
-def test_sessions_from_before_safe_writes_upgrade_and_take_writes(
-    migrated_app: Flask, cli: FlaskCliRunner
+@pytest.mark.parametrize(
+    "before",
+    [
+        pytest.param("8d9cff61932e", id="before safe writes"),
+        pytest.param("5b7d2e9a1c33", id="before hands kept their seats"),
+    ],
+)
+def test_sessions_from_before_upgrade_and_take_writes(
+    migrated_app: Flask, cli: FlaskCliRunner, before: str
 ) -> None:
-    result = cli.invoke(args=["db", "upgrade", "8d9cff61932e"])
+    result = cli.invoke(args=["db", "upgrade", before])
     assert result.exit_code == 0, result.output
     with engine_of(migrated_app).begin() as connection:
-        for player, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve"], start=1):
+        # Ids from the database, 1 to 5 in order, so that a later player gets the next one.
+        for name in ["Ann", "Bob", "Cat", "Dan", "Eve"]:
             connection.execute(
-                text("INSERT INTO player (id, name, name_key) VALUES (:id, :name, :key)"),
-                {"id": player, "name": name, "key": name.lower()},
+                text("INSERT INTO player (name, name_key) VALUES (:name, :key)"),
+                {"name": name, "key": name.lower()},
             )
         connection.execute(
             text(
@@ -235,4 +243,19 @@ def test_sessions_from_before_safe_writes_upgrade_and_take_writes(
     )
     assert added.status_code == 201, added.json
     assert client.get("/api/sessions/1").json["version"] == 1
+    assert cli.invoke(args=["check"]).exit_code == 0
+
+    # Every hand was played by the five seats, and the table can change from now on.
+    five = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    with engine_of(migrated_app).connect() as connection:
+        assert connection.execute(text("SELECT DISTINCT played FROM hand_player")).all() == [
+            (True,)
+        ]
+    upgraded = client.get("/api/sessions/1").json
+    assert upgraded["rules"]["sitting_out"] == "dealer"
+    assert [(h["seats"], h["sitting_out"]) for h in upgraded["hands"]] == [(five, [])] * 2
+    assert upgraded["totals"] == {"Ann": 1, "Bob": 4, "Cat": -3, "Dan": -3, "Eve": 1}
+    changed = client.patch("/api/sessions/1", json={"players": [*five, "Fay"]})
+    assert changed.status_code == 200, changed.json
+    assert (changed.json["next_dealer"], changed.json["sitting_out_next"]) == ("Cat", ["Cat"])
     assert cli.invoke(args=["check"]).exit_code == 0

@@ -81,10 +81,20 @@ def numbers(cell: str) -> list[int]:
     return [int(word) for word in cell.split()]
 
 
+def grid_hands(session: Page) -> tuple[list[str], list[tuple[list[str], str]], list[str]]:
+    """The scoresheet: its header, each hand's row of scores with the line of words below it,
+    and the totals."""
+    header, *rows, total = session.rows("grid")
+    hands = [(scores, about) for scores, (about,) in zip(rows[::2], rows[1::2], strict=True)]
+    return header, hands, total
+
+
 def grid_columns(session: Page) -> dict[str, list[str]]:
-    """The scoresheet's hand rows, column by column, named by their header."""
-    header, *hands, _total = session.rows("grid")
-    return {name: [row[i] for row in hands] for i, name in enumerate(header)}
+    """The scoresheet's hand rows, column by column, named by their header, and each hand's
+    words."""
+    header, hands, _total = grid_hands(session)
+    columns = {name: [scores[i] for scores, _about in hands] for i, name in enumerate(header)}
+    return {**columns, "about": [about for _scores, about in hands]}
 
 
 def session_with(api: Api, hands: list[dict[str, Any]], **given: Any) -> int:
@@ -166,14 +176,16 @@ def test_session_page_shows_standings_grid_running_totals_and_next_dealer(
         ["Eve", 4, -3, 0],
     ]
 
-    header, *hands, total = session.rows("grid")
-    assert header[:8] == ["#", *SEATS, "Dealer", "Hand"]
-    assert [row[0] for row in hands] == ["1", "2"]
-    assert [row[6] for row in hands] == ["Ann", "Bob"]
-    assert [row[7] for row in hands] == ["Ann & Bob, 75", "Cat alone, 95"]
-    assert [row[8].split() for row in hands] == [["Edit", "Delete"]] * 2
+    header, hands, total = grid_hands(session)
+    assert header == ["#", *SEATS]
+    assert [row[0] for row, _about in hands] == ["1", "2"]
+    # Below each hand's scores: what happened, who dealt, Edit and Delete.
+    assert [about for _row, about in hands] == [
+        "Ann & Bob, 75 · Ann dealt Edit Delete",
+        "Cat alone, 95 · Bob dealt Edit Delete",
+    ]
     # Each player's cell holds the hand's score, then the running total.
-    assert [[numbers(cell) for cell in row[1:6]] for row in hands] == [
+    assert [[numbers(cell) for cell in row[1:6]] for row, _about in hands] == [
         [[2, 2], [1, 1], [-1, -1], [-1, -1], [-1, -1]],
         [[-2, 0], [-2, -1], [8, 7], [-2, -3], [-2, -3]],
     ]
@@ -187,8 +199,10 @@ def test_session_page_shows_every_hand(api: Api, client: FlaskClient) -> None:
     session_id = session_with(api, [pick(picker, None, 75) for picker in pickers])
     columns = grid_columns(page(client, f"/sessions/{session_id}"))
     assert columns["#"] == [str(n) for n in range(1, 13)]
-    assert columns["Dealer"] == dealers
-    assert columns["Hand"] == [f"{picker} alone, 75" for picker in pickers]
+    assert columns["about"] == [
+        f"{picker} alone, 75 · {dealer} dealt Edit Delete"
+        for picker, dealer in zip(pickers, dealers, strict=True)
+    ]
 
 
 def test_session_page_shows_pending_doublers(api: Api, client: FlaskClient) -> None:
@@ -379,3 +393,63 @@ def test_api_needs_no_csrf_token_with_csrf_on(csrf_app: Flask) -> None:
     assert "csrf" in csrf_app.extensions
     response = csrf_app.test_client().post("/api/sessions", json={"players": SEATS, "rounds": 1})
     assert response.status_code == 201, response.json
+
+
+# --- a scoresheet of any table
+
+SIX = [*SEATS, "Fay"]
+SAT_OUT = "\N{EN DASH} sat out"  # a dash for the eye, words for a screen reader
+
+
+def test_scoresheet_of_players_arriving_sitting_out_and_leaving(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 70)], players=SIX, first_dealer="Fay")
+    sheet = page(client, f"/sessions/{session_id}")
+    assert "Ann deals hand 2 · Ann sits out" in sheet.text
+    # Gus sits down after Fay, and Bob leaves: Gus deals hand 2 (he sat down after its dealer).
+    patched = client.patch(
+        f"/api/sessions/{session_id}", json={"players": ["Ann", "Cat", "Dan", "Eve", "Fay", "Gus"]}
+    )
+    assert patched.status_code == 200
+    api.record(session_id, **pick("Cat", "Dan", 95))
+    response = client.get(f"/sessions/{session_id}")
+    sheet = Page(response.text)
+    assert re.search(
+        r'<strong>Ann</strong> deals hand 3 · <span class="sits-out">Ann sits out', response.text
+    )
+    header, hands, total = grid_hands(sheet)
+    assert header == ["#", "Ann", "Bob left", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    (first, about_1), (second, about_2) = hands
+    # Who sat out shows a dash and their running total, who wasn't seated nothing at all.
+    out = f"{SAT_OUT} 0"
+    assert first == ["1", "+2 +2", "+1 +1", "-1 -1", "-1 -1", "-1 -1", out, "not seated"]
+    assert second == ["2", "-2 0", "not seated", "+4 +3", "+2 +1", "-2 -3", "-2 -2", out]
+    assert about_1 == "Ann & Bob, 70 · Fay dealt · Fay sat out Edit Delete"
+    assert about_2 == "Cat & Dan, 95 · Gus dealt · Gus sat out Edit Delete"
+    assert total == ["Σ", "0", "+1", "+3", "+1", "-3", "-2", "0"]
+    # Bob left and keeps his total, marked in the standings.
+    standings = {row[1]: row[2] for row in sheet.rows("standings")[1:]}
+    assert standings == {
+        "Cat": "+3", "Bob left": "+1", "Dan": "+1", "Ann": "0",
+        "Gus": "0", "Fay": "-2", "Eve": "-3",
+    }  # fmt: skip
+    assert f'href="/sessions/{session_id}/seats"' in response.text
+
+
+def test_seven_seated_say_who_sits_out_dealer_first(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [], players=[*SIX, "Gus"], first_dealer="Cat")
+    assert "Cat deals hand 1 · Cat and Bob sit out" in page(client, f"/sessions/{session_id}").text
+
+
+def test_eight_players_get_a_column_each_with_short_names(api: Api, client: FlaskClient) -> None:
+    players = ["Annabel", "Annabeth", "Bob", "Christopher", "Dan", "Eve", "Fay", "Gus"]
+    session_id = session_with(api, [pick("Dan", "Eve", 70)], players=players)
+    response = client.get(f"/sessions/{session_id}")
+    header, ((row, _about),), _total = grid_hands(Page(response.text))
+    # Each header shows a short name and says the full one to a screen reader.
+    assert header == ["#", "Annabel", "Annabet Annabeth", "Bob", "Chr Christopher",
+                      "Dan", "Eve", "Fay", "Gus"]  # fmt: skip
+    # Annabel deals and sits out with Gus and Fay before her.
+    out = f"{SAT_OUT} 0"
+    assert row == ["1", out, "-1 -1", "-1 -1", "-1 -1", "+2 +2", "+1 +1", out, out]

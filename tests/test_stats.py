@@ -22,6 +22,7 @@ from scorekeeper import stats
 from scorekeeper.extensions import db
 from scorekeeper.models import Player, Session
 
+from .any_table import PLAYED, TOTALS, WON, play_the_night
 from .helpers import Api, pick
 from .test_pages import Page, page, statements_for
 
@@ -552,6 +553,115 @@ def test_names_are_escaped(api: Api, app: Flask, client: FlaskClient) -> None:
         assert "<b>Ann</b>" not in text and "&lt;b&gt;Ann&lt;/b&gt;" in text
 
 
+# --- a table that changes: hands played are the hands a player played
+
+
+@pytest.fixture
+def night(api: Api) -> int:
+    return play_the_night(api)
+
+
+def sizes(numbers: stats.PlayerStats) -> list[tuple[int, int, int, int, int, int]]:
+    """(seated, hands played, hands won, total, picks, picks won) for each table size."""
+    return [
+        (s.seated, s.hands.of, s.hands.count, s.total, s.picks.of, s.picks.count)
+        for s in numbers.by_size
+    ]
+
+
+def test_hands_played_leave_out_hands_sat_out_and_after_leaving(
+    app: Flask, client: FlaskClient, night: int
+) -> None:
+    _header, *rows = leaderboard_rows(client, "?min_picks=1")
+    # Averages per hand played: Gus 13/3, Fay 3/5, Bob 0/4, Cat -2/4, Ann -4/5, Eve -5/5,
+    # Dan -5/4. Picks: Gus 3, Fay 5, Bob 1, Ann 4 won; Cat 2, Eve 6 lost.
+    assert rows == [
+        ["1", "1", "1", "Gus", "13", "3", "3", "4.33", "1", "1", "100"],
+        ["2", "2", "1", "Fay", "3", "5", "2", "0.60", "1", "1", "100"],
+        ["3", "3", "1", "Bob", "0", "4", "2", "0.00", "1", "1", "100"],
+        ["4", "4", "5", "Cat", "-2", "4", "2", "-0.50", "1", "0", "0"],
+        ["5", "5", "1", "Ann", "-4", "5", "2", "-0.80", "1", "1", "100"],
+        ["6", "6", "5", "Eve", "-5", "5", "2", "-1.00", "1", "0", "0"],
+        ["7", "7", "", "Dan", "-5", "4", "0", "-1.25", "0", "0", ""],
+    ]
+    for name in TOTALS:
+        numbers = stats_of(app, name, stats.DateRange())
+        assert (numbers.hands.count, numbers.hands.of, numbers.total) == (
+            WON[name],
+            PLAYED[name],
+            TOTALS[name],
+        ), name
+    assert str(stats_of(app, "Gus", stats.DateRange()).hands) == "3 of 3, 100%"
+    assert str(stats_of(app, "Ann", stats.DateRange()).hands) == "2 of 5, 40%"
+
+
+def test_the_whole_record_of_players_who_sat_out_arrived_and_left(app: Flask, night: int) -> None:
+    # Ann: partner lost 6 (and schneidered 3, 5, 6), picked and won 4.
+    assert summary(stats_of(app, "Ann", stats.DateRange())) == (
+        1, 0, (2, 5), -4, (1, 1), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 3
+    )  # fmt: skip
+    # Dan: partner lost 2, schneidered 3; left after 4, still his session, 7th of 7.
+    assert summary(stats_of(app, "Dan", stats.DateRange())) == (
+        1, 0, (0, 4), -5, (0, 0), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 1
+    )  # fmt: skip
+    # Gus: alone and won 3, partner won 5; won the session.
+    assert summary(stats_of(app, "Gus", stats.DateRange())) == (
+        1, 1, (3, 3), 13, (1, 1), (1, 1), (1, 1), (0, 0), 0, 0, (0, 0), 0
+    )  # fmt: skip
+    places = {
+        name: [(s.session_id, s.hands, s.hands_won, s.total, s.place) for s in numbers.sessions]
+        for name in TOTALS
+        for numbers in [stats_of(app, name, stats.DateRange())]
+    }
+    assert places == {
+        "Gus": [(night, 3, 3, 13, 1)],
+        "Fay": [(night, 5, 2, 3, 2)],
+        "Bob": [(night, 4, 2, 0, 3)],
+        "Cat": [(night, 4, 2, -2, 4)],
+        "Ann": [(night, 5, 2, -4, 5)],
+        "Eve": [(night, 5, 2, -5, 6)],
+        "Dan": [(night, 4, 0, -5, 7)],  # Eve won more hands
+    }
+
+
+def test_statistics_by_table_size(app: Flask, night: int) -> None:
+    # Six seated for hands 1, 2, 5 and 6; seven for 3 and 4.
+    assert sizes(stats_of(app, "Ann", stats.DateRange())) == [
+        (6, 3, 1, -4, 0, 0),  # 2 +1 won, 5 -3, 6 -2
+        (7, 2, 1, 0, 1, 1),  # 3 -2, 4 +2 picked and won
+    ]
+    assert sizes(stats_of(app, "Dan", stats.DateRange())) == [
+        (6, 2, 0, -2, 0, 0),  # 1 -1, 2 -1
+        (7, 2, 0, -3, 0, 0),  # 3 -2, 4 -1
+    ]
+    assert sizes(stats_of(app, "Gus", stats.DateRange())) == [
+        (6, 2, 2, 5, 0, 0),  # 5 +3, 6 +2
+        (7, 1, 1, 8, 1, 1),  # 3 +8 alone; sat out 4
+    ]
+    gus = stats_of(app, "Gus", stats.DateRange()).by_size
+    assert [str(s.average_shown) for s in gus] == ["2.50", "8.00"]
+
+
+def test_the_season_is_all_five_seated(app: Flask, season: list[int]) -> None:
+    assert sizes(stats_of(app, "Eve", stats.DateRange())) == [(5, 13, 5, -20, 2, 1)]
+
+
+def test_player_page_shows_numbers_by_table_size(
+    app: Flask, client: FlaskClient, night: int
+) -> None:
+    ann = page(client, f"/players/{player_ids(app)['Ann']}")
+    assert ann.rows("player-sizes") == [
+        ["Seated", "Hands", "Won", "Per hand", "Picks won"],
+        ["6", "3", "1 33%", "-1.33", "0 of 0"],
+        ["7", "2", "1 50%", "0.00", "1 of 1"],
+    ]
+    rows = dict((label, value) for label, value in ann.rows("player-stats"))
+    assert (rows["Hands played"], rows["Hands won"]) == ("5", "2 of 5, 40%")
+    assert rows["Average per hand"] == "-0.80"
+    dan = page(client, f"/players/{player_ids(app)['Dan']}")
+    assert dan.rows("player-sessions")[1][1:] == ["7", "-5"]
+
+
 # --- a fixed number of queries
 
 
@@ -584,3 +694,9 @@ def test_queries_do_not_grow_with_players_or_sessions(app: Flask, api: Api) -> N
     assert counts[0] == counts[1]
     # Each page's queries, and the access check every request makes.
     assert counts[0] == [1 + 1, 1 + 1, 3 + 1, 3 + 1]
+
+
+def test_queries_are_as_few_at_a_table_that_changes(app: Flask, api: Api, night: int) -> None:
+    client = app.test_client()
+    paths = ("/leaderboard", "/leaderboard.csv", f"/players/{player_ids(app)['Gus']}")
+    assert [statements_for(app, client, path) for path in paths] == [1 + 1, 1 + 1, 3 + 1]

@@ -7,7 +7,16 @@ from typing import Any
 import pytest
 
 from scorekeeper import rules
-from scorekeeper.pages.words import hand_summary, names, ordinal, score_preview, signed, tiebreaks
+from scorekeeper.pages.words import (
+    hand_summary,
+    names,
+    ordinal,
+    score_preview,
+    short_names,
+    signed,
+    sitting_out_words,
+    tiebreaks,
+)
 
 SEATS = ("Ann", "Bob", "Cat", "Dan", "Eve")
 TABLE = rules.Table(seats=SEATS)
@@ -98,7 +107,52 @@ def test_hand_summary(hand: rules.Hand, doubled: bool, expected: str) -> None:
     ],
 )
 def test_score_preview(hand: rules.Hand, doubled: bool, expected: str) -> None:
-    assert score_preview(scored(hand, doubled), SEATS) == expected
+    assert score_preview(scored(hand, doubled)) == expected
+
+
+SIX = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+
+
+def test_score_preview_leaves_out_who_sat_out() -> None:
+    # Fay deals and sits out: the others are the three opponents who played, not Fay's 0.
+    hand = rules.Hand(
+        dealer="Fay", kind=rules.Kind.PICK, picker="Ann", partner="Bob", picking_points=70,
+        seats=SIX,
+    )  # fmt: skip
+    assert score_preview(rules.score_hand(rules.Table(seats=SIX), hand)) == (
+        "Ann +2, Bob +1, others -1"
+    )
+    leaster = rules.Hand(dealer="Fay", kind=rules.Kind.LEASTER, winner="Cat", seats=SIX)
+    table = rules.Table(seats=SIX, options=rules.Options(no_bid=rules.NoBid.LEASTER))
+    assert score_preview(rules.score_hand(table, leaster)) == "Cat +4, others -1"
+
+
+@pytest.mark.parametrize(
+    ("seats", "dealer", "out", "expected"),
+    [
+        (SIX, "Fay", ("Fay",), "Fay sits out"),
+        ((*SIX, "Gus"), "Cat", ("Bob", "Cat"), "Cat and Bob sit out"),
+        ((*SIX, "Gus", "Hal"), "Bob", ("Ann", "Bob", "Hal"), "Bob, Ann and Hal sit out"),
+        (SEATS, "Ann", (), ""),
+    ],
+)
+def test_sitting_out_words(
+    seats: tuple[str, ...], dealer: str, out: tuple[str, ...], expected: str
+) -> None:
+    assert sitting_out_words(seats, dealer, out) == expected
+
+
+def test_short_names_are_three_letters_unless_two_would_read_the_same() -> None:
+    players = ["Ann", "Bob", "Christopher", "Chris", "Dana", "Dan", "Eve"]
+    assert short_names(players) == {
+        "Ann": "Ann",
+        "Bob": "Bob",
+        "Christopher": "Christ",
+        "Chris": "Chris",
+        "Dana": "Dana",
+        "Dan": "Dan",
+        "Eve": "Eve",
+    }
 
 
 def standings_of(totals: list[int], hands_won: list[int]) -> tuple[rules.Standing, ...]:

@@ -3,6 +3,8 @@ exactly what the API says; a form only turns typed text into the engine's input.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from flask_wtf import FlaskForm
@@ -28,12 +30,17 @@ MAX_DIGITS = 6
 PARTNER_RULES = [
     SelectChoice(rules.PartnerMode.JACK_OF_DIAMONDS.value, "Jack of diamonds"),
     SelectChoice(rules.PartnerMode.CALLED_ACE.value, "Called ace"),
+    SelectChoice(rules.PartnerMode.ALONE.value, "Alone"),
 ]
 NO_BID_RULES = [
     SelectChoice(rules.NoBid.FORCED_PICK.value, "Dealer must pick"),
     SelectChoice(rules.NoBid.REDEAL.value, "Re-deal"),
     SelectChoice(rules.NoBid.DOUBLER.value, "Re-deal and double"),
     SelectChoice(rules.NoBid.LEASTER.value, "Leaster"),
+]
+SITTING_OUT_RULES = [
+    SelectChoice(rules.SittingOut.DEALER.value, "The dealer sits out"),
+    SelectChoice(rules.SittingOut.NONE.value, "Everyone plays"),
 ]
 
 
@@ -95,6 +102,12 @@ class RulesForm(EngineForm):
         default=NO_BID_RULES[0].value,
         validate_choice=False,
     )
+    sitting_out = RadioField(
+        "With six or more seated",
+        choices=SITTING_OUT_RULES,
+        default=SITTING_OUT_RULES[0].value,
+        validate_choice=False,
+    )
     cracking = BooleanField("Cracking", default=True)
     blitzing = BooleanField("Blitzing", default=True)
 
@@ -104,19 +117,26 @@ class RulesForm(EngineForm):
             no_bid=self.no_bid.data,
             cracking=self.cracking.data,
             blitzing=self.blitzing.data,
+            sitting_out=self.sitting_out.data,
         )
 
 
 class SessionForm(RulesForm):
+    """A new session: up to eight seats, of which blank trailing ones are ignored (the page shows
+    five to start with and lets a script add and remove rows)."""
+
     name = StringField("Name (optional)")
     seat_1 = StringField("Seat 1")
     seat_2 = StringField("Seat 2")
     seat_3 = StringField("Seat 3")
     seat_4 = StringField("Seat 4")
     seat_5 = StringField("Seat 5")
+    seat_6 = StringField("Seat 6")
+    seat_7 = StringField("Seat 7")
+    seat_8 = StringField("Seat 8")
     first_dealer = SelectField(
         "First dealer",
-        choices=[SelectChoice(str(i), f"Seat {i + 1}") for i in range(5)],
+        choices=[SelectChoice(str(i), f"Seat {i + 1}") for i in range(rules.MAX_SEATS)],
         default="0",
     )
     rounds = StringField("Rounds", default="2")
@@ -125,10 +145,13 @@ class SessionForm(RulesForm):
 
     @property
     def seats(self) -> list[Field]:
-        return [self.seat_1, self.seat_2, self.seat_3, self.seat_4, self.seat_5]
+        return [getattr(self, f"seat_{seat}") for seat in range(1, rules.MAX_SEATS + 1)]
 
     def players(self) -> list[str]:
-        return [field.data or "" for field in self.seats]
+        names = [field.data or "" for field in self.seats]
+        while names and not names[-1].strip():
+            names.pop()
+        return names
 
     def rounds_number(self) -> int:
         rounds = typed_rounds(self.rounds.data)
@@ -174,15 +197,18 @@ class HandForm(EngineForm):
         "tricks": "points",
     }
 
-    def __init__(self, table: rules.Table, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, table: rules.Table, dealer: str, *args: Any, **kwargs: Any) -> None:
+        """`table` has the seats the hand is played with, `dealer` its dealer: only the players
+        of the hand are offered."""
         super().__init__(*args, **kwargs)
         self.table = table
-        players = [SelectChoice(p) for p in table.seats]
+        self.players = table.players_of_hand(dealer)
+        players = [SelectChoice(p) for p in self.players]
         self.picker.choices = players
         self.partner.choices = [*players, SelectChoice(ALONE, "Alone")]
         self.cracked_by.choices = [SelectChoice(NO_CRACK, "No crack"), *players]
         self.winner.choices = players
-        self.dealer.choices = players
+        self.dealer.choices = [SelectChoice(p) for p in table.seats]
         cards = rules.CALLED_CARDS[table.options.partner]
         self.called_card.choices = [SelectChoice("", "—"), *map(SelectChoice, cards)]
         self.leaster_points: dict[str, str] = {}
@@ -204,14 +230,20 @@ class HandForm(EngineForm):
             )
 
     def read_leaster_counts(self, formdata: Any) -> None:
-        """Per-player points and tricks of a leaster, named by seat: points-1 ... tricks-5."""
-        for seat, player in enumerate(self.table.seats, start=1):
+        """Per-player points and tricks of a leaster, named by the player's place among the
+        hand's players: points-1 ... tricks-5."""
+        for seat, player in enumerate(self.players, start=1):
             self.leaster_points[player] = formdata.get(f"points-{seat}", "")
             self.leaster_tricks[player] = formdata.get(f"tricks-{seat}", "")
 
     @property
     def no_bid(self) -> rules.NoBid:
         return self.table.options.no_bid
+
+    @property
+    def alone(self) -> bool:
+        """Whether the picker always plays alone, so the form asks for no partner."""
+        return self.table.options.partner is rules.PartnerMode.ALONE
 
     def hand_input(self, dealer: str) -> rules.HandInput:
         passed = self.kind.data == PASSED
@@ -220,18 +252,23 @@ class HandForm(EngineForm):
                 kind=rules.Kind.LEASTER,
                 winner=self.winner.data or None,
                 points=self._counts(self.leaster_points, "points", "points", 120),
-                tricks=self._counts(self.leaster_tricks, "tricks", "tricks", 6),
+                tricks=self._counts(
+                    self.leaster_tricks,
+                    "tricks",
+                    "tricks",
+                    rules.TRICKS_PER_HAND[len(self.players)],
+                ),
             )
         if passed and self.no_bid is not rules.NoBid.FORCED_PICK:
             return rules.HandInput(kind=rules.Kind.PASS)
-        if self.partner.data is None and (passed or self.picker.data):
+        if self.partner.data is None and (passed or self.picker.data) and not self.alone:
             raise RuleError(rules.PARTNER_REQUIRED, "partner")
         blitzes = [rules.Blitz.BLACK] * bool(self.black_blitz.data) + [rules.Blitz.RED] * bool(
             self.red_blitz.data
         )
         return rules.HandInput(
             kind=rules.Kind.PICK,
-            picker=dealer if passed else self.picker.data or None,
+            picker=self.forced_picker(dealer) if passed else self.picker.data or None,
             partner=self.partner.data or None,
             called_card=self.called_card.data or None,
             forced=passed,
@@ -245,6 +282,10 @@ class HandForm(EngineForm):
             recracked=bool(self.recracked.data),
             blitzes=tuple(blitzes),
         )
+
+    def forced_picker(self, dealer: str) -> str:
+        """Who has to pick when everyone passes: the last to bid (the dealer, if playing)."""
+        return self.table.bidding_order(dealer)[-1]
 
     def _counts(
         self, typed: dict[str, str], field: str, label: str, high: int
@@ -264,7 +305,7 @@ class HandForm(EngineForm):
             self.kind.data = PASSED
         if hand.kind is rules.Kind.LEASTER:
             self.winner.data = hand.winner
-            for player in self.table.seats:
+            for player in self.players:
                 if hand.points is not None:
                     self.leaster_points[player] = str(hand.points[player])
                 if hand.tricks is not None:
@@ -279,3 +320,61 @@ class HandForm(EngineForm):
         self.recracked.data = hand.recracked
         self.black_blitz.data = rules.Blitz.BLACK in hand.blitzes
         self.red_blitz.data = rules.Blitz.RED in hand.blitzes
+
+
+class SeatsForm(EngineForm):
+    """The table as the Seats page holds it between hands: the seat order (one hidden `seat`
+    input a seat), someone arriving and where they sit, and the seats when the page opened."""
+
+    arrive_name = StringField("Name")
+    arrive_after = SelectField("Sits", validate_choice=False)
+    before = HiddenField()
+
+    FIELD_FOR: ClassVar[dict[str, str]] = {"players": "seats"}
+
+    def __init__(self, seats: Sequence[str], *args: Any, **kwargs: Any) -> None:
+        """`seats` are the seats now, shown when the page opens."""
+        super().__init__(*args, **kwargs)
+        self.extra_errors["seats"] = []
+        self.seats = list(seats)
+        if not self.before.data:
+            self.before.data = seats_print(seats)
+
+    def arrange(self, formdata: Any) -> None:
+        """The seats as sent; whoever arrives seated; then the seat whose button was tapped
+        moved or removed."""
+        self.seats = [name.strip() for name in formdata.getlist("seat") if name.strip()]
+        name = (self.arrive_name.data or "").strip()
+        if name:
+            name = rules.player_name(name, "arrive_name")
+            after = self.arrive_after.data
+            at = self.seats.index(after) + 1 if after in self.seats else len(self.seats)
+            self.seats.insert(at, name)
+            self.arrive_name.data = ""
+        for action, step in (("up", -1), ("down", 1), ("leave", 0)):
+            index = _index(formdata.get(action), len(self.seats))
+            if index is None:
+                continue
+            if step == 0:
+                self.seats.pop(index)
+            elif 0 <= index + step < len(self.seats):
+                seats = self.seats
+                seats[index], seats[index + step] = seats[index + step], seats[index]
+
+    def offer_places(self) -> None:
+        self.arrive_after.choices = [SelectChoice(p, f"after {p}") for p in self.seats]
+        if self.arrive_after.data not in self.seats and self.seats:
+            self.arrive_after.data = self.seats[-1]
+
+
+def seats_print(seats: Sequence[str]) -> str:
+    """Seats as a form carries them, to notice a change made meanwhile (as JSON: a browser
+    sends line breaks back changed)."""
+    return json.dumps(list(seats))
+
+
+def _index(text: str | None, length: int) -> int | None:
+    """A seat's index as a button sends it, if it is one."""
+    if text is None or not _digits(text) or not 0 <= int(text) < length:
+        return None
+    return int(text)

@@ -7,13 +7,13 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import store, writes
+from .. import rules, store, writes
 from ..json_format import hand_json
 from ..models import Hand, Session
 from ..rules import RuleError
 from . import bp
 from .forms import HandForm
-from .words import score_preview, summary_of
+from .words import score_preview, sitting_out_words, summary_of
 from .writing import done, saved_hand, session_write
 
 
@@ -24,18 +24,25 @@ def _hand_or_404(session: Session, number: int) -> Hand:
     return row
 
 
-def _form(session: Session) -> HandForm:
-    form = HandForm(store.table_of(session))
+def _table(session: Session, row: Hand | None) -> rules.Table:
+    """The table a hand is played with: the seats now for a new hand, its own for a stored one."""
+    table = store.table_of(session)
+    return table if row is None else table.seated_as(store.seats_of(row))
+
+
+def _dealer(session: Session, row: Hand | None, chosen: str | None = None) -> str:
+    """Who dealt: as chosen on the edit form (if seated for the hand), else the hand's own
+    dealer, else the next seat in rotation."""
+    if row is not None:
+        return chosen if chosen in store.seats_of(row) else store.hand_of(row).dealer
+    return store.tail_of(session).next_dealer
+
+
+def _form(session: Session, row: Hand | None) -> HandForm:
+    dealer = _dealer(session, row, request.form.get("dealer"))
+    form = HandForm(_table(session, row), dealer)
     form.read_leaster_counts(request.form)
     return form
-
-
-def _dealer(session: Session, form: HandForm, row: Hand | None) -> str:
-    """Who dealt: as chosen on the edit form, else the next seat in rotation."""
-    if row is not None:
-        return form.dealer.data or store.hand_of(row).dealer
-    sheet = store.sheet_of(session)
-    return sheet.next_dealer or sheet.table.first_dealer
 
 
 def _render(
@@ -45,25 +52,27 @@ def _render(
     preview: str | None = None,
     notice: str | None = None,
 ) -> str:
-    sheet = store.sheet_of(session)
-    dealer = _dealer(session, form, row)
+    dealer = _dealer(session, row, form.dealer.data)
+    table = form.table
     return render_template(
         "hand_form.html",
         session=session,
-        sheet=sheet,
+        sheet=store.sheet_of(session),
         form=form,
         row=row,
         dealer=dealer,
-        bidding_order=sheet.table.bidding_order(dealer),
+        bidding_order=table.bidding_order(dealer),
+        sitting_out=sitting_out_words(table.seats, dealer, table.sitting_out(dealer)),
+        forced_picker=form.forced_picker(dealer),
         preview=preview,
         notice=notice,
     )
 
 
 def _preview(session: Session, form: HandForm, row: Hand | None) -> str:
-    dealer = _dealer(session, form, row)
+    dealer = _dealer(session, row, form.dealer.data)
     result = store.preview_hand(session, row, form.hand_input(dealer), dealer)
-    return score_preview(result, store.table_of(session).seats)
+    return score_preview(result)
 
 
 @bp.get("/sessions/<int:session_id>/hands/new")
@@ -72,7 +81,7 @@ def new_hand(session_id: int) -> str | BaseResponse:
     if store.table_of(session).is_complete(len(session.hands)):
         flash("This session is complete. Add a round to record another hand.")
         return _go_scoresheet(session_id)
-    form = HandForm(store.table_of(session))
+    form = HandForm(store.table_of(session), _dealer(session, None))
     form.number.data = str(len(session.hands) + 1)
     return _render(session, form, None)
 
@@ -88,7 +97,7 @@ class _Moved(Exception):
 @bp.post("/sessions/<int:session_id>/hands/new")
 def record_hand(session_id: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
-    form = _form(session)
+    form = _form(session, None)
     if not form.validate_on_submit():
         return _render(session, form, None)
     notice = None
@@ -123,7 +132,7 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
     if row is None and request.method == "POST" and request.form.get("original"):
         return _deleted_meanwhile(session_id, number)
     row = _hand_or_404(session, number)
-    form = _form(session)
+    form = _form(session, row)
     if request.method == "GET":
         form.fill(store.hand_of(row))
         sheet = store.sheet_of(session)
@@ -148,7 +157,7 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
                 )
                 raise _Moved
             current = write.hand(number)
-            dealer = _dealer(write.session, form, current)
+            dealer = _dealer(write.session, current, form.dealer.data)
             write.replace_hand(number, form.hand_input(dealer), dealer)
             return done(write, saved_hand(session_id, number), f"Hand {number} saved.")
     except writes.NotFound:
@@ -172,7 +181,7 @@ def preview_hand(session_id: int) -> dict[str, Any]:
     session = store.session_or_404(session_id)
     editing = request.form.get("editing", type=int)
     row = _hand_or_404(session, editing) if editing else None
-    form = _form(session)
+    form = _form(session, row)
     try:
         return {"preview": _preview(session, form, row)}
     except RuleError as error:

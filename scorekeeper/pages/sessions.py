@@ -10,14 +10,14 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import history, rules, store, trash, writes
-from ..charts import Series, line_chart
+from ..charts import line_chart, running_totals
 from ..csv_export import all_hands_csv, hands_csv, standings_csv
 from ..models import Session
 from ..rules import RuleError
 from . import bp
 from .filters import read_filters
 from .forms import SessionForm
-from .words import change_words, tiebreaks
+from .words import change_words, short_names, sitting_out_words, tiebreaks
 from .writing import done, roster_write, saved_hand, session_write
 
 RECENT = 5
@@ -65,16 +65,28 @@ def new_session() -> str | BaseResponse:
 def session_page(session_id: int) -> str:
     session = store.session_or_404(session_id)
     sheet = store.sheet_of(session)
+    table = sheet.table
     return render_template(
         "session.html",
         session=session,
         sheet=sheet,
         tiebreaks=tiebreaks(sheet.standings),
         chart=running_totals_chart(sheet) if sheet.results else None,
-        player_ids={name: player_id for player_id, name in store.names_of(session).items()},
+        player_ids=_player_ids(session),
+        sitting_out_next=sitting_out_words(
+            table.seats, sheet.next_dealer or "", sheet.sitting_out_next
+        ),
+        left={standing.player for standing in sheet.standings if not standing.seated},
+        short=short_names(sheet.named),
         saved=request.args.get("saved", type=int),
         undone=_undone(session.id, request.args.get("undone", type=int)),
     )
+
+
+def _player_ids(session: Session) -> dict[str, int]:
+    """Everyone seated now or at any hand, by name: the session's rows already hold them."""
+    ids = {hp.player.name: hp.player_id for row in session.hands for hp in row.players}
+    return {**ids, **{name: player_id for player_id, name in store.names_of(session).items()}}
 
 
 def _undone(session_id: int, number: int | None) -> tuple[int, int] | None:
@@ -89,12 +101,8 @@ def _undone(session_id: int, number: int | None) -> tuple[int, int] | None:
 
 
 def running_totals_chart(sheet: rules.Sheet) -> Markup:
-    """Each player's running total after every hand, starting from 0."""
-    series = [
-        Series(player, [0, *(running[player] for running in sheet.running_totals)])
-        for player in sheet.table.seats
-    ]
-    return line_chart(series, "Running totals, hand by hand", "hands")
+    """Each player's running total after every hand, starting from 0, while seated."""
+    return line_chart(running_totals(sheet), "Running totals, hand by hand", "hands")
 
 
 @bp.post("/sessions/<int:session_id>/rounds")

@@ -62,11 +62,12 @@ def multiplier_reasons(result: rules.HandResult) -> list[str]:
     return reasons
 
 
-def score_preview(result: rules.HandResult, players: Sequence[str]) -> str:
-    """'Ann +4, Bob +2, others -2, x2 for the crack': the scores a hand will give."""
+def score_preview(result: rules.HandResult) -> str:
+    """'Ann +4, Bob +2, others -2, x2 for the crack': the scores a hand will give its players."""
     if result.hand.kind is rules.Kind.PASS:
         return "No scores: the deal moves on."
     scores = result.scores
+    players = sorted(result.players, key=result.hand.seats.index)
     others = [p for p in players if p not in (result.hand.picker, result.hand.partner)]
     if result.hand.kind is rules.Kind.LEASTER:
         others = [p for p in players if p != result.hand.winner]
@@ -77,6 +78,30 @@ def score_preview(result: rules.HandResult, players: Sequence[str]) -> str:
     if reasons:
         parts.append(f"x{result.multiplier} for {names(reasons)}")
     return ", ".join(parts)
+
+
+def sitting_out_words(seats: Sequence[str], dealer: str, out: Sequence[str]) -> str:
+    """'Fay sits out', 'Cat and Bob sit out': the dealer first, then those just before them."""
+    if not out:
+        return ""
+    at = seats.index(dealer)
+    ordered = sorted(out, key=lambda player: (at - seats.index(player)) % len(seats))
+    return f"{names(ordered)} {'sits' if len(ordered) == 1 else 'sit'} out"
+
+
+def short_names(players: Sequence[str]) -> dict[str, str]:
+    """A short label for each player, for narrow columns: the first three letters, more where
+    two players would read the same."""
+    short = {}
+    for player in players:
+        length = 3
+        while any(
+            other != player and other[:length].casefold() == player[:length].casefold()
+            for other in players
+        ) and length < len(player):
+            length += 1
+        short[player] = player[:length]
+    return short
 
 
 def tiebreaks(standings: Sequence[rules.Standing]) -> list[str]:

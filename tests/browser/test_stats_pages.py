@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,7 +16,9 @@ from sqlalchemy import select, update
 from scorekeeper.extensions import db
 from scorekeeper.models import Player, Session
 
+from ..any_table import FIRST_SEATS, HANDS
 from ..helpers import pick
+from .conftest import axe_violations
 from .test_table import api
 
 Shot = Callable[..., Path]
@@ -112,3 +115,34 @@ def test_leaderboard_and_player_page(
     )
     shot(page, "player-bad-date")
     assert_phone_friendly(page)
+
+
+def test_player_page_of_a_table_that_changes(
+    page: Page, base_url: str, live_app: Flask, shot: Shot
+) -> None:
+    """Six seated, Gus arrives, Dan leaves (tests/any_table.py): Gus's numbers by table size,
+    and Dan's session still listed after he left."""
+    session = api(base_url, "POST", "/api/sessions", {"players": FIRST_SEATS, "rounds": 1})
+    for seats, hand in HANDS:
+        if seats is not None:
+            api(base_url, "PATCH", f"/api/sessions/{session['id']}", {"players": seats})
+        api(base_url, "POST", f"/api/sessions/{session['id']}/hands", hand)
+    with live_app.app_context():
+        ids = {
+            name: player_id
+            for name, player_id in db.session.execute(select(Player.name, Player.id))
+        }
+
+    page.goto(f"/players/{ids['Gus']}")
+    expect(page.get_by_role("heading", name="By table size")).to_be_visible()
+    sizes = page.locator("table.player-sizes tbody tr")
+    expect(sizes).to_have_count(2)
+    expect(sizes.nth(0)).to_have_text(re.compile(r"6\s*2\s*2 100%\s*\+2\.50\s*0 of 0"))
+    expect(sizes.nth(1)).to_have_text(re.compile(r"7\s*1\s*1 100%\s*\+8\.00\s*1 of 1"))
+    shot(page, "player-by-table-size", full_page=True)
+    assert_phone_friendly(page)
+    assert axe_violations(page) == []
+
+    page.goto(f"/players/{ids['Dan']}")
+    expect(page.locator("table.player-sessions tbody tr")).to_have_count(1)
+    expect(page.locator("table.player-stats")).to_contain_text("Hands played4")

@@ -135,7 +135,7 @@ def test_a_session_tapped_through_matches_the_api(page: Page, base_url: str, sho
     shot(page, "scoresheet", full_page=True)
 
     # Edit hand 1: the picking team had 91.
-    page.locator("#hand-1").get_by_role("link", name="Edit").tap()
+    page.get_by_role("link", name="Edit hand 1").tap()
     expect(page.get_by_label("Picking team points")).to_have_value("75")
     page.get_by_label("Picking team points").fill("91")
     save(page)

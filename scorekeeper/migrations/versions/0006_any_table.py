@@ -1,6 +1,7 @@
 """Any table: who sits out, and for each hand who played it among the players seated for it.
 
-Every existing hand was played by all five of its seats, so each hand-player row is marked played.
+Every existing hand was played by all five of its seats, so each hand-player row is marked played,
+each hand had five seated, and every session has had its seats since its first hand.
 
 Revision ID: 6c1f3a8e2d47
 Revises: 5b7d2e9a1c33
@@ -21,6 +22,14 @@ def upgrade():
         batch_op.add_column(
             sa.Column("sitting_out", sa.String(length=10), server_default="dealer", nullable=False)
         )
+        batch_op.add_column(
+            sa.Column("seats_since", sa.Integer(), server_default="0", nullable=False)
+        )
+    with op.batch_alter_table("hand", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("seated", sa.Integer(), nullable=True))
+    op.execute("UPDATE hand SET seated = 5")
+    with op.batch_alter_table("hand", schema=None) as batch_op:
+        batch_op.alter_column("seated", existing_type=sa.Integer(), nullable=False)
     with op.batch_alter_table("hand_player", schema=None) as batch_op:
         batch_op.add_column(
             sa.Column("played", sa.Boolean(), server_default=sa.true(), nullable=False)
@@ -42,5 +51,8 @@ def downgrade():
             unique=False,
         )
         batch_op.drop_column("played")
+    with op.batch_alter_table("hand", schema=None) as batch_op:
+        batch_op.drop_column("seated")
     with op.batch_alter_table("session", schema=None) as batch_op:
+        batch_op.drop_column("seats_since")
         batch_op.drop_column("sitting_out")

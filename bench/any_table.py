@@ -122,21 +122,23 @@ def random_hand(table: rules.Table, dealer: str, rng: random.Random) -> rules.Ha
     return rules.validate_hand(table, dealer, entry)
 
 
-def random_session(rng: random.Random) -> tuple[rules.Table, list[rules.Hand], int]:
-    """A session's table as it ends, its hands, and how many seat changes it had."""
+def random_session(rng: random.Random) -> tuple[rules.Table, list[rules.Hand], int, int]:
+    """A session's table as it ends, its hands, how many seat changes it had, and how many
+    hands came before its last one."""
     options = random_options(rng)
     sizes = table_sizes(options)
     rounds = rng.choice([0, 0, 10])
     table = rules.new_table(rng.sample(ROSTER, rng.choice(sizes)), rounds, None, options)
     hands: list[rules.Hand] = []
-    changes = 0
+    changes = seats_since = 0
     for _ in range(HANDS_PER_SESSION):
         if hands and rng.random() < 0.12:
             table = rules.change_seats(table, new_seats(table.seats, sizes, rng), len(hands))
             changes += 1
+            seats_since = len(hands)
         last = (hands[-1].dealer, hands[-1].seats) if hands else (None, None)
         hands.append(random_hand(table, table.next_dealer(*last), rng))
-    return table, hands, changes
+    return table, hands, changes, seats_since
 
 
 def build_history(sessions: int, seed: int = 9) -> dict[str, int]:
@@ -153,7 +155,7 @@ def build_history(sessions: int, seed: int = 9) -> dict[str, int]:
     counted = {"seat changes": 0, "hands sat out": 0}
     sizes: dict[int, int] = {}
     for session_id in range(1, sessions + 1):
-        table, hands, changes = random_session(rng)
+        table, hands, changes, seats_since = random_session(rng)
         counted["seat changes"] += changes
         sheet = rules.score_sheet(table, hands)
         options = table.options
@@ -169,6 +171,7 @@ def build_history(sessions: int, seed: int = 9) -> dict[str, int]:
                 "cracking": options.cracking,
                 "blitzing": options.blitzing,
                 "sitting_out": options.sitting_out.value,
+                "seats_since": seats_since,
             }
         )
         rows[Seat] += [
@@ -197,6 +200,7 @@ def build_history(sessions: int, seed: int = 9) -> dict[str, int]:
                     "red_blitz": rules.Blitz.RED in hand.blitzes,
                     "winner_id": ids.get(hand.winner or ""),
                     "multiplier": result.multiplier,
+                    "seated": len(hand.seats),
                 }
             )
             counted["hands sat out"] += len(result.sitting_out)

@@ -139,6 +139,7 @@ def build_history(sessions: int, seed: int = 4) -> None:
                     "red_blitz": rules.Blitz.RED in hand.blitzes,
                     "winner_id": ids.get(hand.winner or ""),
                     "multiplier": result.multiplier,
+                    "seated": len(table.seats),
                 }
             )
             player_rows += [

@@ -77,43 +77,67 @@ def reading(app: Flask, client: FlaskClient, path: str) -> int:
     return statements(app, lambda: client.get(path).status_code, 200)
 
 
+def four_sessions() -> list[int]:
+    """Sessions of six seated with 10 and 200 hands whose seats never changed, then with 10
+    and 200 hands whose seats changed (3 and 22 times)."""
+    return [session_of(10), session_of(200), session_of(10, 3), session_of(200, 9)]
+
+
+def same_at_any_length(counts: list[int]) -> None:
+    """A session's statements at 10 hands are its statements at 200, whether or not its seats
+    changed."""
+    assert counts[0] == counts[1]
+    assert counts[2] == counts[3]
+
+
 @pytest.fixture(scope="module", params=BACKENDS)
-def long_and_short(
+def sessions_to_read(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Flask, list[int]]]:
-    """An app with a session of six seated with 10 hands and one of 200 hands whose seats
-    changed 22 times, for tests that only read them."""
+    """An app with `four_sessions()`, for tests that only read them."""
     with fresh_app(database_url(request.param, tmp_path_factory.mktemp("db"))) as app:
         with app.app_context():
-            sessions = [session_of(10), session_of(200, change_every=9)]
+            sessions = four_sessions()
         yield app, sessions
 
 
-def test_the_long_session_had_every_table_size(long_and_short: tuple[Flask, list[int]]) -> None:
-    app, sessions = long_and_short
-    changed = app.test_client().get(f"/api/sessions/{sessions[1]}").json
+def test_the_long_changing_session_had_every_table_size(
+    sessions_to_read: tuple[Flask, list[int]],
+) -> None:
+    app, sessions = sessions_to_read
+    changed = app.test_client().get(f"/api/sessions/{sessions[3]}").json
     assert changed is not None and len(changed["hands"]) == 200
     assert len({tuple(hand["seats"]) for hand in changed["hands"]}) == 23
     assert {len(hand["seats"]) for hand in changed["hands"]} == {4, 5, 6, 7, 8}
     assert [s["player"] for s in changed["standings"] if not s["seated"]] != []
 
 
-@pytest.mark.parametrize("path", ["/sessions/{}", "/api/sessions/{}", "/sessions/{}/hands/new"])
-def test_reading_a_session_takes_the_same_statements_at_any_length_and_seats(
-    long_and_short: tuple[Flask, list[int]], path: str
+@pytest.mark.parametrize("path", ["/sessions/{}", "/api/sessions/{}"])
+def test_the_scoresheet_takes_the_same_statements_at_any_length_and_seats(
+    sessions_to_read: tuple[Flask, list[int]], path: str
 ) -> None:
-    app, sessions = long_and_short
+    app, sessions = sessions_to_read
     client = app.test_client()
     counts = [reading(app, client, path.format(session_id)) for session_id in sessions]
-    assert counts[0] == counts[1]
+    assert counts == [counts[0]] * 4
     assert 0 < counts[0] <= MAX_STATEMENTS
 
 
-def test_recording_a_hand_takes_the_same_statements_at_any_length_and_seats(
+def test_the_record_page_takes_the_same_statements_at_any_length(
+    sessions_to_read: tuple[Flask, list[int]],
+) -> None:
+    app, sessions = sessions_to_read
+    client = app.test_client()
+    counts = [reading(app, client, f"/sessions/{session_id}/hands/new") for session_id in sessions]
+    same_at_any_length(counts)
+    assert 0 < max(counts) <= 2 * MAX_STATEMENTS
+
+
+def test_recording_a_hand_takes_the_same_statements_at_any_length(
     app: Flask, client: FlaskClient
 ) -> None:
     with app.app_context():
-        sessions = [session_of(10), session_of(200, change_every=9)]
+        sessions = four_sessions()
 
     def record(session_id: int) -> int:
         session = client.get(f"/api/sessions/{session_id}").json
@@ -127,15 +151,15 @@ def test_recording_a_hand_takes_the_same_statements_at_any_length_and_seats(
         )
 
     counts = [record(session_id) for session_id in sessions]
-    assert counts[0] == counts[1]
-    assert 0 < counts[0] <= 12
+    same_at_any_length(counts)
+    assert 0 < max(counts) <= 12
 
 
 def test_a_seat_change_takes_the_same_statements_at_any_length(
     app: Flask, client: FlaskClient
 ) -> None:
     with app.app_context():
-        sessions = [session_of(10), session_of(200, change_every=9)]
+        sessions = four_sessions()
     arriving = [*SIX, *COMERS[:2]]
 
     def change(session_id: int) -> int:
@@ -148,5 +172,5 @@ def test_a_seat_change_takes_the_same_statements_at_any_length(
         )
 
     counts = [change(session_id) for session_id in sessions]
-    assert counts[0] == counts[1]
-    assert 0 < counts[0] <= 16
+    same_at_any_length(counts)
+    assert 0 < max(counts) <= 16

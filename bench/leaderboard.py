@@ -55,7 +55,8 @@ def random_hand(table: rules.Table, dealer: str, rng: random.Random) -> rules.Ha
         order = table.bidding_order(dealer)
         picker = dealer if forced else rng.choice(order)
         others = [p for p in order if p != picker]
-        partner = None if rng.random() < 0.15 else rng.choice(others)
+        alone = options.partner is rules.PartnerMode.ALONE or rng.random() < 0.15
+        partner = None if alone else rng.choice(others)
         after_picker = order[order.index(picker) + 1 :]
         cracked_by = None
         if options.cracking and after_picker and rng.random() < 0.1:
@@ -138,6 +139,7 @@ def build_history(sessions: int, seed: int = 4) -> None:
                     "red_blitz": rules.Blitz.RED in hand.blitzes,
                     "winner_id": ids.get(hand.winner or ""),
                     "multiplier": result.multiplier,
+                    "seated": len(table.seats),
                 }
             )
             player_rows += [

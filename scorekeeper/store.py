@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from flask import abort
-from sqlalchemy import Integer, func, select, update
+from sqlalchemy import Integer, func, inspect, select, update
 from sqlalchemy.orm import joinedload, selectinload
 
 from . import rules
@@ -450,13 +450,20 @@ def find_hand(session: Session, number: int) -> Hand | None:
 
 
 def _people(session: Session, row: Hand, names: Sequence[str]) -> dict[str, Player]:
-    """The players with these names: seated now, at the hand already, or looked up."""
+    """The players with these names: seated now, at this hand or (where the hands are loaded,
+    as when a restore adds them one by one) at the last hand already, else looked up."""
     people = {seat.player.name: seat.player for seat in session.seats}
+    if "hands" not in inspect(session).unloaded and session.hands:
+        people.update((p.player.name, p.player) for p in session.hands[-1].players)
     people.update((p.player.name, p.player) for p in row.players if p.player is not None)
     missing = [name for name in names if name not in people]
     if missing:
-        people.update(zip(missing, players_named(missing), strict=True))
-        db.session.flush()
+        # Without flushing the hands written so far, so that they are inserted together.
+        with db.session.no_autoflush:
+            found = players_named(missing)
+        people.update(zip(missing, found, strict=True))
+        if any(player.id is None for player in found):
+            db.session.flush()
     return people
 
 

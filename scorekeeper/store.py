@@ -405,16 +405,23 @@ def _checked_hand(
     table = table_of(session)
     if row is None:
         table.check_room_for_hand(len(session.hands))
-        if dealer is None and session.hands:
-            last = hand_of(session.hands[-1])
-            dealer = table.next_dealer(last.dealer, last.seats)
+        dealer = dealer or next_dealer_of(session)
         if seats is not None:
             table = table.seated_as(rules.checked_seats(seats, "seats"))
             rules.check_table(table.seats, table.options, "seats")
     else:
         table = table.seated_as(seats_of(row))
         dealer = dealer or hand_of(row).dealer
-    return rules.validate_hand(table, dealer or table.first_dealer, entry)
+    return rules.validate_hand(table, dealer, entry)
+
+
+def next_dealer_of(session: Session) -> str:
+    """Who deals the next hand, read from the session's loaded hands."""
+    table = table_of(session)
+    if not session.hands:
+        return table.next_dealer(None)
+    last = hand_of(session.hands[-1])
+    return table.next_dealer(last.dealer, last.seats)
 
 
 def delete_hand(session: Session, row: Hand) -> None:

@@ -35,7 +35,7 @@ def _dealer(session: Session, row: Hand | None, chosen: str | None = None) -> st
     dealer, else the next seat in rotation."""
     if row is not None:
         return chosen if chosen in store.seats_of(row) else store.hand_of(row).dealer
-    return store.tail_of(session).next_dealer
+    return store.next_dealer_of(session)
 
 
 def _form(session: Session, row: Hand | None) -> HandForm:

@@ -220,15 +220,15 @@ def _add_sessions(sessions: list[Any], players: set[str], keep_ids: bool) -> tup
                     )
             if not keep_ids and _held(given):
                 continue
-        session = add_session(given, session_id if keep_ids else None, f"Session {session_id}")
+        add_session(given, session_id if keep_ids else None, f"Session {session_id}")
         added += 1
-        hands += len(session.hands)
+        hands += len(given["hands"])
     return added, hands
 
 
 def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:
-    """A session as a backup holds it, with its hands, each checked again by the rules engine;
-    refusals say `where` they come from."""
+    """A session as a backup holds it, with its hands, each checked again by the rules engine
+    before any is written; refusals say `where` they come from."""
     with _at(where):
         recorded = given.get("hands")
         if not isinstance(recorded, list):
@@ -244,10 +244,12 @@ def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Se
             created_at=_created_at(given.get("created_at")),
         )
         session.version = _version(given.get("version", session.version))
+    table = store.table_of(session)
+    hands: list[rules.Hand] = []
     for number, hand in enumerate(recorded, start=1):
         with _at(f"{where}, hand {number}"):
-            _add_hand(session, hand)
-    store.store_scores(session)
+            hands.append(_checked_hand(table, hands, hand))
+    store.insert_hands(session, hands)
     return session
 
 
@@ -291,13 +293,17 @@ def _created_at(value: Any) -> datetime:
     return moment.astimezone(UTC)
 
 
-def _add_hand(session: Session, hand: Any) -> None:
+def _checked_hand(table: rules.Table, before: list[rules.Hand], hand: Any) -> rules.Hand:
+    """A backup's hand checked by the rules as the next after `before`."""
     if not isinstance(hand, dict):
         raise RuleError("It is not a JSON object.")
     recorded = hand_request(hand)
     if recorded.dealer is None:
         raise RuleError("Say who dealt the hand.", "dealer")
-    store.add_hand(session, recorded.entry, recorded.dealer, recorded.seats)
+    last = before[-1] if before else None
+    return store.next_hand(
+        table, len(before), last, recorded.entry, recorded.dealer, recorded.seats
+    )
 
 
 def _move_sequences_past_ids() -> None:

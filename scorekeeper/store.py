@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from flask import abort
-from sqlalchemy import Integer, func, inspect, select, update
+from sqlalchemy import Integer, func, insert, inspect, select, update
 from sqlalchemy.orm import joinedload, selectinload
 
 from . import rules
@@ -404,14 +405,28 @@ def _checked_hand(
     one against its own seats."""
     table = table_of(session)
     if row is None:
-        table.check_room_for_hand(len(session.hands))
-        dealer = dealer or next_dealer_of(session)
-        if seats is not None:
-            table = table.seated_as(rules.checked_seats(seats, "seats"))
-            rules.check_table(table.seats, table.options, "seats")
-    else:
-        table = table.seated_as(seats_of(row))
-        dealer = dealer or hand_of(row).dealer
+        last = hand_of(session.hands[-1]) if session.hands else None
+        return next_hand(table, len(session.hands), last, entry, dealer, seats)
+    table = table.seated_as(seats_of(row))
+    return rules.validate_hand(table, dealer or hand_of(row).dealer, entry)
+
+
+def next_hand(
+    table: rules.Table,
+    count: int,
+    last: rules.Hand | None,
+    entry: rules.HandInput,
+    dealer: str | None,
+    seats: Sequence[str] | None = None,
+) -> rules.Hand:
+    """The hand to add after `count` hands, the last of them `last`, checked by the rules: dealt
+    by `dealer` or the next in rotation, with the seats now or the `seats` it was played with."""
+    table.check_room_for_hand(count)
+    if dealer is None:
+        dealer = table.next_dealer(last.dealer, last.seats) if last else table.next_dealer(None)
+    if seats is not None:
+        table = table.seated_as(rules.checked_seats(seats, "seats"))
+        rules.check_table(table.seats, table.options, "seats")
     return rules.validate_hand(table, dealer, entry)
 
 
@@ -474,40 +489,104 @@ def _people(session: Session, row: Hand, names: Sequence[str]) -> dict[str, Play
     return people
 
 
-def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
-    people = _people(session, row, hand.seats)
-    ids = {name: player.id for name, player in people.items()}
+def _hand_values(hand: rules.Hand, ids: dict[str, int]) -> dict[str, Any]:
+    """What a hand's row holds of what was recorded, by column."""
 
     def player_id(name: str | None) -> int | None:
         return None if name is None else ids[name]
 
-    row.dealer_id = ids[hand.dealer]
-    row.kind = hand.kind.value
-    row.picker_id = player_id(hand.picker)
-    row.partner_id = player_id(hand.partner)
-    row.called_card = hand.called_card
-    row.forced = hand.forced
-    row.picking_points = hand.picking_points
-    row.cracked_by_id = player_id(hand.cracked_by)
-    row.recracked = hand.recracked
-    row.black_blitz = rules.Blitz.BLACK in hand.blitzes
-    row.red_blitz = rules.Blitz.RED in hand.blitzes
-    row.winner_id = player_id(hand.winner)
-    row.seated = len(hand.seats)
+    return {
+        "dealer_id": ids[hand.dealer],
+        "kind": hand.kind.value,
+        "picker_id": player_id(hand.picker),
+        "partner_id": player_id(hand.partner),
+        "called_card": hand.called_card,
+        "forced": hand.forced,
+        "picking_points": hand.picking_points,
+        "cracked_by_id": player_id(hand.cracked_by),
+        "recracked": hand.recracked,
+        "black_blitz": rules.Blitz.BLACK in hand.blitzes,
+        "red_blitz": rules.Blitz.RED in hand.blitzes,
+        "winner_id": player_id(hand.winner),
+        "seated": len(hand.seats),
+    }
+
+
+def _seat_values(hand: rules.Hand, seat: int, player: str) -> dict[str, Any]:
+    """What a hand's row for one of its seats holds of what was recorded, by column."""
+    return {
+        "seat": seat,
+        "points": None if hand.points is None else hand.points.get(player),
+        "tricks": None if hand.tricks is None else hand.tricks.get(player),
+    }
+
+
+def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
+    people = _people(session, row, hand.seats)
+    ids = {name: player.id for name, player in people.items()}
+    for column, value in _hand_values(hand, ids).items():
+        setattr(row, column, value)
     playing = table_of(session).seated_as(hand.seats).players_of_hand(hand.dealer)
     row.players = [
         HandPlayer(
             player=people[player],
-            seat=seat,
             played=player in playing,
             score=0,
             won=False,
             schneidered=False,
-            points=None if hand.points is None else hand.points.get(player),
-            tricks=None if hand.tricks is None else hand.tricks.get(player),
+            **_seat_values(hand, seat, player),
         )
         for seat, player in enumerate(hand.seats)
     ]
+
+
+def insert_hands(session: Session, hands: Sequence[rules.Hand]) -> int:
+    """Add checked hands (`next_hand`) to a session that has none, scored, with one statement
+    for the hands and one for their seats: a restore adds many. Returns how many."""
+    if not hands:
+        return 0
+    table = table_of(session)
+    sheet = rules.score_sheet(table, hands)
+    names = {name for hand in hands for name in hand.seats}
+    people = {seat.player.name: seat.player for seat in session.seats}
+    missing = sorted(names - people.keys())
+    if missing:
+        people.update(zip(missing, players_named(missing), strict=True))
+        db.session.flush()
+    ids = {name: player.id for name, player in people.items()}
+    hand_ids = db.session.scalars(
+        insert(Hand).returning(Hand.id, sort_by_parameter_order=True),
+        [
+            {
+                "session_id": session.id,
+                "number": number,
+                "multiplier": result.multiplier,
+                **_hand_values(result.hand, ids),
+            }
+            for number, result in enumerate(sheet.results, start=1)
+        ],
+    ).all()
+    db.session.execute(
+        insert(HandPlayer),
+        [
+            {
+                "hand_id": hand_id,
+                "player_id": ids[player],
+                "played": player in result.players,
+                "score": result.scores[player],
+                "won": player in result.winners,
+                "schneidered": player in result.schneidered,
+                **_seat_values(result.hand, seat, player),
+            }
+            for hand_id, result in zip(hand_ids, sheet.results, strict=True)
+            for seat, player in enumerate(result.hand.seats)
+        ],
+    )
+    session.seats_since = max(
+        (n for n, hand in enumerate(hands, start=1) if hand.seats != table.seats), default=0
+    )
+    db.session.expire(session, ["hands"])
+    return len(hands)
 
 
 def rebuild(session: Session) -> None:

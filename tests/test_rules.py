@@ -684,7 +684,7 @@ PICK_REFUSALS = [
         "no-points",
         pick("Ann"),
         "picking_points",
-        "Give the picking team's points (or the opponents').",
+        "Give the picking team's points (or the opponents'), or how the hand went.",
     ),
     *[
         refused(
@@ -711,7 +711,7 @@ PICK_REFUSALS = [
         "unknown-kind",
         HandInput(kind="misdeal"),
         "kind",
-        "The kind of hand is pick, leaster or pass.",
+        "The kind of hand is pick, leaster, pass or penalty.",
     ),
     refused(
         "unknown-dealer",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import RuleError
-from .table import NoBid, PartnerMode, Table
+from .table import NoBid, PartnerMode, Schwarz, Table
 
 CARD_POINTS_TOTAL = 120
 # The tricks of a hand by how many play it: 32 cards less the blind, shared out.
@@ -19,6 +19,54 @@ class Kind(StrEnum):
     PICK = "pick"
     LEASTER = "leaster"
     PASS = "pass"
+    PENALTY = "penalty"
+
+
+class Result(StrEnum):
+    """How a pick went, from the picking team's side: the row of the scoring table."""
+
+    WON_SCHWARZ = "won_schwarz"
+    WON_SCHNEIDER = "won_schneider"
+    WON = "won"
+    LOST = "lost"
+    LOST_SCHNEIDER = "lost_schneider"
+    LOST_SCHWARZ = "lost_schwarz"
+
+    @property
+    def won(self) -> bool:
+        return self.value.startswith("won")
+
+    @property
+    def words(self) -> str:
+        return self.value.replace("_", " ")
+
+
+# The picking team's card points each result allows, by what makes schwarz.
+RESULT_POINTS: dict[Schwarz, dict[Result, tuple[int, int]]] = {
+    Schwarz.POINTS: {
+        Result.WON_SCHWARZ: (120, 120),
+        Result.WON_SCHNEIDER: (91, 119),
+        Result.WON: (61, 90),
+        Result.LOST: (31, 60),
+        Result.LOST_SCHNEIDER: (1, 30),
+        Result.LOST_SCHWARZ: (0, 0),
+    },
+    Schwarz.TRICKS: {
+        Result.WON_SCHWARZ: (120, 120),
+        Result.WON_SCHNEIDER: (91, 120),
+        Result.WON: (61, 90),
+        Result.LOST: (31, 60),
+        Result.LOST_SCHNEIDER: (0, 30),
+        # Only what was buried: the picking team took no trick.
+        Result.LOST_SCHWARZ: (0, 22),
+    },
+}
+
+
+def result_of_points(points: int) -> Result:
+    """The result card points give on their own: 0 and 120 are the schwarz rows."""
+    ranges = RESULT_POINTS[Schwarz.POINTS]
+    return next(result for result, (low, high) in ranges.items() if low <= points <= high)
 
 
 class Blitz(StrEnum):
@@ -54,6 +102,8 @@ class HandInput:
     winner: str | None = None
     points: Mapping[str, int] | None = None
     tricks: Mapping[str, int] | None = None
+    result: str | None = None
+    penalized: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +125,13 @@ class Hand:
     points: dict[str, int] | None = None
     tricks: dict[str, int] | None = None
     seats: tuple[str, ...] = ()
+    # Set for every pick: given, or else following from the points.
+    result: Result | None = None
+    penalized: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind is Kind.PICK and self.result is None and self.picking_points is not None:
+            object.__setattr__(self, "result", result_of_points(self.picking_points))
 
 
 def whole_number_error(label: str, low: int, high: int, field: str) -> RuleError:
@@ -99,11 +156,16 @@ def validate_hand(table: Table, dealer: str, entry: HandInput) -> Hand:
     try:
         kind = Kind(entry.kind)
     except ValueError:
-        raise RuleError("The kind of hand is pick, leaster or pass.", "kind") from None
+        raise RuleError("The kind of hand is pick, leaster, pass or penalty.", "kind") from None
+    if kind is not Kind.PENALTY and _given(entry.penalized):
+        raise RuleError("Only a penalty hand has a penalized player.", "penalized")
     if kind is Kind.PICK:
         _refuse_leaster_fields(entry)
         return _validate_pick(table, dealer, entry)
     _refuse_pick_fields(entry)
+    if kind is Kind.PENALTY:
+        _refuse_leaster_fields(entry)
+        return _validate_penalty(table, dealer, entry)
     if kind is Kind.LEASTER:
         if table.options.no_bid is not NoBid.LEASTER:
             raise RuleError("This session doesn't play a leaster when everyone passes.", "kind")
@@ -129,6 +191,7 @@ PICK_ONLY = {
     "cracked_by": "a crack",
     "recracked": "a re-crack",
     "blitzes": "blitzes",
+    "result": "a result",
 }
 LEASTER_ONLY = {"winner": "a winner", "points": "points for each player", "tricks": "tricks"}
 
@@ -195,6 +258,7 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
             )
 
     picking_points = _picking_points(entry)
+    result = _result(entry, picking_points, options.schwarz)
 
     cracked_by = None
     if entry.cracked_by is not None:
@@ -235,10 +299,11 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
         recracked=entry.recracked,
         blitzes=tuple(sorted(blitzes, key=list(Blitz).index)),
         seats=table.seats,
+        result=result,
     )
 
 
-def _picking_points(entry: HandInput) -> int:
+def _picking_points(entry: HandInput) -> int | None:
     if entry.picking_points is not None and entry.opponent_points is not None:
         raise RuleError(
             "Give the picking team's points or the opponents' points, not both.",
@@ -249,7 +314,45 @@ def _picking_points(entry: HandInput) -> int:
     if entry.opponent_points is not None:
         points = check_card_points(entry.opponent_points, OPPONENT_POINTS_LABEL, "opponent_points")
         return CARD_POINTS_TOTAL - points
-    raise RuleError("Give the picking team's points (or the opponents').", "picking_points")
+    return None
+
+
+def _result(entry: HandInput, points: int | None, schwarz: Schwarz) -> Result:
+    """The pick's result: as given, checked against the points when both are given, or
+    following from the points."""
+    if entry.result is None or not entry.result.strip():
+        if points is None:
+            raise RuleError(
+                "Give the picking team's points (or the opponents'), or how the hand went.",
+                "picking_points",
+            )
+        return result_of_points(points)
+    try:
+        result = Result(entry.result.strip().lower())
+    except ValueError:
+        choices = ", ".join(result.value for result in Result)
+        raise RuleError(f"The result is one of {choices}.", "result") from None
+    if points is not None:
+        low, high = RESULT_POINTS[schwarz][result]
+        if not low <= points <= high:
+            allowed = f"{low} points" if low == high else f"{low} to {high} points"
+            if schwarz is Schwarz.TRICKS:
+                allowed += " when schwarz is counted by tricks"
+            raise RuleError(
+                f"The picking team's {points} points mean {result_of_points(points).words}, "
+                f"not {result.words} ({allowed}).",
+                "result",
+            )
+    return result
+
+
+def _validate_penalty(table: Table, dealer: str, entry: HandInput) -> Hand:
+    if not table.options.penalties:
+        raise RuleError("This session doesn't play penalty hands.", "kind")
+    if not _given(entry.penalized) or entry.penalized is None:
+        raise RuleError("Choose who is penalized.", "penalized")
+    penalized = table.resolve(entry.penalized, "penalized", table.players_of_hand(dealer))
+    return Hand(dealer=dealer, kind=Kind.PENALTY, penalized=penalized, seats=table.seats)
 
 
 def _validate_leaster(table: Table, dealer: str, entry: HandInput) -> Hand:

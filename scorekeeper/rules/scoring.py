@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .hands import Hand, Kind
+from .hands import Hand, Kind, Result, result_of_points
 from .table import Table
 
-WINNING_POINTS = 61
 LEASTER_LOSS = -1
+PENALTY_GAIN = 1
 
 
 @dataclass(frozen=True)
@@ -27,25 +27,30 @@ class HandResult:
     sitting_out: tuple[str, ...] = ()
 
 
+# What each opponent scores at M = 1, by the row of the scoring table the result is; the
+# picker's side scores the opposite.
+RESULT_VALUE = {
+    Result.WON_SCHWARZ: -3,
+    Result.WON_SCHNEIDER: -2,
+    Result.WON: -1,
+    Result.LOST: 1,
+    Result.LOST_SCHNEIDER: 2,
+    Result.LOST_SCHWARZ: 3,
+}
+
+
 def opponent_value(picking_points: int) -> int:
-    """What each opponent scores at M = 1; the picker's side scores the opposite."""
-    if picking_points == 120:
-        return -3
-    if picking_points >= 91:
-        return -2
-    if picking_points >= WINNING_POINTS:
-        return -1
-    if picking_points >= 31:
-        return 1
-    if picking_points >= 1:
-        return 2
-    return 3
+    """What each opponent scores at M = 1 for the picking team's card points."""
+    return RESULT_VALUE[result_of_points(picking_points)]
 
 
 def schneidered_side(picking_points: int) -> str | None:
     """Which side lost by a schneider (or worse): the side paying the doubled or tripled row
     of the scoring table. 'picking', 'opponents', or None."""
-    value = opponent_value(picking_points)
+    return _schneidered(RESULT_VALUE[result_of_points(picking_points)])
+
+
+def _schneidered(value: int) -> str | None:
     if value >= 2:
         return "picking"
     if value <= -2:
@@ -53,37 +58,40 @@ def schneidered_side(picking_points: int) -> str | None:
     return None
 
 
-def multiplier(hand: Hand, doubled: bool) -> int:
-    """Each crack, re-crack, blitz and doubler taken from the queue doubles the hand."""
+def multiplier(table: Table, hand: Hand, doublers: int) -> int:
+    """Each crack, re-crack, blitz and doubler taken doubles the hand, up to the session's cap."""
     if hand.kind is not Kind.PICK:
         return 1
-    doublings = (hand.cracked_by is not None) + hand.recracked + len(hand.blitzes) + doubled
-    return 1 << doublings
+    doublings = (hand.cracked_by is not None) + hand.recracked + len(hand.blitzes) + doublers
+    return table.options.capped(1 << doublings)
 
 
-def score_hand(table: Table, hand: Hand, doubled: bool = False) -> HandResult:
-    """Each opponent scores the table's value times M, a partner its opposite, and the picker
-    balances the hand to zero; a leaster's winner takes 1 from every other player."""
+def score_hand(table: Table, hand: Hand, doublers: int = 0) -> HandResult:
+    """Each opponent scores the table's value times M (the base doubled first for a lost pick
+    on the bump), a partner its opposite, and the picker balances the hand to zero; a leaster's
+    winner takes 1 from every other player, a penalized player pays 1 to every other player.
+    `doublers` is how many pending doublers the hand takes."""
     seated = table.seated_as(hand.seats)
     scores = dict.fromkeys(seated.seats, 0)
     players = seated.players_of_hand(hand.dealer)
     winners: frozenset[str] = frozenset()
     schneidered: frozenset[str] = frozenset()
-    factor = multiplier(hand, doubled)
+    factor = multiplier(table, hand, doublers)
 
     if hand.kind is Kind.PICK:
-        assert hand.picker is not None and hand.picking_points is not None
+        assert hand.picker is not None and hand.result is not None
         team = {hand.picker} | ({hand.partner} if hand.partner else set())
         opponents = [p for p in players if p not in team]
-        value = opponent_value(hand.picking_points) * factor
+        base = RESULT_VALUE[hand.result]
+        bumped = 2 if table.options.bump and not hand.result.won else 1
+        value = base * bumped * factor
         for player in opponents:
             scores[player] = value
         if hand.partner:
             scores[hand.partner] = -value
         scores[hand.picker] = -sum(scores[p] for p in players if p != hand.picker)
-        won = hand.picking_points >= WINNING_POINTS
-        winners = frozenset(team if won else opponents)
-        side = schneidered_side(hand.picking_points)
+        winners = frozenset(team if hand.result.won else opponents)
+        side = _schneidered(base)
         if side is not None:
             schneidered = frozenset(team if side == "picking" else opponents)
     elif hand.kind is Kind.LEASTER:
@@ -92,11 +100,16 @@ def score_hand(table: Table, hand: Hand, doubled: bool = False) -> HandResult:
             scores[player] = LEASTER_LOSS
         scores[hand.winner] = -LEASTER_LOSS * (len(players) - 1)
         winners = frozenset({hand.winner})
+    elif hand.kind is Kind.PENALTY:
+        assert hand.penalized is not None
+        for player in players:
+            scores[player] = PENALTY_GAIN
+        scores[hand.penalized] = -PENALTY_GAIN * (len(players) - 1)
 
     return HandResult(
         hand=hand,
         multiplier=factor,
-        doubled=doubled and hand.kind is Kind.PICK,
+        doubled=doublers > 0 and hand.kind is Kind.PICK,
         scores=scores,
         winners=winners,
         schneidered=schneidered,

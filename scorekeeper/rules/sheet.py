@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .hands import Hand, Kind
 from .scoring import HandResult, score_hand
-from .table import NoBid, Table
+from .table import Doublers, NoBid, Table
 
 
 @dataclass(frozen=True)
@@ -56,23 +56,24 @@ def named_players(
     return tuple(p for p in order if p in played or p in seated)
 
 
-def take_doubler(table: Table, pending: int, kind: Kind) -> tuple[int, bool]:
-    """The doublers pending after a hand of this kind, and whether the hand is doubled.
-    Doublers queue: each pass adds one, each pick takes one."""
+def take_doubler(table: Table, pending: int, kind: Kind) -> tuple[int, int]:
+    """The doublers pending after a hand of this kind, and how many the hand takes. Each pass
+    adds one; a pick takes one (a queue) or all of them (stacked)."""
     if table.options.no_bid is not NoBid.DOUBLER:
-        return pending, False
+        return pending, 0
     if kind is Kind.PASS:
-        return pending + 1, False
+        return pending + 1, 0
     if kind is Kind.PICK and pending:
-        return pending - 1, True
-    return pending, False
+        taken = pending if table.options.doublers is Doublers.STACK else 1
+        return pending - taken, taken
+    return pending, 0
 
 
 def pending_doublers(table: Table, kinds: Sequence[Kind]) -> int:
     """The doublers pending after hands of these kinds, in order."""
     pending = 0
     for kind in kinds:
-        pending, _doubled = take_doubler(table, pending, kind)
+        pending, _taken = take_doubler(table, pending, kind)
     return pending
 
 
@@ -88,8 +89,8 @@ def score_sheet(table: Table, hands: Sequence[Hand]) -> Sheet:
     results: list[HandResult] = []
     running: list[dict[str, int]] = []
     for hand in hands:
-        pending, doubled = take_doubler(table, pending, hand.kind)
-        result = score_hand(table, hand, doubled)
+        pending, taken = take_doubler(table, pending, hand.kind)
+        result = score_hand(table, hand, taken)
         for player, score in result.scores.items():
             if player in totals:
                 totals[player] += score

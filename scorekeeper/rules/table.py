@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import TypeVar
 
 from .errors import RuleError, SessionComplete
 
@@ -28,6 +29,25 @@ class SittingOut(StrEnum):
     NONE = "none"
 
 
+class Schwarz(StrEnum):
+    """What makes the x3 row of the scoring table: 0 or 120 card points, or a side taking no
+    trick."""
+
+    POINTS = "points"
+    TRICKS = "tricks"
+
+
+class Doublers(StrEnum):
+    """Whether pending doublers double the next picks one each, or all the next pick."""
+
+    QUEUE = "queue"
+    STACK = "stack"
+
+
+MULTIPLIER_CAPS = (0, 2, 4, 8, 16, 32, 64)
+MAX_STAKE = 10_000
+
+
 class NoBid(StrEnum):
     """What happens when everyone passes."""
 
@@ -44,6 +64,18 @@ class Options:
     cracking: bool = True
     blitzing: bool = True
     sitting_out: SittingOut = SittingOut.DEALER
+    bump: bool = False
+    schwarz: Schwarz = Schwarz.POINTS
+    doublers: Doublers = Doublers.QUEUE
+    # 0: no cap.
+    max_multiplier: int = 0
+    penalties: bool = False
+    # Cents per point, for the settle-up; scores stay in points.
+    stake: int = 0
+
+    def capped(self, multiplier: int) -> int:
+        cap = self.max_multiplier
+        return min(multiplier, cap) if cap else multiplier
 
 
 def default_partner(seated: int) -> PartnerMode:
@@ -275,29 +307,47 @@ def options_from(
     cracking: bool | None = None,
     blitzing: bool | None = None,
     sitting_out: str | None = None,
+    bump: bool | None = None,
+    schwarz: str | None = None,
+    doublers: str | None = None,
+    max_multiplier: int | None = None,
+    penalties: bool | None = None,
+    stake: int | None = None,
     seated: int = HAND_SIZE,
 ) -> Options:
     """Rule options from their names; what is not given keeps its default (the partner rule's
     depends on how many are seated)."""
     defaults = Options(partner=default_partner(seated))
-    try:
-        partner_mode = defaults.partner if partner is None else PartnerMode(partner)
-    except ValueError:
-        choices = ", ".join(mode.value for mode in PartnerMode)
-        raise RuleError(f"The partner rule is one of {choices}.", "rules") from None
-    try:
-        no_bid_rule = defaults.no_bid if no_bid is None else NoBid(no_bid)
-    except ValueError:
-        choices = ", ".join(rule.value for rule in NoBid)
-        raise RuleError(f"When everyone passes, the rule is one of {choices}.", "rules") from None
-    try:
-        sitting_out_rule = defaults.sitting_out if sitting_out is None else SittingOut(sitting_out)
-    except ValueError:
-        raise RuleError("Who sits out is dealer or none.", "rules") from None
+    if max_multiplier is not None and max_multiplier not in MULTIPLIER_CAPS:
+        caps = ", ".join(map(str, MULTIPLIER_CAPS[1:]))
+        raise RuleError(f"The multiplier cap is 0 (no cap) or one of {caps}.", "rules")
+    if stake is not None and not 0 <= stake <= MAX_STAKE:
+        raise RuleError(
+            f"The stake is a whole number of cents per point from 0 to {MAX_STAKE}.", "rules"
+        )
     return Options(
-        partner=partner_mode,
-        no_bid=no_bid_rule,
+        partner=_choice(PartnerMode, partner, defaults.partner, "The partner rule"),
+        no_bid=_choice(NoBid, no_bid, defaults.no_bid, "When everyone passes, the rule"),
         cracking=defaults.cracking if cracking is None else cracking,
         blitzing=defaults.blitzing if blitzing is None else blitzing,
-        sitting_out=sitting_out_rule,
+        sitting_out=_choice(SittingOut, sitting_out, defaults.sitting_out, "Who sits out"),
+        bump=defaults.bump if bump is None else bump,
+        schwarz=_choice(Schwarz, schwarz, defaults.schwarz, "What makes schwarz"),
+        doublers=_choice(Doublers, doublers, defaults.doublers, "How doublers double"),
+        max_multiplier=defaults.max_multiplier if max_multiplier is None else max_multiplier,
+        penalties=defaults.penalties if penalties is None else penalties,
+        stake=defaults.stake if stake is None else stake,
     )
+
+
+Choice = TypeVar("Choice", bound=StrEnum)
+
+
+def _choice(kind: type[Choice], given: str | None, default: Choice, label: str) -> Choice:
+    if given is None:
+        return default
+    try:
+        return kind(given)
+    except ValueError:
+        choices = ", ".join(option.value for option in kind)
+        raise RuleError(f"{label} is one of {choices}.", "rules") from None

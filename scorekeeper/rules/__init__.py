@@ -16,6 +16,7 @@ from .hands import (
     whole_number_error,
 )
 from .scoring import HandResult, multiplier, opponent_value, schneidered_side, score_hand
+from .settle import EXACT_LIMIT, Payment, Settlement, settle_up
 from .sheet import (
     Sheet,
     Standing,
@@ -48,6 +49,7 @@ from .table import (
 
 __all__ = [
     "CALLED_CARDS",
+    "EXACT_LIMIT",
     "MAX_ROUNDS",
     "MAX_SEATS",
     "MIN_SEATS",
@@ -63,8 +65,10 @@ __all__ = [
     "NoBid",
     "Options",
     "PartnerMode",
+    "Payment",
     "RuleError",
     "SessionComplete",
+    "Settlement",
     "Sheet",
     "SittingOut",
     "Standing",
@@ -87,6 +91,7 @@ __all__ = [
     "score_hand",
     "score_sheet",
     "session_name",
+    "settle_up",
     "standings",
     "take_doubler",
     "validate_hand",

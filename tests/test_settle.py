@@ -60,6 +60,18 @@ def test_three_groups_hidden_among_ten_players() -> None:
     )
 
 
+def test_six_groups_among_twenty_with_no_two_opposite() -> None:
+    # Five groups of 3 and one of 5 (the most 20 can make when no two are opposite): 14
+    # payments, where greedy matching makes 18.
+    amounts = [-36, 93, 40, 71, 20, 16, -46, -79, -64, -28]
+    amounts += [-72, -57, -25, 8, 33, 39, -50, 3, 56, 78]
+    balances = {NAMES[i]: amount for i, amount in enumerate(amounts)}
+    settlement = settle_up(balances)
+    assert_settles(balances, settlement.payments)
+    assert len(settlement.payments) == 14
+    assert settlement.exact
+
+
 def test_opposite_balances_settle_each_other() -> None:
     balances = {"Ann": 6, "Bob": 4, "Cat": -3, "Dan": -3, "Eve": -4}
     assert settle_up(balances).payments == paid(

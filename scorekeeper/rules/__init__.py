@@ -18,6 +18,7 @@ from .hands import (
     whole_number_error,
 )
 from .scoring import HandResult, multiplier, opponent_value, schneidered_side, score_hand
+from .settle import EXACT_LIMIT, Payment, Settlement, settle_up
 from .sheet import (
     Sheet,
     Standing,
@@ -53,6 +54,7 @@ from .table import (
 
 __all__ = [
     "CALLED_CARDS",
+    "EXACT_LIMIT",
     "MAX_ROUNDS",
     "MAX_SEATS",
     "MIN_SEATS",
@@ -70,10 +72,12 @@ __all__ = [
     "NoBid",
     "Options",
     "PartnerMode",
+    "Payment",
     "Result",
     "RuleError",
     "Schwarz",
     "SessionComplete",
+    "Settlement",
     "Sheet",
     "SittingOut",
     "Standing",
@@ -97,6 +101,7 @@ __all__ = [
     "score_hand",
     "score_sheet",
     "session_name",
+    "settle_up",
     "standings",
     "take_doubler",
     "validate_hand",

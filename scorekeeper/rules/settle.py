@@ -1,0 +1,186 @@
+"""Settle-up: who pays whom so that every balance is settled exactly, with the fewest payments.
+
+Payments never run between two players who are both owed or both owing. The fewest payments is
+(non-zero balances) - (the largest number of disjoint zero-sum groups the balances split into):
+a group of k players settles in k - 1 payments and no fewer, and every payment joins two groups.
+
+Finding the most groups is exact for up to `EXACT_LIMIT` non-zero balances:
+
+1. Opposite balances {a, -a} are paired off first, each pair a group of its own. This keeps the
+   optimum: in a best split, if a lies in group A and -a in group B != A, then {a, -a} and
+   (A - a) + (B - (-a)) are two zero-sum groups (the second sums to -a + a and is not empty,
+   as A != {a}), so the count is unchanged; if both lie in one group, splitting it off only adds.
+2. The other m balances, one of them (the first, x) set aside for the last group, give a lattice
+   of 2^(m-1) subsets. Every subset is a bit of one Python integer, so each step below is a few
+   whole-integer operations (C speed), not a loop over subsets:
+   Z = the zero-sum subsets; E_0 = {the empty set}; E_(k+1) = Z & (the sets strictly above some
+   set of E_k). E_k are the zero-sum sets that split into at least k groups, so the most groups
+   is 1 + the last k with E_k non-empty (the rest and x make the last group).
+3. Walking back down, a set of E_k holds a set of E_(k-1): the chain of sets gives the groups.
+
+Beyond `EXACT_LIMIT` it pairs opposites and then matches greedily, and says the count is not
+proven. Within a group the largest debtor pays the largest creditor until all are settled
+(ties go to whoever comes first in the balances).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+
+from .errors import RuleError
+
+EXACT_LIMIT = 20
+# Below this many balances the zero-sum subsets are listed one by one; above it, two halves
+# of the balances are matched by their sums, a row of LOW_BITS subsets at a time.
+LOW_BITS = 10
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """`payments` are ordered by payer, then payee, each in the order the balances name them.
+    `exact` is True when the number of payments is proven the fewest."""
+
+    payments: tuple[Payment, ...]
+    exact: bool
+
+
+def settle_up(balances: Mapping[str, int]) -> Settlement:
+    """The payments that settle `balances` (each player's money or points, summing to zero)."""
+    for amount in balances.values():
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise RuleError("A balance must be a whole number.", "balances")
+    total = sum(balances.values())
+    if total != 0:
+        raise RuleError(
+            f"Balances must add up to 0 to settle; these add up to {total}.", "balances"
+        )
+    order = {name: index for index, name in enumerate(balances)}
+    owed = [(name, amount) for name, amount in balances.items() if amount != 0]
+    exact = len(owed) <= EXACT_LIMIT
+    pairs, rest = _pair_opposites(owed)
+    groups = [*pairs, *(_most_groups(rest) if exact else [rest] if rest else [])]
+    payments = [payment for group in groups for payment in _settle_group(group)]
+    payments.sort(key=lambda p: (order[p.payer], order[p.payee]))
+    return Settlement(tuple(payments), exact)
+
+
+Balance = tuple[str, int]
+
+
+def _pair_opposites(owed: Sequence[Balance]) -> tuple[list[list[Balance]], list[Balance]]:
+    """Each balance paired with the first unpaired opposite one, and the balances left over."""
+    waiting: dict[int, list[int]] = {}
+    partner: dict[int, int] = {}
+    for index, (_, amount) in enumerate(owed):
+        opposites = waiting.get(-amount)
+        if opposites:
+            partner[opposites.pop(0)] = index
+        else:
+            waiting.setdefault(amount, []).append(index)
+    pairs = [[owed[first], owed[second]] for first, second in partner.items()]
+    paired = {*partner, *partner.values()}
+    return pairs, [balance for index, balance in enumerate(owed) if index not in paired]
+
+
+def _most_groups(owed: Sequence[Balance]) -> list[list[Balance]]:
+    """`owed` split into the largest number of zero-sum groups (see the module's comment)."""
+    if not owed:
+        return []
+    first, others = owed[0], owed[1:]
+    bits = len(others)
+    every = (1 << (1 << bits)) - 1
+    zero_sum = _zero_sum_sets([amount for _, amount in others])
+    levels = [1]  # E_0: the empty set alone
+    while True:
+        above = _strictly_above(levels[-1], bits) & zero_sum
+        if not above:
+            break
+        levels.append(above)
+    chain = [_lowest(levels[-1])]
+    for level in reversed(levels[:-1]):
+        inside = every
+        for i in range(bits):
+            if not chain[-1] >> i & 1:
+                inside &= _without(bits, i)
+        chain.append(_lowest(level & inside & ~(1 << chain[-1])))
+    chain.reverse()  # from the empty set up
+    groups = [
+        [others[i] for i in range(bits) if (larger & ~smaller) >> i & 1]
+        for smaller, larger in pairwise(chain)
+    ]
+    last = [first, *(others[i] for i in range(bits) if not chain[-1] >> i & 1)]
+    return [*groups, last]
+
+
+def _zero_sum_sets(amounts: Sequence[int]) -> int:
+    """The subsets of `amounts` summing to 0, as the set bits (subset i = bit i) of one int."""
+    low = _subset_sums(amounts[:LOW_BITS])
+    if len(amounts) <= LOW_BITS:
+        return sum(1 << subset for subset, total in enumerate(low) if total == 0)
+    rows: dict[int, int] = {}
+    for subset, total in enumerate(low):
+        rows[-total] = rows.get(-total, 0) | 1 << subset
+    width = (1 << LOW_BITS) // 8
+    empty = bytes(width)
+    return int.from_bytes(
+        b"".join(
+            rows[total].to_bytes(width, "little") if total in rows else empty
+            for total in _subset_sums(amounts[LOW_BITS:])
+        ),
+        "little",
+    )
+
+
+def _subset_sums(amounts: Sequence[int]) -> list[int]:
+    sums = [0]
+    for amount in amounts:
+        sums += [total + amount for total in sums]
+    return sums
+
+
+def _strictly_above(sets: int, bits: int) -> int:
+    """Every subset that strictly contains one of `sets` (a bit set of subsets of `bits`)."""
+    grown = 0
+    for i in range(bits):
+        grown |= (sets & _without(bits, i)) << (1 << i)
+    for i in range(bits):
+        grown |= (grown & _without(bits, i)) << (1 << i)
+    return grown
+
+
+@cache
+def _without(bits: int, i: int) -> int:
+    """The subsets of `bits` elements that leave element i out, as a bit set."""
+    pattern, width = (1 << (1 << i)) - 1, 1 << (i + 1)
+    while width < 1 << bits:
+        pattern |= pattern << width
+        width *= 2
+    return pattern
+
+
+def _lowest(sets: int) -> int:
+    return (sets & -sets).bit_length() - 1
+
+
+def _settle_group(group: Sequence[Balance]) -> list[Payment]:
+    """Largest debtor pays largest creditor until the (zero-sum) group is settled."""
+    left = {name: amount for name, amount in group}
+    payments = []
+    while any(left.values()):
+        debtor = min(left, key=lambda name: left[name])
+        creditor = max(left, key=lambda name: left[name])
+        amount = min(-left[debtor], left[creditor])
+        payments.append(Payment(debtor, creditor, amount))
+        left[debtor] += amount
+        left[creditor] -= amount
+    return payments

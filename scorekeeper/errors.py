@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .extensions import db
-from .rules import RuleError, SessionComplete
+from .rules import HandsPlayed, RuleError, SessionComplete
 from .writes import Conflict, NotFound, VersionMismatch
 
 CONFLICT = "Someone else changed this session at the same moment. Reload and try again."
@@ -53,7 +53,7 @@ def register(app: Flask) -> None:
     def refused(error: RuleError) -> tuple[Any, int, dict[str, str]]:
         db.session.rollback()
         status = 400
-        if isinstance(error, SessionComplete | Conflict):
+        if isinstance(error, SessionComplete | HandsPlayed | Conflict):
             status = 409
         elif isinstance(error, VersionMismatch):
             status = 412

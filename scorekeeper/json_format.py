@@ -22,6 +22,12 @@ def options_json(options: rules.Options) -> dict[str, Any]:
         "cracking": options.cracking,
         "blitzing": options.blitzing,
         "sitting_out": options.sitting_out.value,
+        "bump": options.bump,
+        "schwarz": options.schwarz.value,
+        "doublers": options.doublers.value,
+        "max_multiplier": options.max_multiplier,
+        "penalties": options.penalties,
+        "stake": options.stake,
     }
 
 
@@ -47,6 +53,8 @@ def hand_json(number: int, result: rules.HandResult, named: Sequence[str]) -> di
         "tricks": hand.tricks,
         "doubled": result.doubled,
         "multiplier": result.multiplier,
+        "result": None if hand.result is None else hand.result.value,
+        "penalized": hand.penalized,
         "players": list(result.players),
         "seats": list(hand.seats),
         "sitting_out": list(result.sitting_out),
@@ -71,9 +79,12 @@ def hand_input_json(hand: rules.Hand) -> dict[str, Any]:
             "cracked_by": hand.cracked_by,
             "recracked": hand.recracked,
             "blitzes": [blitz.value for blitz in hand.blitzes],
+            "result": None if hand.result is None else hand.result.value,
         }
     elif hand.kind is rules.Kind.LEASTER:
         recorded |= {"winner": hand.winner, "points": hand.points, "tricks": hand.tricks}
+    elif hand.kind is rules.Kind.PENALTY:
+        recorded |= {"penalized": hand.penalized}
     return recorded
 
 
@@ -91,6 +102,7 @@ def _recorded(hand: dict[str, Any]) -> dict[str, Any]:
         "winner": hand.get("winner"),
         "points": hand.get("points"),
         "tricks": hand.get("tricks"),
+        "penalized": hand.get("penalized"),
     }
 
 
@@ -99,7 +111,10 @@ def recorded_hand(hand: dict[str, Any]) -> tuple[rules.HandInput, str, list[str]
     seats (None when it was written before hands kept their seats: the seats then never
     changed)."""
     entry = rules.HandInput(
-        kind=hand["kind"], blitzes=tuple(hand.get("blitzes") or ()), **_recorded(hand)
+        kind=hand["kind"],
+        blitzes=tuple(hand.get("blitzes") or ()),
+        result=hand.get("result"),
+        **_recorded(hand),
     )
     return entry, hand["dealer"], hand.get("seats")
 
@@ -112,6 +127,7 @@ def result_of(hand: dict[str, Any]) -> rules.HandResult:
             kind=rules.Kind(hand["kind"]),
             blitzes=tuple(rules.Blitz(blitz) for blitz in hand.get("blitzes") or ()),
             seats=tuple(hand.get("seats") or hand["scores"]),
+            result=None if hand.get("result") is None else rules.Result(hand["result"]),
             **_recorded(hand),
         ),
         multiplier=hand["multiplier"],

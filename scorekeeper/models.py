@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -45,6 +46,13 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     cracking: Mapped[bool]
     blitzing: Mapped[bool]
     sitting_out: Mapped[str] = mapped_column(String(10), default="dealer", server_default="dealer")
+    bump: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    schwarz: Mapped[str] = mapped_column(String(10), default="points", server_default="points")
+    doublers: Mapped[str] = mapped_column(String(10), default="queue", server_default="queue")
+    max_multiplier: Mapped[int] = mapped_column(default=0, server_default="0")
+    penalties: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    # Cents per point, for the settle-up.
+    stake: Mapped[int] = mapped_column(default=0, server_default="0")
     # How many hands came before the seats now were taken: every later hand has these seats.
     seats_since: Mapped[int] = mapped_column(default=0, server_default="0")
     # Grows with every write to the session; the API's ETag.
@@ -96,6 +104,9 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     black_blitz: Mapped[bool] = mapped_column(default=False)
     red_blitz: Mapped[bool] = mapped_column(default=False)
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
+    # A pick's result (given, or following from its points); None for other kinds.
+    result: Mapped[str | None] = mapped_column(String(16))
+    penalized_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
     multiplier: Mapped[int] = mapped_column(default=1)
     # How many were seated for the hand (its players and who sat out), for statistics by
     # table size.

@@ -193,6 +193,12 @@ def table_of(session: Session) -> rules.Table:
             cracking=session.cracking,
             blitzing=session.blitzing,
             sitting_out=rules.SittingOut(session.sitting_out),
+            bump=session.bump,
+            schwarz=rules.Schwarz(session.schwarz),
+            doublers=rules.Doublers(session.doublers),
+            max_multiplier=session.max_multiplier,
+            penalties=session.penalties,
+            stake=session.stake,
         ),
         rounds=session.rounds,
         first_dealer=names_of(session)[session.first_dealer_id],
@@ -238,6 +244,8 @@ def hand_of(row: Hand) -> rules.Hand:
         points=points or None,
         tricks=tricks or None,
         seats=seats_of(row),
+        result=None if row.result is None else rules.Result(row.result),
+        penalized=name(row.penalized_id),
     )
 
 
@@ -284,14 +292,26 @@ def new_session(
         first_dealer=seated[table.seat_of(table.first_dealer)],
         partner=options.partner.value,
         no_bid=options.no_bid.value,
-        cracking=options.cracking,
-        blitzing=options.blitzing,
-        sitting_out=options.sitting_out.value,
         seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
     )
+    _set_rules(session, options)
     db.session.add(session)
     db.session.flush()
     return session
+
+
+def _set_rules(session: Session, options: rules.Options) -> None:
+    session.partner = options.partner.value
+    session.no_bid = options.no_bid.value
+    session.cracking = options.cracking
+    session.blitzing = options.blitzing
+    session.sitting_out = options.sitting_out.value
+    session.bump = options.bump
+    session.schwarz = options.schwarz.value
+    session.doublers = options.doublers.value
+    session.max_multiplier = options.max_multiplier
+    session.penalties = options.penalties
+    session.stake = options.stake
 
 
 def update_session(
@@ -300,11 +320,15 @@ def update_session(
     name: str | None,
     rounds: int | None,
     players: Sequence[str] | None = None,
+    options: rules.Options | None = None,
 ) -> None:
-    """Rename, change the rounds, or seat a new table from the next hand on; the rounds are
-    checked against the seats they will have."""
+    """Rename, change the rounds, seat a new table from the next hand on, or change the rules
+    (all of them while no hand is played, only the stake after); the rounds are checked against
+    the seats they will have, and the rules against the table."""
     new_name = session.name if name is None else rules.session_name(name)
     table = table_of(session)
+    if options is not None:
+        table = rules.change_rules(table, options, hand_count)
     if rounds is not None:
         if not 0 <= rounds <= rules.MAX_ROUNDS:
             raise rules.rounds_error()
@@ -314,6 +338,7 @@ def update_session(
     table.check_rounds(table.rounds, hand_count)
     session.name = new_name
     session.rounds = table.rounds
+    _set_rules(session, table.options)
     if players is not None:
         _seat(session, table)
         session.seats_since = hand_count
@@ -509,6 +534,8 @@ def _hand_values(hand: rules.Hand, ids: dict[str, int]) -> dict[str, Any]:
         "red_blitz": rules.Blitz.RED in hand.blitzes,
         "winner_id": player_id(hand.winner),
         "seated": len(hand.seats),
+        "result": None if hand.result is None else hand.result.value,
+        "penalized_id": player_id(hand.penalized),
     }
 
 

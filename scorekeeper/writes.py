@@ -26,7 +26,7 @@ from sqlalchemy import delete, select
 from . import rules, store
 from .database import begin_write
 from .extensions import db
-from .json_format import hand_json, recorded_hand
+from .json_format import hand_json, options_json, recorded_hand
 from .models import Change, Hand, Session, WriteKey, as_utc, utcnow
 from .rules import RuleError
 
@@ -35,7 +35,7 @@ KEY_LIFETIME = timedelta(hours=24)
 # these are equal, whatever the doublers around them make of their scores.
 RECORDED_KEYS = (
     "dealer", "seats", "kind", "picker", "partner", "called_card", "forced", "picking_points",
-    "cracked_by", "recracked", "blitzes", "winner", "points", "tricks",
+    "cracked_by", "recracked", "blitzes", "winner", "points", "tricks", "result", "penalized",
 )  # fmt: skip
 
 
@@ -214,10 +214,19 @@ class SessionWrite(Write):
         self._touched = True
 
     def update(
-        self, name: str | None, rounds: int | None, players: list[str] | None = None
+        self,
+        name: str | None,
+        rounds: int | None,
+        players: list[str] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> None:
-        """Rename, change the rounds, or seat a new table from the next hand on."""
-        store.update_session(self.session, self.tail().count, name, rounds, players)
+        """Rename, change the rounds, seat a new table from the next hand on, or change rule
+        options (given by name, as the API's `rules`)."""
+        new_rules = None
+        if options is not None:
+            current = options_json(store.table_of(self.session).options)
+            new_rules = rules.options_from(**(current | options))
+        store.update_session(self.session, self.tail().count, name, rounds, players, new_rules)
         self._touched = True
 
     def undo(self, index: int) -> int:

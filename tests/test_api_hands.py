@@ -30,6 +30,8 @@ def test_worked_example_1(api: Api) -> None:
         "tricks": None,
         "doubled": False,
         "multiplier": 1,
+        "result": "won",
+        "penalized": None,
         "players": ["Bob", "Cat", "Dan", "Eve", "Ann"],
         "seats": ["Ann", "Bob", "Cat", "Dan", "Eve"],
         "sitting_out": [],

@@ -15,6 +15,12 @@ DEFAULT_RULES = {
     "cracking": True,
     "blitzing": True,
     "sitting_out": "dealer",
+    "bump": False,
+    "schwarz": "points",
+    "doublers": "queue",
+    "max_multiplier": 0,
+    "penalties": False,
+    "stake": 0,
 }
 
 
@@ -48,6 +54,12 @@ def test_rules_are_stored(api: Api) -> None:
         "cracking": False,
         "blitzing": False,
         "sitting_out": "none",
+        "bump": True,
+        "schwarz": "tricks",
+        "doublers": "stack",
+        "max_multiplier": 8,
+        "penalties": True,
+        "stake": 25,
     }
     session = api.new_session(rules=chosen)
     assert api.session(session["id"])["rules"] == chosen

@@ -230,13 +230,14 @@ def test_the_backup_holds_each_hand_as_recorded_and_nothing_derived(app: Flask, 
         "dealer": "Dan", "seats": list(SEATS), "kind": "pick", "picker": "Eve", "partner": "Ann",
         "called_card": "JC",
         "forced": False, "picking_points": 120, "cracked_by": "Ann", "recracked": False,
-        "blitzes": ["black", "red"],
+        "blitzes": ["black", "red"], "result": "won_schwarz",
     }  # fmt: skip
     assert doublers["players"] == ["Ann", "Bob", "Cat", "Dan", "Fay"]
     assert doublers["first_dealer"] == "Cat"
     assert doublers["rules"] == {
         "partner": "called_ace", "no_bid": "doubler", "cracking": True, "blitzing": False,
-        "sitting_out": "dealer",
+        "sitting_out": "dealer", "bump": False, "schwarz": "points", "doublers": "queue",
+        "max_multiplier": 0, "penalties": False, "stake": 0,
     }  # fmt: skip
     assert [h["dealer"] for h in doublers["hands"]] == ["Cat", "Dan", "Fay", "Bob", "Cat"]
     assert leasters["hands"][0] == {
@@ -253,7 +254,7 @@ def test_the_backup_holds_each_hand_as_recorded_and_nothing_derived(app: Flask, 
     recorded = {key for session in backup["sessions"] for hand in session["hands"] for key in hand}
     assert recorded == {
         "dealer", "seats", "kind", "picker", "partner", "called_card", "forced", "picking_points",
-        "cracked_by", "recracked", "blitzes", "winner", "points", "tricks",
+        "cracked_by", "recracked", "blitzes", "winner", "points", "tricks", "result",
     }  # fmt: skip
 
 
@@ -436,8 +437,8 @@ REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     (
         "an unknown rule option",
         lambda b: b["sessions"][1]["rules"].update(cards=32),
-        "Session 2: There is no rule option cards; the options are blitzing, cracking, "
-        "no_bid, partner, sitting_out.",
+        "Session 2: There is no rule option cards; the options are blitzing, bump, cracking, "
+        "doublers, max_multiplier, no_bid, partner, penalties, schwarz, sitting_out, stake.",
     ),
     (
         "rounds out of range",

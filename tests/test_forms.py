@@ -169,6 +169,12 @@ DEFAULT_RULES = {
     "cracking": True,
     "blitzing": True,
     "sitting_out": "dealer",
+    "bump": False,
+    "schwarz": "points",
+    "doublers": "queue",
+    "max_multiplier": 0,
+    "penalties": False,
+    "stake": 0,
 }
 
 
@@ -209,11 +215,10 @@ def test_new_session_form_starts_empty_with_the_defaults(client: FlaskClient) ->
                 "name": "",
                 "rounds": 0,
                 "rules": {
+                    **DEFAULT_RULES,
                     "partner": "called_ace",
-                    "no_bid": "forced_pick",
                     "cracking": False,
                     "blitzing": False,
-                    "sitting_out": "dealer",
                 },
                 "next_dealer": "Dan",
             },

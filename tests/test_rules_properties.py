@@ -20,11 +20,11 @@ from scorekeeper.rules import (
     Hand,
     HandInput,
     HandResult,
+    HandsPlayed,
     Kind,
     NoBid,
     Options,
     PartnerMode,
-    SessionComplete,
     SittingOut,
     Table,
     change_seats,
@@ -205,7 +205,7 @@ def sessions(draw: st.DrawFn, min_hands: int = 0, max_hands: int = 10) -> Played
             new = draw(seat_orders(options))
             try:
                 table = change_seats(table, list(new), len(played))
-            except SessionComplete:
+            except HandsPlayed:
                 pass
             else:
                 if not played and first_dealer not in new:
@@ -385,7 +385,7 @@ def test_a_seat_change_is_refused_only_when_the_rounds_are_exceeded(
     if exact in sizes(session.options) and data.draw(st.booleans()):
         new = (*new, *(p for p in POOL if p not in new))[:exact]
     if table.rounds and count > table.rounds * len(new):
-        with pytest.raises(SessionComplete) as refused:
+        with pytest.raises(HandsPlayed) as refused:
             change_seats(table, list(new), count)
         assert refused.value.field == "players"
     else:

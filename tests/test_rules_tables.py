@@ -14,6 +14,7 @@ from scorekeeper.rules import (
     TRICKS_PER_HAND,
     Hand,
     HandInput,
+    HandsPlayed,
     NoBid,
     Options,
     PartnerMode,
@@ -486,13 +487,13 @@ def test_change_seats_refusals(table: Table, players: Sequence[str], message: st
     with pytest.raises(RuleError) as caught:
         change_seats(table, list(players), 0)
     assert (caught.value.field, caught.value.message) == ("players", message)
-    assert not isinstance(caught.value, SessionComplete)
+    assert not isinstance(caught.value, HandsPlayed)
 
 
 def test_change_seats_refuses_a_table_whose_rounds_are_already_exceeded() -> None:
     at = Table(seats=NAMES[:6], rounds=2)
     assert change_seats(at, list(NAMES[:5]), 10).hands_per_session == 10
-    with pytest.raises(SessionComplete) as caught:
+    with pytest.raises(HandsPlayed) as caught:
         change_seats(at, list(NAMES[:5]), 11)
     assert caught.value.field == "players"
     assert caught.value.message == (
@@ -504,7 +505,7 @@ def test_change_seats_refuses_a_table_whose_rounds_are_already_exceeded() -> Non
 
 def test_change_seats_with_one_round() -> None:
     at = Table(seats=NAMES[:6], rounds=1)
-    with pytest.raises(SessionComplete) as caught:
+    with pytest.raises(HandsPlayed) as caught:
         change_seats(at, list(NAMES[:4]), 5)
     assert caught.value.message == (
         "5 hands are already played, more than 1 round of 4 hands: raise the rounds first."

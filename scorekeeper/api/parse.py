@@ -21,15 +21,19 @@ from ..rules.hands import MAX_TRICKS
 HAND_KEYS = {
     "kind", "dealer", "picker", "partner", "called_card", "forced", "picking_points",
     "opponent_points", "cracked_by", "recracked", "blitzes", "winner", "points", "tricks",
+    "result", "penalized",
 }  # fmt: skip
 # `seats` is read back from a backup only; to the API it is output, like the others here.
 HAND_OUTPUT_KEYS = {"number", "multiplier", "scores", "doubled", "players", "seats", "sitting_out"}
 SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules"}
 SESSION_OUTPUT_KEYS = {
     "id", "created_at", "hands", "totals", "hands_won", "standings", "next_dealer",
-    "pending_doublers", "complete", "hand_count", "version", "sitting_out_next",
+    "pending_doublers", "complete", "hand_count", "version", "sitting_out_next", "settle_up",
 }  # fmt: skip
-RULES_KEYS = {"partner", "no_bid", "cracking", "blitzing", "sitting_out"}
+RULE_TEXTS = ("partner", "no_bid", "sitting_out", "schwarz", "doublers")
+RULE_FLAGS = ("cracking", "blitzing", "bump", "penalties")
+RULE_NUMBERS = ("max_multiplier", "stake")
+RULES_KEYS = {*RULE_TEXTS, *RULE_FLAGS, *RULE_NUMBERS}
 
 
 def json_object(request: Request) -> dict[str, Any]:
@@ -145,6 +149,8 @@ LABELS = {
     "called_card": "The called card",
     "cracked_by": "The player who cracked",
     "winner": "The leaster winner",
+    "result": "The result",
+    "penalized": "The penalized player",
     "dealer": "The dealer",
     "first_dealer": "The first dealer",
     "name": "The session name",
@@ -218,6 +224,8 @@ def hand_request(body: Mapping[str, Any]) -> HandRequest:
         recracked=_flag(body, "recracked"),
         blitzes=tuple(blitzes),
         winner=_name_or_none(body, "winner"),
+        result=_name_or_none(body, "result"),
+        penalized=_name_or_none(body, "penalized"),
         points=_per_player(body, "points", "points", 120),
         tricks=_per_player(body, "tricks", "tricks", MAX_TRICKS),
     )
@@ -251,28 +259,34 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
     players = _names(body.get("players"), "players")
     if "rounds" not in body:
         raise RuleError("Say how many rounds to play (0 means open-ended).", "rounds")
-    given_rules = body.get("rules") or {}
-    if not isinstance(given_rules, dict):
-        raise RuleError("Rules must be an object of rule options.", "rules")
-    for key in given_rules:
-        if key not in RULES_KEYS:
-            options = ", ".join(sorted(RULES_KEYS))
-            raise RuleError(f"There is no rule option {key}; the options are {options}.", "rules")
-    for key in ("partner", "no_bid", "sitting_out"):
-        if given_rules.get(key) is not None:
-            _text(given_rules[key], "rules", f"The {key.replace('_', ' ')} rule")
-    for key in ("cracking", "blitzing"):
-        if given_rules.get(key) is not None and not isinstance(given_rules[key], bool):
-            raise RuleError(f"The {key} rule must be true or false.", "rules")
+    given_rules = _rule_options(body.get("rules") or {})
     return SessionRequest(
         name=_text(body.get("name") or "", "name", "The session name"),
         players=players,
         rounds=_rounds(body["rounds"]),
         first_dealer=_name_or_none(body, "first_dealer"),
-        options=rules.options_from(
-            **{key: given_rules.get(key) for key in RULES_KEYS}, seated=len(players)
-        ),
+        options=rules.options_from(**given_rules, seated=len(players)),
     )
+
+
+def _rule_options(given: Any) -> dict[str, Any]:
+    """The rule options given by name, their types checked (their values are the engine's to
+    check); null means not given."""
+    if not isinstance(given, dict):
+        raise RuleError("Rules must be an object of rule options.", "rules")
+    for key in given:
+        if key not in RULES_KEYS:
+            names = ", ".join(sorted(RULES_KEYS))
+            raise RuleError(f"There is no rule option {key}; the options are {names}.", "rules")
+    options = {key: value for key, value in given.items() if value is not None}
+    for key, value in options.items():
+        if key in RULE_TEXTS:
+            _text(value, "rules", f"The {key.replace('_', ' ')} rule")
+        elif key in RULE_FLAGS and not isinstance(value, bool):
+            raise RuleError(f"The {key} rule must be true or false.", "rules")
+        elif key in RULE_NUMBERS and (not isinstance(value, int) or isinstance(value, bool)):
+            raise RuleError(f"The {key.replace('_', ' ')} must be a whole number.", "rules")
+    return options
 
 
 def _rounds(value: Any) -> int:
@@ -286,13 +300,15 @@ class SessionChange:
     name: str | None
     rounds: int | None
     players: list[str] | None = None
+    rules: dict[str, Any] | None = None
 
 
 def session_change(body: Mapping[str, Any]) -> SessionChange:
-    _check_keys(body, {"name", "rounds", "players"}, SESSION_OUTPUT_KEYS)
+    _check_keys(body, {"name", "rounds", "players", "rules"}, SESSION_OUTPUT_KEYS)
     name = _name_or_none(body, "name")
     rounds = None if body.get("rounds") is None else _rounds(body["rounds"])
     players = None if body.get("players") is None else _names(body["players"], "players")
-    if name is None and rounds is None and players is None:
-        raise RuleError("Give a new name, number of rounds or seat order of players.")
-    return SessionChange(name=name, rounds=rounds, players=players)
+    options = None if body.get("rules") is None else _rule_options(body["rules"])
+    if name is None and rounds is None and players is None and options is None:
+        raise RuleError("Give a new name, number of rounds, seat order of players or rules.")
+    return SessionChange(name=name, rounds=rounds, players=players, rules=options)

@@ -117,7 +117,7 @@ def get_session(session_id: int) -> Response:
 def update_session(session_id: int) -> Response:
     change = session_change(json_object(request))
     with _session_write(session_id) as write:
-        write.update(change.name, change.rounds, change.players)
+        write.update(change.name, change.rounds, change.players, change.rules)
         write.finish()
         return _session_answer(write, write.session, write.sheet_after(), 200)
 

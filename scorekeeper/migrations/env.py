@@ -70,10 +70,18 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # A batch migration rebuilds a table by copying it and dropping the old one; with
+            # foreign keys on, that drop would cascade to every row referring to the table.
+            # Set on the driver's connection, outside any transaction, where SQLite obeys it.
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

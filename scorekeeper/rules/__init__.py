@@ -1,6 +1,6 @@
 """The rules of Sheepshead as the scorekeeper computes them: pure Python, no Flask, no database."""
 
-from .errors import RuleError, SessionComplete
+from .errors import HandsPlayed, RuleError, SessionComplete
 from .hands import (
     CALLED_CARDS,
     OPPONENT_POINTS_LABEL,
@@ -40,6 +40,7 @@ from .table import (
     Schwarz,
     SittingOut,
     Table,
+    change_rules,
     change_seats,
     check_table,
     checked_seats,
@@ -68,6 +69,7 @@ __all__ = [
     "Hand",
     "HandInput",
     "HandResult",
+    "HandsPlayed",
     "Kind",
     "NoBid",
     "Options",
@@ -82,6 +84,7 @@ __all__ = [
     "SittingOut",
     "Standing",
     "Table",
+    "change_rules",
     "change_seats",
     "check_card_points",
     "check_table",

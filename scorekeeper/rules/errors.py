@@ -14,3 +14,8 @@ class RuleError(ValueError):
 
 class SessionComplete(RuleError):
     """Every round of the session is played, so no further hand can be recorded."""
+
+
+class HandsPlayed(RuleError):
+    """A change the hands already played rule out (too many for the rounds and seats, or
+    scored by the rules it would change)."""

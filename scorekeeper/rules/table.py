@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TypeVar
 
-from .errors import RuleError, SessionComplete
+from .errors import HandsPlayed, RuleError, SessionComplete
 
 MIN_SEATS = 3
 MAX_SEATS = 8
@@ -290,7 +290,7 @@ def change_seats(table: Table, players: Sequence[str], hand_count: int) -> Table
     changed = replace(table, seats=seats)
     limit = changed.hands_per_session
     if limit is not None and hand_count > limit:
-        raise SessionComplete(
+        raise HandsPlayed(
             f"{hand_count} hands are already played, more than {table.rounds} "
             f"round{'s' if table.rounds != 1 else ''} of {len(seats)} hands: "
             "raise the rounds first.",
@@ -299,6 +299,18 @@ def change_seats(table: Table, players: Sequence[str], hand_count: int) -> Table
     if table.first_dealer in seats:
         return changed
     return replace(changed, first_dealer=changed.dealer_after(table.first_dealer, table.seats))
+
+
+def change_rules(table: Table, options: Options, hand_count: int) -> Table:
+    """The table with new rules: any of them while no hand is played; after, only the stake,
+    since the hands played were scored by the others."""
+    if hand_count and replace(options, stake=table.options.stake) != table.options:
+        raise HandsPlayed(
+            "Hands are already played by these rules, so only the stake can change now.",
+            "rules",
+        )
+    check_table(table.seats, options, "rules")
+    return replace(table, options=options)
 
 
 def options_from(

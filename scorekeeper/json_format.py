@@ -8,6 +8,7 @@ from typing import Any
 
 from . import rules
 from .models import Change, Session, as_utc
+from .settling import of_sheet, settle_up_json
 
 
 def iso(moment: datetime) -> str:
@@ -188,4 +189,5 @@ def session_json(session: Session, sheet: rules.Sheet) -> dict[str, Any]:
         "sitting_out_next": list(sheet.sitting_out_next),
         "pending_doublers": sheet.pending_doublers,
         "complete": sheet.complete,
+        "settle_up": settle_up_json(of_sheet(sheet)),
     }

@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from flask import Request
@@ -312,3 +313,21 @@ def session_change(body: Mapping[str, Any]) -> SessionChange:
     if name is None and rounds is None and players is None and options is None:
         raise RuleError("Give a new name, number of rounds, seat order of players or rules.")
     return SessionChange(name=name, rounds=rounds, players=players, rules=options)
+
+
+def day_in(args: Mapping[str, str], field: str) -> date | None:
+    """A day given as YYYY-MM-DD in the query string, or None when it is not given."""
+    value = args.get(field)
+    if value is None or value == "":
+        return None
+    try:
+        return date.fromisoformat(value) if DAY.fullmatch(value) else _no_day(field)
+    except ValueError:
+        return _no_day(field)
+
+
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _no_day(field: str) -> date:
+    raise RuleError(f"The {field} date must be a day written as YYYY-MM-DD.", field)

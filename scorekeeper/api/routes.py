@@ -12,11 +12,11 @@ from typing import Any
 from flask import Response, g, request
 from flask.typing import ResponseReturnValue
 
-from .. import store, trash, writes
+from .. import settling, store, trash, writes
 from ..errors import error_answer
 from ..json_format import change_json, session_json, session_summary
 from . import bp
-from .parse import hand_request, json_object, session_change, session_request
+from .parse import day_in, hand_request, json_object, session_change, session_request
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,100}")
@@ -111,6 +111,18 @@ def get_session(session_id: int) -> Response:
     response.set_data(json.dumps(body, ensure_ascii=False))
     response.mimetype = "application/json"
     return response
+
+
+@bp.get("/sessions/<int:session_id>/settle-up")
+def session_settle_up(session_id: int) -> dict[str, Any]:
+    sheet = store.sheet_of(store.session_or_404(session_id))
+    return settling.settle_up_json(settling.of_sheet(sheet))
+
+
+@bp.get("/settle-up")
+def settle_up() -> dict[str, Any]:
+    start, end = (day_in(request.args, field) for field in ("from", "to"))
+    return settling.settle_up_json(settling.of_range(start, end))
 
 
 @bp.patch("/sessions/<int:session_id>")

@@ -9,9 +9,21 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..rules import CALLED_CARDS, MAX_ROUNDS, Blitz, Kind, NoBid, PartnerMode, SittingOut
+from ..rules import (
+    CALLED_CARDS,
+    MAX_ROUNDS,
+    MULTIPLIER_CAPS,
+    Blitz,
+    Doublers,
+    Kind,
+    NoBid,
+    PartnerMode,
+    Result,
+    Schwarz,
+    SittingOut,
+)
 from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
-from ..rules.table import MAX_NAME_LENGTH, MAX_SEATS, MAX_SESSION_NAME_LENGTH, MIN_SEATS
+from ..rules.table import MAX_NAME_LENGTH, MAX_SEATS, MAX_SESSION_NAME_LENGTH, MAX_STAKE, MIN_SEATS
 
 Schema = dict[str, Any]
 
@@ -102,6 +114,11 @@ def _schemas() -> dict[str, Schema]:
             "uniqueItems": True,
             "maxItems": len(Blitz),
         },
+        "result": {
+            "enum": [*(result.value for result in Result), None],
+            "description": "How the hand went, from the picking team's side; with points, it "
+            "must agree with them (RULES.md, Results instead of points).",
+        },
     }
     leaster_fields: Schema = {
         "winner": _ref("PlayerName"),
@@ -149,15 +166,21 @@ def _schemas() -> dict[str, Schema]:
         "points": _unset("object"),
         "tricks": _unset("object"),
     }
+    unset_penalty = {"penalized": _unset("string")}
 
-    def hand_input(kind: Kind, fields: Schema, required: list[str], **more: Any) -> Schema:
-        return {
+    def hand_input(
+        kind: Kind, fields: Schema, required: list[str], not_: Schema | None = None, **more: Any
+    ) -> Schema:
+        schema = {
             "type": "object",
             "properties": {"kind": {"const": kind.value}, **fields, **common},
             "required": ["kind", *required],
             "additionalProperties": False,
             **more,
         }
+        if not_ is not None:
+            schema["not"] = not_
+        return schema
 
     rules_object = {
         "type": "object",
@@ -167,6 +190,17 @@ def _schemas() -> dict[str, Schema]:
             "cracking": {"type": "boolean"},
             "blitzing": {"type": "boolean"},
             "sitting_out": {"enum": [rule.value for rule in SittingOut]},
+            "bump": {"type": "boolean"},
+            "schwarz": {"enum": [rule.value for rule in Schwarz]},
+            "doublers": {"enum": [rule.value for rule in Doublers]},
+            "max_multiplier": {"enum": list(MULTIPLIER_CAPS), "description": "0: no cap."},
+            "penalties": {"type": "boolean"},
+            "stake": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": MAX_STAKE,
+                "description": "Cents per point, for the settle-up.",
+            },
         },
     }
     names = {"type": "array", "items": {"type": "string"}}
@@ -190,6 +224,11 @@ def _schemas() -> dict[str, Schema]:
         "tricks": {"type": ["object", "null"], "additionalProperties": {"type": "integer"}},
         "doubled": {"type": "boolean"},
         "multiplier": {"type": "integer", "minimum": 1},
+        "result": {
+            "enum": [*(result.value for result in Result), None],
+            "description": "Set for every pick: given, or following from the points.",
+        },
+        "penalized": {"type": ["string", "null"]},
         "players": {**names, "description": "Who played the hand, in bidding order."},
         "seats": {**names, "description": "The seat order the hand was played with."},
         "sitting_out": {**names, "description": "Who sat the hand out, in seat order."},
@@ -243,6 +282,7 @@ def _schemas() -> dict[str, Schema]:
             **names,
             "description": "Who sits out the next hand; empty when everyone plays.",
         },
+        "settle_up": _ref("SettleUp"),
     }
     return {
         "Error": {
@@ -309,62 +349,110 @@ def _schemas() -> dict[str, Schema]:
                     "departures. A table the rules can't play is 400; one whose hands would "
                     "exceed the fixed rounds is 409.",
                 },
+                "rules": {
+                    **_nullable({**rules_object, "additionalProperties": False}),
+                    "description": "Any rule option while no hand is played; after, only the "
+                    "stake (409 for a change to another).",
+                },
             },
             "anyOf": [
                 {"required": ["name"], "properties": {"name": {"type": "string"}}},
                 {"required": ["rounds"], "properties": {"rounds": {"type": "integer"}}},
                 {"required": ["players"], "properties": {"players": {"type": "array"}}},
+                {"required": ["rules"], "properties": {"rules": {"type": "object"}}},
             ],
             "additionalProperties": False,
         },
         "HandInput": {
-            "oneOf": [_ref("PickInput"), _ref("LeasterInput"), _ref("PassInput")],
+            "oneOf": [
+                _ref("PickInput"),
+                _ref("LeasterInput"),
+                _ref("PassInput"),
+                _ref("PenaltyInput"),
+            ],
             "discriminator": {
                 "propertyName": "kind",
                 "mapping": {
                     Kind.PICK.value: "#/components/schemas/PickInput",
                     Kind.LEASTER.value: "#/components/schemas/LeasterInput",
                     Kind.PASS.value: "#/components/schemas/PassInput",
+                    Kind.PENALTY.value: "#/components/schemas/PenaltyInput",
                 },
             },
         },
         "PickInput": hand_input(
             Kind.PICK,
-            {**pick_fields, **unset_leaster},
+            {**pick_fields, **unset_leaster, **unset_penalty},
             ["picker", "partner"],
-            oneOf=[
+            anyOf=[
                 {
                     "required": ["picking_points"],
                     "properties": {"picking_points": {"type": "integer"}},
-                    "not": {
-                        "required": ["opponent_points"],
-                        "properties": {"opponent_points": {"type": "integer"}},
-                    },
                 },
                 {
                     "required": ["opponent_points"],
                     "properties": {"opponent_points": {"type": "integer"}},
-                    "not": {
-                        "required": ["picking_points"],
-                        "properties": {"picking_points": {"type": "integer"}},
-                    },
                 },
+                {"required": ["result"], "properties": {"result": {"type": "string"}}},
             ],
-            description="One of `picking_points` or `opponent_points`. A leaster's keys must "
-            "be absent, null or empty.",
+            not_={
+                "required": ["picking_points", "opponent_points"],
+                "properties": {
+                    "picking_points": {"type": "integer"},
+                    "opponent_points": {"type": "integer"},
+                },
+            },
+            description="At most one of `picking_points` or `opponent_points`, a `result`, or "
+            "both. A leaster's keys must be absent, null or empty.",
         ),
         "LeasterInput": hand_input(
             Kind.LEASTER,
-            {**unset_pick, **leaster_fields},
+            {**unset_pick, **leaster_fields, **unset_penalty},
             ["winner"],
             description="Only when the session plays a leaster when everyone passes.",
         ),
         "PassInput": hand_input(
             Kind.PASS,
-            {**unset_pick, **unset_leaster},
+            {**unset_pick, **unset_leaster, **unset_penalty},
             [],
             description="Only when the session re-deals (or plays a doubler) when everyone passes.",
         ),
+        "PenaltyInput": hand_input(
+            Kind.PENALTY,
+            {**unset_pick, **unset_leaster, "penalized": _ref("PlayerName")},
+            ["penalized"],
+            description="Only when the session allows penalty hands: the penalized player pays "
+            "1 to every other player of the hand.",
+        ),
+        "SettleUp": {
+            "type": "object",
+            "properties": {
+                "stake": {
+                    "type": ["integer", "null"],
+                    "description": "Null when the sessions counted have different stakes.",
+                },
+                "unit": {"enum": ["cents", "points"]},
+                "balances": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "payments": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "from": {"type": "string"},
+                            "to": {"type": "string"},
+                            "amount": {"type": "integer", "minimum": 1},
+                        },
+                        "required": ["from", "to", "amount"],
+                    },
+                },
+                "exact": {
+                    "type": "boolean",
+                    "description": "Whether the payments are proven the fewest (up to 20 "
+                    "players owed or owing); beyond, a greedy match.",
+                },
+            },
+            "required": ["stake", "unit", "balances", "payments"],
+        },
         "Hand": {"type": "object", "properties": hand_answer, "required": list(hand_answer)},
         "SessionSummary": {"type": "object", "properties": summary, "required": list(summary)},
         "Session": {"type": "object", "properties": session, "required": list(session)},
@@ -627,6 +715,33 @@ def _paths() -> dict[str, Any]:
                 writes,
                 write=True,
                 if_match=True,
+            ),
+        },
+        "/api/sessions/{session_id}/settle-up": {
+            "parameters": [SESSION_ID],
+            "get": _operation(
+                "getSessionSettleUp",
+                "Who pays whom after the session: the fewest payments",
+                {"200": _json(_ref("SettleUp"), "The settle-up.")},
+                one,
+            ),
+        },
+        "/api/settle-up": {
+            "parameters": [
+                {
+                    "name": name,
+                    "in": "query",
+                    "required": False,
+                    "description": f"{label} day, included, in the server's time zone.",
+                    "schema": {"type": "string", "format": "date"},
+                }
+                for name, label in (("from", "The first"), ("to", "The last"))
+            ],
+            "get": _operation(
+                "getSettleUp",
+                "Who pays whom over every session started in a range of days",
+                {"200": _json(_ref("SettleUp"), "The settle-up.")},
+                (*reads, 400),
             ),
         },
         "/api/trash": {

@@ -24,7 +24,7 @@
   const checkedPartner = () => partner.querySelector("input:checked")?.value;
   // The partner rule follows the size until someone chooses one.
   const size = () => (filled() >= MIN ? filled() : shown);
-  let partnerChosen = checkedPartner() !== usualPartner(size());
+  let partnerChosen = "partnerChosen" in form.dataset || checkedPartner() !== usualPartner(size());
   partner.addEventListener("change", () => {
     partnerChosen = true;
   });

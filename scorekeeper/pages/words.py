@@ -87,6 +87,15 @@ def score_preview(result: rules.HandResult) -> str:
     """'Ann +4, Bob +2, others -2, x2 for the crack': the scores a hand will give its players."""
     if result.hand.kind is rules.Kind.PASS:
         return "No scores: the deal moves on."
+    parts = [scores_words(result)]
+    reasons = multiplier_reasons(result)
+    if reasons:
+        parts.append(f"x{result.multiplier} for {names(reasons)}")
+    return ", ".join(parts)
+
+
+def scores_words(result: rules.HandResult) -> str:
+    """'Ann +4, Bob +2, others -2': the named players' scores, then the others'."""
     scores = result.scores
     players = sorted(result.players, key=result.hand.seats.index)
     others = [p for p in players if p not in (result.hand.picker, result.hand.partner)]
@@ -97,9 +106,6 @@ def score_preview(result: rules.HandResult) -> str:
     named = [p for p in players if p not in others]
     parts = [f"{p} {signed(scores[p])}" for p in named]
     parts.append(f"others {signed(scores[others[0]])}")
-    reasons = multiplier_reasons(result)
-    if reasons:
-        parts.append(f"x{result.multiplier} for {names(reasons)}")
     return ", ".join(parts)
 
 
@@ -303,6 +309,6 @@ def recap(title: str, sheet: rules.Sheet, settle_up: SettleUp) -> str:
     if biggest is not None:
         number, result = biggest
         lines.append(
-            f"Biggest hand: hand {number}, {hand_summary(result)}: {score_preview(result)}"
+            f"Biggest hand: hand {number}, {hand_summary(result)}: {scores_words(result)}"
         )
     return "\n".join(lines)

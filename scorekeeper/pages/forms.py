@@ -53,9 +53,7 @@ DOUBLERS_RULES = [
     SelectChoice(rules.Doublers.QUEUE.value, "One pick each"),
     SelectChoice(rules.Doublers.STACK.value, "Stacked on the next pick"),
 ]
-CAPS = [
-    SelectChoice(str(cap), f"x{cap}" if cap else "No cap") for cap in rules.MULTIPLIER_CAPS
-]
+CAPS = [SelectChoice(str(cap), f"x{cap}" if cap else "No cap") for cap in rules.MULTIPLIER_CAPS]
 RESULTS = [SelectChoice(result.value, result.words.capitalize()) for result in rules.Result]
 # The rule options by the API's names, which are also the form's fields and a share link's keys.
 RULE_KEYS = (
@@ -105,9 +103,7 @@ def typed_stake(text: str | None) -> int:
     return cents
 
 
-STAKE_ERROR = (
-    f"The stake is money per point such as 0.25, from $0.00 to {money(MAX_STAKE)}."
-)
+STAKE_ERROR = f"The stake is money per point such as 0.25, from $0.00 to {money(MAX_STAKE)}."
 
 
 def typed_rounds(text: str | None) -> int | None:
@@ -163,10 +159,16 @@ class RulesForm(EngineForm):
     blitzing = BooleanField("Blitzing", default=True)
     bump = BooleanField("Double on the bump")
     schwarz = RadioField(
-        "What makes schwarz", choices=SCHWARZ_RULES, default=SCHWARZ_RULES[0].value, validate_choice=False
+        "What makes schwarz",
+        choices=SCHWARZ_RULES,
+        default=SCHWARZ_RULES[0].value,
+        validate_choice=False,
     )
     doublers = RadioField(
-        "Doublers after everyone passed", choices=DOUBLERS_RULES, default=DOUBLERS_RULES[0].value, validate_choice=False
+        "Doublers after everyone passed",
+        choices=DOUBLERS_RULES,
+        default=DOUBLERS_RULES[0].value,
+        validate_choice=False,
     )
     max_multiplier = SelectField(
         "Multiplier cap", choices=CAPS, default=CAPS[0].value, validate_choice=False
@@ -197,7 +199,9 @@ class RulesForm(EngineForm):
     def cap(self) -> int:
         text = self.max_multiplier.data or "0"
         if not _digits(text):
-            raise RuleError(f"The multiplier cap, “{text}”, is not one of the caps.", "max_multiplier")
+            raise RuleError(
+                f"The multiplier cap, “{text}”, is not one of the caps.", "max_multiplier"
+            )
         return int(text)
 
     def choose(self, given: Mapping[str, str]) -> None:

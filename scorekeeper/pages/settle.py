@@ -31,9 +31,7 @@ def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
             with session_write(session_id) as write:
                 write.update(None, None, None, {"stake": cents})
                 said = f"Stake set to {money(cents)} a point." if cents else "Stake taken off."
-                return done(
-                    write, url_for("pages.session_settle_up", session_id=session_id), said
-                )
+                return done(write, url_for("pages.session_settle_up", session_id=session_id), said)
         except RuleError as error:
             form.stake.errors = [error.message]
     session = store.session_or_404(session_id)
@@ -47,6 +45,7 @@ def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
         session=session,
         sheet=sheet,
         settle_up=settle_up,
+        played=bool(sheet.results),
         form=form,
         recap=recap(session_title(session), sheet, settle_up),
     )
@@ -59,4 +58,7 @@ def settle_range() -> tuple[str, int]:
     if filters.errors:
         return render_template("settle_range.html", filters=filters, settle_up=None), 400
     settle_up = settling.of_range(filters.dates.start, filters.dates.end)
-    return render_template("settle_range.html", filters=filters, settle_up=settle_up), 200
+    page = render_template(
+        "settle_range.html", filters=filters, settle_up=settle_up, played=bool(settle_up.balances)
+    )
+    return page, 200

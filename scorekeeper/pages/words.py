@@ -308,7 +308,5 @@ def recap(title: str, sheet: rules.Sheet, settle_up: SettleUp) -> str:
     biggest = biggest_hand(sheet)
     if biggest is not None:
         number, result = biggest
-        lines.append(
-            f"Biggest hand: hand {number}, {hand_summary(result)}: {scores_words(result)}"
-        )
+        lines.append(f"Biggest hand: hand {number}, {hand_summary(result)}: {scores_words(result)}")
     return "\n".join(lines)

@@ -79,7 +79,9 @@ def test_schwarz_by_tricks_asks_where_it_matters(page: Page, base_url: str) -> N
         {"players": SEATS, "rounds": 0, "rules": {"schwarz": "tricks"}},
     )
     page.goto(f"/sessions/{session['id']}/hands/new")
-    expect(page.locator("#result-hint")).to_contain_text("Won schwarz only if the opponents took no trick")
+    expect(page.locator("#result-hint")).to_contain_text(
+        "Won schwarz only if the opponents took no trick"
+    )
     chip(page, "Picker", "Bob").tap()
     chip(page, "Partner", "Cat").tap()
     page.get_by_label("Picking team points").fill("120")
@@ -214,14 +216,11 @@ def test_settle_up_page(page: Page, base_url: str, shot: Shot, width: int) -> No
         "Standings: 1. Cat +16, 2. Ann -1, 3. Bob -2, 4. Eve -6, 5. Dan -7",
         "Settle up ($0.25 a point): Ann pays Cat $0.25; Bob pays Cat $0.50; "
         "Dan pays Cat $1.75; Eve pays Cat $1.50",
-        "Biggest hand: hand 2, Cat alone, won schneider, cracked by Eve (x2): "
-        "Cat +16, others -4",
+        "Biggest hand: hand 2, Cat alone, won schneider, cracked by Eve (x2): Cat +16, others -4",
     ]
 
 
-def test_share_copies_the_recap_where_there_is_no_share_sheet(
-    page: Page, base_url: str
-) -> None:
+def test_share_copies_the_recap_where_there_is_no_share_sheet(page: Page, base_url: str) -> None:
     sid = night(base_url, 0)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.goto(f"/sessions/{sid}/settle-up")

@@ -19,6 +19,11 @@
         if (ask !== asked) return;
         output.textContent = answer.preview || answer.error || "";
         output.classList.toggle("pending", !answer.preview);
+        // Points and a result that disagree are said at the result, as a refused save says it.
+        if (live) {
+          live.textContent = answer.field === "result" ? answer.error : "";
+          live.hidden = !live.textContent;
+        }
       })
       .catch(() => {});
   };
@@ -35,13 +40,31 @@
     }
   };
 
-  const complement = (from, to) => {
-    if (from.value.trim() !== "") to.value = "";
-    const n = Number(from.value);
-    to.placeholder = from.value.trim() !== "" && n >= 0 && n <= 120 ? String(120 - n) : "";
+  const live = document.getElementById("result-live");
+  // The result typed points give on their own (0 and 120 are schwarz), as the engine reads them.
+  const ROWS = [[120, "won_schwarz"], [91, "won_schneider"], [61, "won"], [31, "lost"], [1, "lost_schneider"], [0, "lost_schwarz"]];
+  const pickResult = (points) => {
+    const row = ROWS.find(([low]) => points >= low);
+    const input = row && form.querySelector(`input[name="result"][value="${row[1]}"]`);
+    if (input) input.checked = true;
   };
-  picking.addEventListener("input", () => complement(picking, opponents));
-  opponents.addEventListener("input", () => complement(opponents, picking));
+
+  const complement = (from, to, picking) => {
+    const typed = from.value.trim();
+    if (typed !== "") to.value = "";
+    const n = Number(typed);
+    const valid = typed !== "" && Number.isInteger(n) && n >= 0 && n <= 120;
+    to.placeholder = valid ? String(120 - n) : "";
+    if (valid) pickResult(picking ? n : 120 - n);
+  };
+  picking.addEventListener("input", () => complement(picking, opponents, true));
+  opponents.addEventListener("input", () => complement(opponents, picking, false));
+
+  // Typed points show their result, as an edit form opens with the points only.
+  if (!form.querySelector('input[name="result"]:checked')) {
+    if (picking.value.trim() !== "") complement(picking, opponents, true);
+    else if (opponents.value.trim() !== "") complement(opponents, picking, false);
+  }
 
   form.addEventListener("change", tidy);
   form.addEventListener("input", () => {

@@ -24,9 +24,11 @@
   const checkedPartner = () => partner.querySelector("input:checked")?.value;
   // The partner rule follows the size until someone chooses one.
   const size = () => (filled() >= MIN ? filled() : shown);
-  let partnerChosen = checkedPartner() !== usualPartner(size());
+  // The rule someone chose (or a shared link gave), kept while three seated force alone.
+  let partnerChosen =
+    "partnerChosen" in form.dataset || checkedPartner() !== usualPartner(size()) ? checkedPartner() : null;
   partner.addEventListener("change", () => {
-    partnerChosen = true;
+    partnerChosen = checkedPartner();
   });
 
   const refresh = () => {
@@ -53,6 +55,7 @@
       input.closest("label").hidden = three && input.value !== "alone";
     }
     if (three || !partnerChosen) partnerInput(usualPartner(size())).checked = true;
+    else partnerInput(partnerChosen).checked = true;
     sittingOut.hidden = seated < 6;
   };
 

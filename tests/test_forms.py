@@ -521,6 +521,44 @@ VALID_HANDS = [
         {"kind": "pick", "picker": "Dan", "scores": scores(-1, -1, -1, 2, 1)},
         id="a pick in a leaster session",
     ),
+    pytest.param(
+        {},
+        [{"picker": "Ann", "partner": "Bob", "result": "won_schneider"}],
+        {"result": "won_schneider", "picking_points": None, "scores": scores(4, 2, -2, -2, -2)},
+        id="result by tap, no points",
+    ),
+    pytest.param(
+        {"rules": {"schwarz": "tricks"}},
+        [{"picker": "Ann", "partner": "Bob", "picking_points": "120", "result": "won_schneider"}],
+        {"result": "won_schneider", "picking_points": 120, "scores": scores(4, 2, -2, -2, -2)},
+        id="120 points and a trick to the opponents, schwarz by tricks",
+    ),
+    pytest.param(
+        {},
+        [{"picker": "Ann", "partner": "Bob", "picking_points": "95", "result": "won_schneider"}],
+        {"result": "won_schneider", "picking_points": 95, "scores": scores(4, 2, -2, -2, -2)},
+        id="points and the result they mean",
+    ),
+    pytest.param(
+        {"rules": {"bump": True}},
+        [{"picker": "Ann", "partner": "Bob", "result": "lost"}],
+        {"result": "lost", "scores": scores(-4, -2, 2, 2, 2)},
+        id="example 12: a loss on the bump",
+    ),
+    pytest.param(
+        {"rules": {"penalties": True}},
+        [
+            {"kind": "penalty", "penalized": "Dan", "picker": "Ann", "result": "won"},
+        ],
+        {
+            "kind": "penalty",
+            "penalized": "Dan",
+            "picker": None,
+            "result": None,
+            "scores": scores(1, 1, 1, -4, 1),
+        },
+        id="penalty hand, what a pick would need left out",
+    ),
 ]
 
 
@@ -544,6 +582,27 @@ def test_record_hand(
 
 
 HAND_REFUSALS = [
+    pytest.param(
+        {},
+        {"picker": "Ann", "partner": "Bob", "picking_points": "75", "result": "lost"},
+        pick("Ann", "Bob", 75, result="lost"),
+        "result",
+        id="points and a result that disagree",
+    ),
+    pytest.param(
+        {"rules": {"schwarz": "tricks"}},
+        {"picker": "Ann", "partner": "Bob", "picking_points": "40", "result": "lost_schwarz"},
+        pick("Ann", "Bob", 40, result="lost_schwarz"),
+        "result",
+        id="schwarz by tricks with points taken in tricks",
+    ),
+    pytest.param(
+        {"rules": {"penalties": True}},
+        {"kind": "penalty"},
+        {"kind": "penalty"},
+        "penalized",
+        id="penalty without who",
+    ),
     pytest.param(
         {},
         {"picker": "Ann", "partner": "Bob"},
@@ -814,6 +873,30 @@ EDIT_PREFILLS = [
         id="forced pick",
     ),
     pytest.param(REDEAL, {"kind": "pass"}, {"kind": ["passed"], "picker": None}, id="pass"),
+    pytest.param(
+        {},
+        {"kind": "pick", "picker": "Ann", "partner": "Bob", "result": "won"},
+        {"result": ["won"], "picking_points": [""], "picker": ["Ann"]},
+        id="result only",
+    ),
+    pytest.param(
+        {},
+        pick("Ann", "Bob", 75),
+        {"result": None, "picking_points": ["75"]},
+        id="a result the points give is left to them",
+    ),
+    pytest.param(
+        {"rules": {"schwarz": "tricks"}},
+        pick("Ann", "Bob", 120, result="won_schneider"),
+        {"result": ["won_schneider"], "picking_points": ["120"]},
+        id="a result the points don't give is kept",
+    ),
+    pytest.param(
+        {"rules": {"penalties": True}},
+        {"kind": "penalty", "penalized": "Dan"},
+        {"kind": ["penalty"], "penalized": ["Dan"], "picker": None},
+        id="penalty",
+    ),
     pytest.param(
         LEASTER,
         {
@@ -1455,3 +1538,187 @@ def test_seats_page_refusals_keep_the_seats_typed(
         again = {**{k: v for k, v in sent.items() if k != "leave"}, "seat": kept}
         assert client.post(seats_path(session_id), data=again).status_code == 302
         assert api.session(session_id)["players"] == kept
+
+
+# --- house rules on the new-session form
+
+HOUSE_RULES = {
+    "no_bid": "doubler",
+    "bump": "y",
+    "schwarz": "tricks",
+    "doublers": "stack",
+    "max_multiplier": "8",
+    "penalties": "y",
+    "stake": "0.25",
+}
+
+
+@pytest.mark.parametrize(
+    ("stake", "cents"),
+    [("0.25", 25), ("$1.5", 150), (" 2 ", 200), (".05", 5), ("100", 10000), ("", 0), ("0", 0)],
+)
+def test_new_session_with_house_rules(
+    api: Api, client: FlaskClient, stake: str, cents: int
+) -> None:
+    response = client.post("/sessions/new", data=session_form({**HOUSE_RULES, "stake": stake}))
+    (summary,) = client.get("/api/sessions").json["sessions"]
+    sheet = redirected_page(client, response, sheet_path(summary["id"]))
+    assert api.session(summary["id"])["rules"] == {
+        **DEFAULT_RULES,
+        "no_bid": "doubler",
+        "bump": True,
+        "schwarz": "tricks",
+        "doublers": "stack",
+        "max_multiplier": 8,
+        "penalties": True,
+        "stake": cents,
+    }
+    words = "Doublers stack · bump doubles a loss · cap x8 · schwarz by tricks · penalty hands"
+    assert words in sheet.text
+
+
+@pytest.mark.parametrize("stake", ["abc", "100.01", "1.234", "-1", "$", "1,000"])
+def test_new_session_refuses_a_stake_that_is_not_money(
+    app: Flask, client: FlaskClient, stake: str
+) -> None:
+    sent = session_form({**HOUSE_RULES, "stake": stake})
+    page = html_page(client.post("/sessions/new", data=sent))
+    assert page.errors == ["The stake is money per point such as 0.25, from $0.00 to $100.00."]
+    assert page.error_ids == ["stake-error"]
+    assert_kept(page, sent)
+    assert client.get("/api/sessions").json["sessions"] == []
+
+
+def test_house_rules_are_closed_and_name_the_api_s_rule_keys(client: FlaskClient) -> None:
+    html = client.get("/sessions/new").text
+    assert re.search(r'<details class="house-rules">', html)
+    names = set(re.findall(r'<(?:input|select)[^>]* name="([a-z_]+)"', html))
+    keys = {"partner", "no_bid", "cracking", "blitzing", "sitting_out", "bump", "schwarz"}
+    keys |= {"doublers", "max_multiplier", "penalties", "stake"}
+    assert keys <= names
+    page = FormPage(html)
+    assert {key: page.fields.get(key) for key in sorted(keys)} == {
+        "blitzing": ["y"],
+        "bump": None,
+        "cracking": ["y"],
+        "doublers": ["queue"],
+        "max_multiplier": ["0"],
+        "no_bid": ["forced_pick"],
+        "partner": ["jack_of_diamonds"],
+        "penalties": None,
+        "schwarz": ["points"],
+        "sitting_out": ["dealer"],
+        "stake": [""],
+    }
+    for line in (
+        "A lost pick scores double",
+        "Schwarz is a side taking no trick",
+        "Every doubler waiting doubles the next pick",
+        "No hand scores more than this many times its value",
+        "the penalized player pays 1 to every other player",
+        "Money a point, in dollars and cents, for the settle-up",
+    ):
+        assert line in page.text
+
+
+def test_a_link_opens_the_new_session_form_with_its_rules(api: Api, client: FlaskClient) -> None:
+    query = (
+        "partner=called_ace&no_bid=doubler&cracking=false&blitzing=true&sitting_out=none"
+        "&bump=true&schwarz=tricks&doublers=stack&max_multiplier=16&penalties=true&stake=125"
+    )
+    response = client.get(f"/sessions/new?{query}")
+    assert '<details class="house-rules" open>' in response.text
+    page = html_page(response)
+    assert page.errors == []
+    chosen = {
+        "partner": ["called_ace"],
+        "no_bid": ["doubler"],
+        "cracking": None,
+        "blitzing": ["y"],
+        "sitting_out": ["none"],
+        "bump": ["y"],
+        "schwarz": ["tricks"],
+        "doublers": ["stack"],
+        "max_multiplier": ["16"],
+        "penalties": ["y"],
+        "stake": ["1.25"],
+    }
+    assert {key: page.fields.get(key) for key in chosen} == chosen
+    # The form as it opened, with the seats typed, starts a session with exactly those rules.
+    sent = {name: values[0] for name, values in page.fields.items()}
+    sent |= {f"seat_{seat}": name for seat, name in enumerate([*SEATS, "Fay"], start=1)}
+    response = client.post("/sessions/new", data=sent)
+    (summary,) = client.get("/api/sessions").json["sessions"]
+    assert response.location == sheet_path(summary["id"])
+    assert api.session(summary["id"])["rules"] == {
+        "partner": "called_ace",
+        "no_bid": "doubler",
+        "cracking": False,
+        "blitzing": True,
+        "sitting_out": "none",
+        "bump": True,
+        "schwarz": "tricks",
+        "doublers": "stack",
+        "max_multiplier": 16,
+        "penalties": True,
+        "stake": 125,
+    }
+
+
+def test_a_link_s_rules_that_can_t_be_read_are_said_and_left_usual(client: FlaskClient) -> None:
+    page = get_page(client, "/sessions/new?bump=yes&max_multiplier=3&stake=10001&schwarz=tricks")
+    assert page.errors == [
+        "The link's bump, “yes”, is not a choice here; it is left as usual.",
+        "The link's max multiplier, “3”, is not a choice here; it is left as usual.",
+        "The link's stake, “10001”, is not a choice here; it is left as usual.",
+    ]
+    assert {
+        key: page.fields.get(key) for key in ("bump", "max_multiplier", "stake", "schwarz")
+    } == {
+        "bump": None,
+        "max_multiplier": ["0"],
+        "stake": [""],
+        "schwarz": ["tricks"],
+    }
+
+
+# --- settle-up
+
+
+def settle_path(session_id: int) -> str:
+    return f"/sessions/{session_id}/settle-up"
+
+
+NIGHT = [pick("Ann", "Bob", 75), pick("Cat", None, 95), pick("Dan", "Eve", 40)]
+
+
+def test_the_stake_is_set_once_from_the_settle_up_page(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, NIGHT)
+    path = settle_path(session_id)
+    page = get_page(client, path)
+    assert page.fields["stake"] == [""]
+    assert "Set stake" in page.texts["button"]
+    sent = {"stake": "0.50", "write_key": page.fields["write_key"][0]}
+    done = redirected_page(client, client.post(path, data=sent), path)
+    assert done.flashes == ["Stake set to $0.50 a point."]
+    assert done.fields["stake"] == ["0.50"]
+    # Sent again (a double tap, a dropped reply): said once, written once.
+    again = redirected_page(client, client.post(path, data=sent), path)
+    assert again.flashes == ["Stake set to $0.50 a point."]
+    assert api.session(session_id)["rules"]["stake"] == 50
+    changed = {"stake": "", "write_key": done.fields["write_key"][0]}
+    off = redirected_page(client, client.post(path, data=changed), path)
+    assert off.flashes == ["Stake taken off."]
+    assert api.session(session_id)["rules"]["stake"] == 0
+
+
+def test_a_stake_that_is_not_money_is_refused_on_the_settle_up_page(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = session_with(api, NIGHT, rules={"stake": 10})
+    response = client.post(settle_path(session_id), data={"stake": "lots"})
+    assert response.status_code == 400
+    page = FormPage(response.text)
+    assert page.errors == ["The stake is money per point such as 0.25, from $0.00 to $100.00."]
+    assert page.fields["stake"] == ["lots"]
+    assert api.session(session_id)["rules"]["stake"] == 10

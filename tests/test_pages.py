@@ -453,3 +453,119 @@ def test_eight_players_get_a_column_each_with_short_names(api: Api, client: Flas
     # Annabel deals and sits out with Gus and Fay before her.
     out = f"{SAT_OUT} 0"
     assert row == ["1", out, "-1 -1", "-1 -1", "-1 -1", "+2 +2", "+1 +1", out, out]
+
+
+# --- house rules, results, penalty hands and the settle-up
+
+
+def test_scoresheet_says_the_rules_a_result_and_a_penalty(api: Api, client: FlaskClient) -> None:
+    house = {"bump": True, "penalties": True, "max_multiplier": 8, "stake": 150}
+    session_id = session_with(
+        api,
+        [
+            {"kind": "pick", "picker": "Bob", "partner": "Cat", "result": "lost"},
+            {"kind": "penalty", "penalized": "Dan"},
+        ],
+        rules={**house, "no_bid": "doubler", "doublers": "stack"},
+    )
+    sheet = page(client, f"/sessions/{session_id}")
+    assert (
+        "Rules: Jack of diamonds partner · all pass: re-deal and double · Doublers stack · "
+        "bump doubles a loss · cap x8 · penalty hands · $1.50 a point"
+    ) in sheet.text
+    columns = grid_columns(sheet)
+    assert columns["about"] == [
+        "Bob & Cat, lost · Ann dealt Edit Delete",
+        "Dan penalized · Bob dealt Edit Delete",
+    ]
+    # Example 12's bump, then Dan pays 1 to each other player.
+    assert columns["Dan"] == ["+2 +2", "-4 -2"]
+    assert columns["Bob"] == ["-4 -4", "+1 -3"]
+
+
+def test_scoresheet_of_the_usual_rules(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [], players=[*SEATS, "Fay"], rules={"sitting_out": "none"})
+    response = client.get(f"/sessions/{session_id}")
+    assert (
+        '<p class="rules-words"><span class="sr">Rules: </span>Jack of diamonds partner · '
+        "all pass: the dealer picks · everyone plays · no stake</p>"
+    ) in response.text
+    assert f'href="/sessions/{session_id}/settle-up">Settle up</a>' in response.text
+
+
+def test_settle_up_page_in_points_and_in_money(api: Api, client: FlaskClient) -> None:
+    hands = [pick("Ann", "Bob", 75), pick("Cat", None, 95), pick("Dan", "Eve", 40)]
+    session_id = session_with(api, hands, name="Friday")
+    settle = page(client, f"/sessions/{session_id}/settle-up")
+    # Totals: Ann +1, Bob 0, Cat +8, Dan -5, Eve -4; the payments are the engine's.
+    assert settle.rows("balances") == [
+        ["Player", "Points"],
+        ["Cat", "+8"],
+        ["Ann", "+1"],
+        ["Bob", "0"],
+        ["Eve", "-4"],
+        ["Dan", "-5"],
+    ]
+    payments = client.get(f"/api/sessions/{session_id}/settle-up").json["payments"]
+    assert len(payments) == 3
+    assert settle_items(settle) == [
+        [p["from"], "pays", p["to"], *f"{p['amount']} point{'s' * (p['amount'] != 1)}".split()]
+        for p in payments
+    ]
+    assert "played for points" in settle.text
+    api.client.patch(f"/api/sessions/{session_id}", json={"rules": {"stake": 5}})
+    settle = page(client, f"/sessions/{session_id}/settle-up")
+    assert [item[-1] for item in settle_items(settle)] == [
+        f"${p['amount'] * 5 / 100:.2f}" for p in payments
+    ]
+    assert settle.rows("balances")[:3] == [
+        ["Player", "Money"],
+        ["Cat", "+$0.40"],
+        ["Ann", "+$0.05"],
+    ]
+    assert "Friday Standings: 1. Cat +8, 2. Ann +1, 3. Bob 0, 4. Eve -4, 5. Dan -5" in settle.text
+    assert "Biggest hand: hand 2, Cat alone, 95: Cat +8, others -2" in settle.text
+
+
+def test_settle_up_of_a_session_without_hands(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [])
+    assert (
+        "Nothing to settle: no hand is played."
+        in page(client, f"/sessions/{session_id}/settle-up").text
+    )
+
+
+def test_settle_the_season_from_the_history_page(api: Api, client: FlaskClient) -> None:
+    session_with(api, [pick("Ann", "Bob", 75)], rules={"stake": 10})
+    session_with(api, [pick("Ann", "Bob", 30)], rules={"stake": 20})
+    session_with(api, [pick("Cat", "Dan", 75)])
+    history = client.get("/sessions?from=2020-01-01&to=2100-12-31").text
+    assert 'href="/settle-up?from=2020-01-01&amp;to=2100-12-31">Settle the season</a>' in history
+    season = page(client, "/settle-up?from=2020-01-01&to=2100-12-31")
+    assert (
+        "each session at its own stake; sessions played without a stake are left out" in season.text
+    )
+    # Ann +2 x 10c then -4 x 20c: -60c; Bob +1 x 10c, -2 x 20c: -30c; the others +30c each.
+    assert season.rows("balances")[1:] == [
+        ["Cat", "+$0.30"],
+        ["Dan", "+$0.30"],
+        ["Eve", "+$0.30"],
+        ["Bob", "-$0.30"],
+        ["Ann", "-$0.60"],
+    ]
+    payments = client.get("/api/settle-up?from=2020-01-01&to=2100-12-31").json["payments"]
+    assert [(p["from"], p["amount"]) for p in payments] == [("Ann", 30), ("Ann", 30), ("Bob", 30)]
+    assert settle_items(season) == [[p["from"], "pays", p["to"], "$0.30"] for p in payments]
+
+
+def settle_items(settle: Page) -> list[list[str]]:
+    return [item for item in settle.items if "pays" in item]
+
+
+def test_settle_the_season_refuses_dates_it_can_t_read(client: FlaskClient) -> None:
+    response = client.get("/settle-up?from=yesterday")
+    assert response.status_code == 400
+    assert (
+        "From: “yesterday” is not a date. A date is written like 2026-11-21."
+        in Page(response.text).text
+    )

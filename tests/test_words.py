@@ -8,9 +8,13 @@ import pytest
 
 from scorekeeper import rules
 from scorekeeper.pages.words import (
+    amount_words,
+    hand_differences,
     hand_summary,
+    money,
     names,
     ordinal,
+    rules_words,
     score_preview,
     short_names,
     signed,
@@ -23,7 +27,7 @@ TABLE = rules.Table(seats=SEATS)
 BLACK, RED = rules.Blitz.BLACK, rules.Blitz.RED
 
 
-def pick(picker: str, partner: str | None, points: int, **more: Any) -> rules.Hand:
+def pick(picker: str, partner: str | None, points: int | None, **more: Any) -> rules.Hand:
     """A pick dealt by Eve, so everyone from Ann on bids after the dealer."""
     return rules.Hand(
         dealer="Eve",
@@ -36,6 +40,8 @@ def pick(picker: str, partner: str | None, points: int, **more: Any) -> rules.Ha
     )
 
 
+PENALTY = rules.Hand(dealer="Ann", kind=rules.Kind.PENALTY, penalized="Dan", seats=SEATS)
+WON_SCHNEIDER = rules.Result.WON_SCHNEIDER
 PASS = rules.Hand(dealer="Ann", kind=rules.Kind.PASS, seats=SEATS)
 LEASTER = rules.Hand(dealer="Ann", kind=rules.Kind.LEASTER, winner="Cat", seats=SEATS)
 
@@ -66,6 +72,10 @@ def scored(hand: rules.Hand, doubled: bool = False) -> rules.HandResult:
         ),
         (pick("Bob", "Cat", 75), True, "Bob & Cat, 75, doubler (x2)"),
         (pick("Bob", "Cat", 0, blitzes=(BLACK,)), True, "Bob & Cat, 0, black blitz, doubler (x4)"),
+        (PENALTY, False, "Dan penalized"),
+        (pick("Ann", "Bob", None, result=WON_SCHNEIDER), False, "Ann & Bob, won schneider"),
+        (pick("Ann", "Bob", 120, result=WON_SCHNEIDER), False, "Ann & Bob, 120, won schneider"),
+        (pick("Ann", "Bob", 95, result=WON_SCHNEIDER), False, "Ann & Bob, 95"),
     ],
 )
 def test_hand_summary(hand: rules.Hand, doubled: bool, expected: str) -> None:
@@ -251,3 +261,97 @@ def test_ordinal(n: int, expected: str) -> None:
 )
 def test_names(players: list[str], expected: str) -> None:
     assert names(players) == expected
+
+
+def test_score_preview_of_a_penalty_hand() -> None:
+    assert score_preview(scored(PENALTY)) == "Dan -4, others +1"
+
+
+@pytest.mark.parametrize(
+    ("cents", "expected"),
+    [(0, "$0.00"), (5, "$0.05"), (150, "$1.50"), (-25, "-$0.25"), (123456, "$1,234.56")],
+)
+def test_money(cents: int, expected: str) -> None:
+    assert money(cents) == expected
+
+
+def test_amount_words() -> None:
+    assert [amount_words(150, "cents"), amount_words(1, "points"), amount_words(7, "points")] == [
+        "$1.50",
+        "1 point",
+        "7 points",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("options", "seated", "expected"),
+    [
+        (
+            rules.Options(),
+            5,
+            ["Jack of diamonds partner", "all pass: the dealer picks", "no stake"],
+        ),
+        (
+            rules.Options(
+                partner=rules.PartnerMode.ALONE,
+                no_bid=rules.NoBid.DOUBLER,
+                cracking=False,
+                blitzing=False,
+                doublers=rules.Doublers.STACK,
+                bump=True,
+                max_multiplier=8,
+                schwarz=rules.Schwarz.TRICKS,
+                penalties=True,
+                stake=25,
+            ),
+            4,
+            [
+                "Picker always alone",
+                "all pass: re-deal and double",
+                "no cracking",
+                "no blitzing",
+                "Doublers stack",
+                "bump doubles a loss",
+                "cap x8",
+                "schwarz by tricks",
+                "penalty hands",
+                "$0.25 a point",
+            ],
+        ),
+        (
+            rules.Options(no_bid=rules.NoBid.LEASTER, doublers=rules.Doublers.STACK),
+            7,
+            [
+                "Jack of diamonds partner",
+                "all pass: leaster",
+                "the dealer's side sits out",
+                "no stake",
+            ],
+        ),
+        (
+            rules.Options(sitting_out=rules.SittingOut.NONE, stake=100),
+            6,
+            [
+                "Jack of diamonds partner",
+                "all pass: the dealer picks",
+                "everyone plays",
+                "$1.00 a point",
+            ],
+        ),
+    ],
+)
+def test_rules_words(options: rules.Options, seated: int, expected: list[str]) -> None:
+    assert rules_words(options, seated) == expected
+
+
+def test_hand_differences_tell_a_result_only_where_the_points_do_not_give_it() -> None:
+    before = {"kind": "pick", "picking_points": 75, "result": "won"}
+    assert hand_differences(before, {**before, "picking_points": 45, "result": "lost"}) == (
+        "picking points 75 → 45"
+    )
+    assert hand_differences(before, {**before, "picking_points": None, "result": "lost"}) == (
+        "picking points 75 → none, result none → lost"
+    )
+    assert hand_differences(
+        {"kind": "penalty", "penalized": "Dan"}, {"kind": "penalty", "penalized": "Eve"}
+    ) == ("penalized Dan → Eve")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from .words import change_words, hand_summary, names, signed
+from .words import amount_words, change_words, hand_summary, money, names, signed
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_filter(hand_summary)
 bp.add_app_template_filter(signed)
 bp.add_app_template_filter(names)
 bp.add_app_template_filter(change_words)
+bp.add_app_template_filter(money)
+bp.add_app_template_filter(amount_words, "amount")
 
-from . import hands, players, seats, sessions, settings, writing  # noqa: E402, F401  (routes attach themselves to bp)
+from . import hands, players, seats, sessions, settings, settle, writing  # noqa: E402, F401  (routes attach themselves to bp)

@@ -4,7 +4,8 @@ exactly what the API says; a form only turns typed text into the engine's input.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from flask_wtf import FlaskForm
@@ -21,6 +22,8 @@ from wtforms import (
 
 from .. import rules
 from ..rules import RuleError
+from ..rules.table import MAX_STAKE
+from .words import money
 
 PASSED = "passed"
 ALONE = ""
@@ -42,6 +45,33 @@ SITTING_OUT_RULES = [
     SelectChoice(rules.SittingOut.DEALER.value, "The dealer sits out"),
     SelectChoice(rules.SittingOut.NONE.value, "Everyone plays"),
 ]
+SCHWARZ_RULES = [
+    SelectChoice(rules.Schwarz.POINTS.value, "By points"),
+    SelectChoice(rules.Schwarz.TRICKS.value, "By tricks"),
+]
+DOUBLERS_RULES = [
+    SelectChoice(rules.Doublers.QUEUE.value, "One pick each"),
+    SelectChoice(rules.Doublers.STACK.value, "Stacked on the next pick"),
+]
+CAPS = [SelectChoice(str(cap), f"x{cap}" if cap else "No cap") for cap in rules.MULTIPLIER_CAPS]
+RESULTS = [SelectChoice(result.value, result.words.capitalize()) for result in rules.Result]
+# The rule options by the API's names, which are also the form's fields and a share link's keys.
+RULE_KEYS = (
+    "partner",
+    "no_bid",
+    "cracking",
+    "blitzing",
+    "sitting_out",
+    "bump",
+    "schwarz",
+    "doublers",
+    "max_multiplier",
+    "penalties",
+    "stake",
+)
+BOOLEAN_RULES = ("cracking", "blitzing", "bump", "penalties")
+PENALTY = "penalty"
+MONEY = re.compile(r"\$?(\d{0,3})(?:[.,](\d{1,2}))?", re.ASCII)
 
 
 def _digits(text: str) -> bool:
@@ -57,6 +87,23 @@ def whole_number(text: str | None, label: str, field: str, high: int) -> int | N
     if not _digits(text):
         raise rules.whole_number_error(label, 0, high, field)
     return int(text)
+
+
+def typed_stake(text: str | None) -> int:
+    """A typed stake ("0.25", "$1.5", "2") in cents; empty means none."""
+    text = (text or "").strip().replace(" ", "")
+    found = MONEY.fullmatch(text) if text else None
+    if text and (found is None or not (found[1] or found[2])):
+        raise RuleError(STAKE_ERROR, "stake")
+    if found is None:
+        return 0
+    cents = int(found[1] or 0) * 100 + int((found[2] or "0").ljust(2, "0"))
+    if cents > MAX_STAKE:
+        raise RuleError(STAKE_ERROR, "stake")
+    return cents
+
+
+STAKE_ERROR = f"The stake is money per point such as 0.25, from $0.00 to {money(MAX_STAKE)}."
 
 
 def typed_rounds(text: str | None) -> int | None:
@@ -110,6 +157,29 @@ class RulesForm(EngineForm):
     )
     cracking = BooleanField("Cracking", default=True)
     blitzing = BooleanField("Blitzing", default=True)
+    bump = BooleanField("Double on the bump")
+    schwarz = RadioField(
+        "What makes schwarz",
+        choices=SCHWARZ_RULES,
+        default=SCHWARZ_RULES[0].value,
+        validate_choice=False,
+    )
+    doublers = RadioField(
+        "Doublers after everyone passed",
+        choices=DOUBLERS_RULES,
+        default=DOUBLERS_RULES[0].value,
+        validate_choice=False,
+    )
+    max_multiplier = SelectField(
+        "Multiplier cap", choices=CAPS, default=CAPS[0].value, validate_choice=False
+    )
+    penalties = BooleanField("Penalty hands")
+    stake = StringField("Stake a point", default="")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Rules a share link gave, so the page opens its House rules part to show them.
+        self.preset = False
 
     def options(self) -> rules.Options:
         return rules.options_from(
@@ -118,7 +188,47 @@ class RulesForm(EngineForm):
             cracking=self.cracking.data,
             blitzing=self.blitzing.data,
             sitting_out=self.sitting_out.data,
+            bump=self.bump.data,
+            schwarz=self.schwarz.data,
+            doublers=self.doublers.data,
+            max_multiplier=self.cap(),
+            penalties=self.penalties.data,
+            stake=typed_stake(self.stake.data),
         )
+
+    def cap(self) -> int:
+        text = self.max_multiplier.data or "0"
+        if not _digits(text):
+            raise RuleError(
+                f"The multiplier cap, “{text}”, is not one of the caps.", "max_multiplier"
+            )
+        return int(text)
+
+    def choose(self, given: Mapping[str, str]) -> None:
+        """Choose the rules a link gives by the API's names (booleans `true`/`false`, the stake
+        in cents), as a shared rule set opens this form; what it doesn't give keeps its default,
+        and what can't be read is said and left at its default."""
+        for key in RULE_KEYS:
+            if key not in given:
+                continue
+            text = given[key].strip()
+            field = getattr(self, key)
+            value: object = None
+            if key in BOOLEAN_RULES:
+                value = {"true": True, "false": False}.get(text.lower())
+            elif key == "stake":
+                if _digits(text) and int(text) <= MAX_STAKE:
+                    value = money(int(text))[1:]
+            elif text in [choice.value for choice in field.choices]:
+                value = text
+            if value is None:
+                self.form_errors.append(
+                    f"The link's {key.replace('_', ' ')}, “{text}”, is not a choice here; "
+                    "it is left as usual."
+                )
+                continue
+            field.data = value
+            self.preset = True
 
 
 class SessionForm(RulesForm):
@@ -172,7 +282,11 @@ class HandForm(EngineForm):
 
     kind = RadioField(
         "Kind of hand",
-        choices=[SelectChoice("pick", "Picked"), SelectChoice(PASSED, "Everyone passed")],
+        choices=[
+            SelectChoice("pick", "Picked"),
+            SelectChoice(PASSED, "Everyone passed"),
+            SelectChoice(PENALTY, "Penalty"),
+        ],
         default="pick",
         validate_choice=False,
     )
@@ -181,6 +295,8 @@ class HandForm(EngineForm):
     called_card = SelectField("Called card", validate_choice=False)
     picking_points = StringField("Picking team points")
     opponent_points = StringField("Opponents' points")
+    result = RadioField("Result", choices=RESULTS, validate_choice=False)
+    penalized = RadioField("Penalized", validate_choice=False)
     cracked_by = RadioField("Cracked by", validate_choice=False, default=NO_CRACK)
     recracked = BooleanField("Re-cracked")
     black_blitz = BooleanField("Black blitz")
@@ -208,6 +324,7 @@ class HandForm(EngineForm):
         self.partner.choices = [*players, SelectChoice(ALONE, "Alone")]
         self.cracked_by.choices = [SelectChoice(NO_CRACK, "No crack"), *players]
         self.winner.choices = players
+        self.penalized.choices = players
         self.dealer.choices = [SelectChoice(p) for p in table.seats]
         cards = rules.CALLED_CARDS[table.options.partner]
         self.called_card.choices = [SelectChoice("", "—"), *map(SelectChoice, cards)]
@@ -246,6 +363,8 @@ class HandForm(EngineForm):
         return self.table.options.partner is rules.PartnerMode.ALONE
 
     def hand_input(self, dealer: str) -> rules.HandInput:
+        if self.kind.data == PENALTY:
+            return rules.HandInput(kind=rules.Kind.PENALTY, penalized=self.penalized.data or None)
         passed = self.kind.data == PASSED
         if passed and self.no_bid is rules.NoBid.LEASTER:
             return rules.HandInput(
@@ -281,6 +400,7 @@ class HandForm(EngineForm):
             cracked_by=self.cracked_by.data or None,
             recracked=bool(self.recracked.data),
             blitzes=tuple(blitzes),
+            result=self.result.data or None,
         )
 
     def forced_picker(self, dealer: str) -> str:
@@ -301,6 +421,10 @@ class HandForm(EngineForm):
     def fill(self, hand: rules.Hand) -> None:
         """Prefill the form with a recorded hand, to edit it."""
         self.dealer.data = hand.dealer
+        if hand.kind is rules.Kind.PENALTY:
+            self.kind.data = PENALTY
+            self.penalized.data = hand.penalized
+            return
         if hand.kind is rules.Kind.PASS or hand.kind is rules.Kind.LEASTER or hand.forced:
             self.kind.data = PASSED
         if hand.kind is rules.Kind.LEASTER:
@@ -315,7 +439,13 @@ class HandForm(EngineForm):
         self.picker.data = hand.picker
         self.partner.data = hand.partner or ALONE
         self.called_card.data = hand.called_card or ""
-        self.picking_points.data = str(hand.picking_points)
+        self.picking_points.data = "" if hand.picking_points is None else str(hand.picking_points)
+        # A result that only follows from the points is left for them to give again, so that
+        # correcting the points alone (without a script to move the result) is enough.
+        derived = hand.picking_points is not None and hand.result is rules.result_of_points(
+            hand.picking_points
+        )
+        self.result.data = None if hand.result is None or derived else hand.result.value
         self.cracked_by.data = hand.cracked_by or NO_CRACK
         self.recracked.data = hand.recracked
         self.black_blitz.data = rules.Blitz.BLACK in hand.blitzes

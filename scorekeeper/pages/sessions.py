@@ -17,7 +17,7 @@ from ..rules import RuleError
 from . import bp
 from .filters import read_filters
 from .forms import SessionForm
-from .words import change_words, short_names, sitting_out_words, tiebreaks
+from .words import change_words, rules_words, short_names, sitting_out_words, tiebreaks
 from .writing import done, roster_write, saved_hand, session_write
 
 RECENT = 5
@@ -45,6 +45,8 @@ def session_history() -> tuple[str, int]:
 @bp.route("/sessions/new", methods=["GET", "POST"])
 def new_session() -> str | BaseResponse:
     form = SessionForm()
+    if request.method == "GET":
+        form.choose(request.args)
     if form.validate_on_submit():
         try:
             with roster_write() as write:
@@ -78,6 +80,7 @@ def session_page(session_id: int) -> str:
         ),
         left={standing.player for standing in sheet.standings if not standing.seated},
         short=short_names(sheet.named),
+        rules_words=rules_words(table.options, len(table.seats)),
         saved=request.args.get("saved", type=int),
         undone=_undone(session.id, request.args.get("undone", type=int)),
     )

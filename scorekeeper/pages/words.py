@@ -7,10 +7,19 @@ from typing import Any
 
 from .. import rules
 from ..json_format import result_of
+from ..rules.table import HAND_SIZE
+from ..settling import SettleUp
 
 
 def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
+
+
+def money(cents: int) -> str:
+    """Cents as money: $1.50, -$0.25."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}${whole:,}.{part:02d}"
 
 
 def ordinal(n: int) -> str:
@@ -31,8 +40,10 @@ def hand_summary(result: rules.HandResult) -> str:
         return "Everyone passed"
     if hand.kind is rules.Kind.LEASTER:
         return f"Leaster won by {hand.winner}"
+    if hand.kind is rules.Kind.PENALTY:
+        return f"{hand.penalized} penalized"
     team = f"{hand.picker} alone" if hand.partner is None else f"{hand.picker} & {hand.partner}"
-    parts = [f"{team}, {hand.picking_points}"]
+    parts = [f"{team}, {how_it_went(hand)}"]
     if hand.forced:
         parts.append("forced")
     if hand.cracked_by:
@@ -42,6 +53,16 @@ def hand_summary(result: rules.HandResult) -> str:
         parts.append("doubler")
     text = ", ".join(parts)
     return f"{text} (x{result.multiplier})" if result.multiplier > 1 else text
+
+
+def how_it_went(hand: rules.Hand) -> str:
+    """'75', 'won schneider', or '120, won schneider' when the points alone would say otherwise
+    (schwarz counted by tricks)."""
+    if hand.picking_points is None:
+        return hand.result.words if hand.result else ""
+    if hand.result is None or hand.result is rules.result_of_points(hand.picking_points):
+        return str(hand.picking_points)
+    return f"{hand.picking_points}, {hand.result.words}"
 
 
 def summary_of(hand: Mapping[str, Any]) -> str:
@@ -66,18 +87,67 @@ def score_preview(result: rules.HandResult) -> str:
     """'Ann +4, Bob +2, others -2, x2 for the crack': the scores a hand will give its players."""
     if result.hand.kind is rules.Kind.PASS:
         return "No scores: the deal moves on."
+    parts = [scores_words(result)]
+    reasons = multiplier_reasons(result)
+    if reasons:
+        parts.append(f"x{result.multiplier} for {names(reasons)}")
+    return ", ".join(parts)
+
+
+def scores_words(result: rules.HandResult) -> str:
+    """'Ann +4, Bob +2, others -2': the named players' scores, then the others'."""
     scores = result.scores
     players = sorted(result.players, key=result.hand.seats.index)
     others = [p for p in players if p not in (result.hand.picker, result.hand.partner)]
     if result.hand.kind is rules.Kind.LEASTER:
         others = [p for p in players if p != result.hand.winner]
+    if result.hand.kind is rules.Kind.PENALTY:
+        others = [p for p in players if p != result.hand.penalized]
     named = [p for p in players if p not in others]
     parts = [f"{p} {signed(scores[p])}" for p in named]
     parts.append(f"others {signed(scores[others[0]])}")
-    reasons = multiplier_reasons(result)
-    if reasons:
-        parts.append(f"x{result.multiplier} for {names(reasons)}")
     return ", ".join(parts)
+
+
+PARTNER_WORDS = {
+    rules.PartnerMode.JACK_OF_DIAMONDS: "Jack of diamonds partner",
+    rules.PartnerMode.CALLED_ACE: "Called ace partner",
+    rules.PartnerMode.ALONE: "Picker always alone",
+}
+NO_BID_WORDS = {
+    rules.NoBid.FORCED_PICK: "all pass: the dealer picks",
+    rules.NoBid.REDEAL: "all pass: re-deal",
+    rules.NoBid.DOUBLER: "all pass: re-deal and double",
+    rules.NoBid.LEASTER: "all pass: leaster",
+}
+
+
+def rules_words(options: rules.Options, seated: int) -> list[str]:
+    """The rules a session plays, as short phrases: 'Jack of diamonds partner', 'all pass:
+    leaster', 'Doublers stack', 'bump doubles a loss', 'cap x8', '$0.25 a point'."""
+    words = [PARTNER_WORDS[options.partner], NO_BID_WORDS[options.no_bid]]
+    if not options.cracking:
+        words.append("no cracking")
+    if not options.blitzing:
+        words.append("no blitzing")
+    if options.no_bid is rules.NoBid.DOUBLER and options.doublers is rules.Doublers.STACK:
+        words.append("Doublers stack")
+    if options.bump:
+        words.append("bump doubles a loss")
+    if options.max_multiplier:
+        words.append(f"cap x{options.max_multiplier}")
+    if options.schwarz is rules.Schwarz.TRICKS:
+        words.append("schwarz by tricks")
+    if options.penalties:
+        words.append("penalty hands")
+    if seated > HAND_SIZE:
+        words.append(
+            "the dealer's side sits out"
+            if options.sitting_out is rules.SittingOut.DEALER
+            else "everyone plays"
+        )
+    words.append(f"{money(options.stake)} a point" if options.stake else "no stake")
+    return words
 
 
 def sitting_out_words(seats: Sequence[str], dealer: str, out: Sequence[str]) -> str:
@@ -148,10 +218,14 @@ CHANGED_PARTS = {
     "winner": "leaster winner",
     "points": "leaster points",
     "tricks": "leaster tricks",
+    "result": "result",
+    "penalized": "penalized",
 }
 
 
 def _part(key: str, value: Any) -> str:
+    if key == "result" and value:
+        return str(value).replace("_", " ")
     if value is None or value == []:
         return "alone" if key == "partner" else "none"
     if isinstance(value, bool):
@@ -163,12 +237,22 @@ def _part(key: str, value: Any) -> str:
     return str(value)
 
 
+def _told(hand: Mapping[str, Any]) -> dict[str, Any]:
+    """The hand's recorded parts, its result left out where it only follows from the points."""
+    told = {key: hand.get(key) for key in CHANGED_PARTS}
+    points, result = told["picking_points"], told["result"]
+    if points is not None and result == rules.result_of_points(points).value:
+        told["result"] = None
+    return told
+
+
 def hand_differences(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
     """'picking points 75 → 45, partner Bob → alone'."""
+    old, new = _told(before), _told(after)
     return ", ".join(
-        f"{label} {_part(key, before.get(key))} → {_part(key, after.get(key))}"
+        f"{label} {_part(key, old[key])} → {_part(key, new[key])}"
         for key, label in CHANGED_PARTS.items()
-        if before.get(key) != after.get(key)
+        if old[key] != new[key]
     )
 
 
@@ -184,3 +268,45 @@ def change_words(change: Any) -> str:
     verb = "edited" if change.action == "edit" else "changed back"
     differences = hand_differences(before or {}, after or {})
     return f"Hand {number} {verb}: {differences or 'nothing recorded changed'}"
+
+
+def amount_words(amount: int, unit: str) -> str:
+    """A settle-up's amount: '$1.50' in cents, '12 points' (or '1 point') in points."""
+    if unit == "cents":
+        return money(amount)
+    return f"{amount} point{'' if abs(amount) == 1 else 's'}"
+
+
+def payment_words(payment: rules.Payment, unit: str) -> str:
+    """'Bob pays Ann $1.50'."""
+    return f"{payment.payer} pays {payment.payee} {amount_words(payment.amount, unit)}"
+
+
+def biggest_hand(sheet: rules.Sheet) -> tuple[int, rules.HandResult] | None:
+    """The hand that moved the most points to or from one player (the first of equals), with
+    its number; None when no hand scored."""
+    best: tuple[int, rules.HandResult] | None = None
+    most = 0
+    for number, result in enumerate(sheet.results, start=1):
+        size = max((abs(score) for score in result.scores.values()), default=0)
+        if size > most:
+            best, most = (number, result), size
+    return best
+
+
+def recap(title: str, sheet: rules.Sheet, settle_up: SettleUp) -> str:
+    """The night in a few lines to share: standings, who pays whom, and the biggest hand."""
+    lines = [title]
+    lines.append(
+        "Standings: "
+        + ", ".join(f"{s.place}. {s.player} {signed(s.total)}" for s in sheet.standings)
+    )
+    stake = sheet.table.options.stake
+    head = f"Settle up ({money(stake)} a point)" if stake else "Settle up (in points)"
+    payments = [payment_words(payment, settle_up.unit) for payment in settle_up.payments]
+    lines.append(f"{head}: " + ("; ".join(payments) if payments else "everyone is even"))
+    biggest = biggest_hand(sheet)
+    if biggest is not None:
+        number, result = biggest
+        lines.append(f"Biggest hand: hand {number}, {hand_summary(result)}: {scores_words(result)}")
+    return "\n".join(lines)

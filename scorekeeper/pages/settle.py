@@ -1,0 +1,64 @@
+"""Settle-up pages: who pays whom at the end of a night, or over a season of sessions, and the
+stake a session is played for."""
+
+from __future__ import annotations
+
+from flask import render_template, request, url_for
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms import StringField
+
+from .. import settling, store
+from ..rules import RuleError
+from . import bp
+from .filters import read_filters
+from .forms import typed_stake
+from .sessions import session_title
+from .words import money, recap
+from .writing import done, session_write
+
+
+class StakeForm(FlaskForm):  # type: ignore[misc]
+    stake = StringField("Stake a point")
+
+
+@bp.route("/sessions/<int:session_id>/settle-up", methods=["GET", "POST"])
+def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
+    form = StakeForm()
+    if form.validate_on_submit():
+        try:
+            cents = typed_stake(form.stake.data)
+            with session_write(session_id) as write:
+                write.update(None, None, None, {"stake": cents})
+                said = f"Stake set to {money(cents)} a point." if cents else "Stake taken off."
+                return done(write, url_for("pages.session_settle_up", session_id=session_id), said)
+        except RuleError as error:
+            form.stake.errors = [error.message]
+    session = store.session_or_404(session_id)
+    sheet = store.sheet_of(session)
+    stake = sheet.table.options.stake
+    if request.method == "GET":
+        form.stake.data = money(stake)[1:] if stake else ""
+    settle_up = settling.of_sheet(sheet)
+    page = render_template(
+        "settle_up.html",
+        session=session,
+        sheet=sheet,
+        settle_up=settle_up,
+        played=bool(sheet.results),
+        form=form,
+        recap=recap(session_title(session), sheet, settle_up),
+    )
+    return (page, 400) if form.stake.errors else page
+
+
+@bp.get("/settle-up")
+def settle_range() -> tuple[str, int]:
+    filters = read_filters(request.args)
+    if filters.errors:
+        return render_template("settle_range.html", filters=filters, settle_up=None), 400
+    settle_up = settling.of_range(filters.dates.start, filters.dates.end)
+    page = render_template(
+        "settle_range.html", filters=filters, settle_up=settle_up, played=bool(settle_up.balances)
+    )
+    return page, 200

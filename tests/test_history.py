@@ -131,17 +131,18 @@ def test_all_sessions_csv(app: Flask, api: Api, client: FlaskClient) -> None:
     assert table[0] == [
         "session", "date", "session_name", "hand", "dealer", "kind", "picker", "partner",
         "called_card", "forced", "picking_points", "cracked_by", "recracked", "blitzes",
-        "multiplier", "winner", "seats", "'@Fay", "Ann", "Bob", "Cat", "Dan", "Eve",
+        "multiplier", "winner", "result", "penalized", "seats", "'@Fay", "Ann", "Bob", "Cat",
+        "Dan", "Eve",
     ]  # fmt: skip
     # The seats are numbers of the player columns: Ann is 2, @Fay 1.
     assert table[1] == [
         str(first["id"]), "2026-01-02", "First", "1", "Ann", "pick", "Ann", "Bob",
-        "", "", "75", "", "", "", "1", "", "2 3 4 5 6", "", "2", "1", "-1", "-1", "-1",
+        "", "", "75", "", "", "", "1", "", "won", "", "2 3 4 5 6", "", "2", "1", "-1", "-1", "-1",
     ]  # fmt: skip
     assert table[2][:3] == [str(second["id"]), second["created_at"][:10], "'+Second"]
     assert table[2][3:] == [
-        "1", "Ann", "pick", "'@Fay", "", "", "", "95", "Ann", "", "", "2", "", "2 3 4 5 1",
-        "16", "-4", "-4", "-4", "-4", "",
+        "1", "Ann", "pick", "'@Fay", "", "", "", "95", "Ann", "", "", "2", "",
+        "won_schneider", "", "2 3 4 5 1", "16", "-4", "-4", "-4", "-4", "",
     ]  # fmt: skip
     assert len(table) == 3
 

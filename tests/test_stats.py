@@ -345,6 +345,9 @@ def test_player_page_shows_the_numbers(app: Flask, client: FlaskClient, season: 
         "Cracks won": "1 of 2, 50% 1 lost · 1 re-cracked · -6 points",
         "Leasters won": "1 of 3, 33%",
         "Schneidered": "2 hands",
+        "Penalties": "0 hands",
+        # A1 75, B5 61, D1 100: 236 in 3 picks.
+        "Card points per pick": "78.7 3 picks with points",
     }
     assert "All sessions" in bob.text
 

@@ -44,17 +44,10 @@ class SessionRow:
         """The house rules the session is played with, as the filters name them (the cap with
         its number)."""
         options = self.table.options
-        played = {
-            "bump": options.bump,
-            "tricks": options.schwarz is rules.Schwarz.TRICKS,
-            "stack": options.doublers is rules.Doublers.STACK,
-            "cap": bool(options.max_multiplier),
-            "penalties": options.penalties,
-        }
         return tuple(
-            f"{label} x{options.max_multiplier}" if key == "cap" else label
-            for key, (label, _kept) in HOUSE_RULES.items()
-            if played[key]
+            f"{rule.label} x{options.max_multiplier}" if key == "cap" else rule.label
+            for key, rule in HOUSE_RULES.items()
+            if rule.played(options)
         )
 
 

@@ -59,14 +59,31 @@ class DateRange:
         return started
 
 
-# The house rules sessions can be found by: what the filters call each, its label, and what
-# keeps the sessions played with it.
-HOUSE_RULES: dict[str, tuple[str, ColumnElement[bool]]] = {
-    "bump": ("Bump", Session.bump.is_(True)),
-    "tricks": ("Schwarz by tricks", Session.schwarz == rules.Schwarz.TRICKS.value),
-    "stack": ("Stacked doublers", Session.doublers == rules.Doublers.STACK.value),
-    "cap": ("Multiplier cap", Session.max_multiplier > 0),
-    "penalties": ("Penalty hands", Session.penalties.is_(True)),
+@dataclass(frozen=True)
+class HouseRule:
+    """A house rule sessions can be found by: its label, what keeps the sessions played with
+    it, and whether a session's options play it."""
+
+    label: str
+    kept: ColumnElement[bool]
+    played: Callable[[rules.Options], bool]
+
+
+# By the key the filters call each.
+HOUSE_RULES: dict[str, HouseRule] = {
+    "bump": HouseRule("Bump", Session.bump.is_(True), lambda o: o.bump),
+    "tricks": HouseRule(
+        "Schwarz by tricks",
+        Session.schwarz == rules.Schwarz.TRICKS.value,
+        lambda o: o.schwarz is rules.Schwarz.TRICKS,
+    ),
+    "stack": HouseRule(
+        "Stacked doublers",
+        Session.doublers == rules.Doublers.STACK.value,
+        lambda o: o.doublers is rules.Doublers.STACK,
+    ),
+    "cap": HouseRule("Multiplier cap", Session.max_multiplier > 0, lambda o: o.max_multiplier > 0),
+    "penalties": HouseRule("Penalty hands", Session.penalties.is_(True), lambda o: o.penalties),
 }
 NO_HOUSE_RULE = "plain"
 NO_HOUSE_RULE_LABEL = "No house rule"
@@ -85,9 +102,7 @@ class RuleFilter:
         """Which sessions, in words ("played with bump and schwarz by tricks"); empty for all."""
         if self.plain:
             return f"played with {NO_HOUSE_RULE_LABEL.lower()}"
-        labels = [
-            label.lower() for key, (label, _kept) in HOUSE_RULES.items() if key in self.wanted
-        ]
+        labels = [rule.label.lower() for key, rule in HOUSE_RULES.items() if key in self.wanted]
         if not labels:
             return ""
         listed = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
@@ -95,8 +110,8 @@ class RuleFilter:
 
     def session_conditions(self) -> list[ColumnElement[bool]]:
         if self.plain:
-            return [not_(or_(*(condition for _label, condition in HOUSE_RULES.values())))]
-        return [HOUSE_RULES[key][1] for key in sorted(self.wanted)]
+            return [not_(or_(*(rule.kept for rule in HOUSE_RULES.values())))]
+        return [HOUSE_RULES[key].kept for key in sorted(self.wanted)]
 
 
 def _session_ids(dates: DateRange, house: RuleFilter) -> list[ColumnElement[bool]]:

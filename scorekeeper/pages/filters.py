@@ -42,7 +42,7 @@ class Filters:
     @property
     def house_choices(self) -> list[tuple[str, str, bool]]:
         """Each house rule filter offered: its key, label, and whether it is ticked."""
-        labels = {key: label for key, (label, _kept) in stats.HOUSE_RULES.items()}
+        labels = {key: rule.label for key, rule in stats.HOUSE_RULES.items()}
         labels[stats.NO_HOUSE_RULE] = stats.NO_HOUSE_RULE_LABEL
         return [(key, labels[key], bool(self.typed.get(key))) for key in HOUSE_KEYS]
 
@@ -78,7 +78,7 @@ def read_filters(args: Mapping[str, str], keys: tuple[str, ...] = ("from", "to")
     wanted = frozenset(key for key in stats.HOUSE_RULES if typed.get(key))
     plain = bool(typed.get(stats.NO_HOUSE_RULE))
     if plain and wanted:
-        ticked = ", ".join(stats.HOUSE_RULES[key][0] for key in HOUSE_KEYS if key in wanted)
+        ticked = ", ".join(stats.HOUSE_RULES[key].label for key in HOUSE_KEYS if key in wanted)
         errors.append(f"“{stats.NO_HOUSE_RULE_LABEL}” can't go with {ticked}: untick one.")
     house = stats.RuleFilter(wanted, plain)
     return Filters(typed, stats.DateRange(start, end), min_picks, errors, house)

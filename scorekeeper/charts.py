@@ -1,6 +1,8 @@
 """Line charts drawn as inline SVG on the server: no script, no library, no CDN.
 
 Colours come from the stylesheet (classes s1..s8), so a chart follows light and dark mode.
+A marked point (a penalty hand on the running totals) is a dot on its line with a title saying
+what happened, and the chart's label says it too, for those who don't see the dots.
 """
 
 from __future__ import annotations
@@ -15,14 +17,25 @@ from . import rules
 WIDTH, HEIGHT = 360, 210
 LEFT, RIGHT, TOP, BOTTOM = 30, 92, 12, 22
 LABEL_GAP = 13
+MARK_RADIUS = 4.5
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A point of a line to show, at x, and what happened there in words."""
+
+    x: int
+    title: str
 
 
 @dataclass(frozen=True)
 class Series:
-    """A line's values at x = 0, 1, 2...; None where the line has no point (a gap)."""
+    """A line's values at x = 0, 1, 2...; None where the line has no point (a gap); `marks`
+    are points of it to show."""
 
     name: str
     values: Sequence[int | None]
+    marks: tuple[Mark, ...] = ()
 
     @property
     def last(self) -> tuple[int, int] | None:
@@ -89,6 +102,9 @@ def line_chart(series: Sequence[Series], title: str, x_label: str) -> Markup:
     """One line per series (in pieces where it has gaps), each labelled at the right with its
     name and the value it ends on."""
     scale = scale_for(series)
+    marked = [mark.title for line in series for mark in line.marks]
+    if marked:
+        title = f"{title}. {'. '.join(marked)}."
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
@@ -114,9 +130,15 @@ def line_chart(series: Sequence[Series], title: str, x_label: str) -> Markup:
             + '"/>'
             for run in line.runs()
         )
+        dots = "".join(
+            f'<circle class="mark" cx="{scale.x(mark.x):.1f}" '
+            f'cy="{scale.y(line.values[mark.x] or 0):.1f}" r="{MARK_RADIUS}">'
+            f"<title>{escape(mark.title)}</title></circle>"
+            for mark in line.marks
+        )
         parts.append(
             f'<g class="series s{(index - 1) % 8 + 1}" data-name="{escape(line.name)}">'
-            f"{polylines}"
+            f"{polylines}{dots}"
             f'<text x="{WIDTH - RIGHT + 6}" y="{label_y + 4:.1f}">'
             f"{escape(line.name)} {_signed(value)}</text></g>"
         )
@@ -127,9 +149,18 @@ def line_chart(series: Sequence[Series], title: str, x_label: str) -> Markup:
 def running_totals(sheet: rules.Sheet) -> list[Series]:
     """Each player the totals name with their running total after every hand, from 0 before
     the first, only while seated: a point before and after each hand they were seated for (sat
-    out or not), a gap while they were away."""
+    out or not), a gap while they were away. A penalty hand is marked on the penalized
+    player's line, after it."""
     seats = [frozenset(result.hand.seats) for result in sheet.results]
     after = [{}, *sheet.running_totals]
+    penalties: dict[str, list[Mark]] = {}
+    for number, result in enumerate(sheet.results, start=1):
+        penalized = result.hand.penalized
+        if result.hand.kind is rules.Kind.PENALTY and penalized is not None:
+            score = result.scores[penalized]
+            penalties.setdefault(penalized, []).append(
+                Mark(number, f"Hand {number}: penalty, {penalized} {_signed(score)}")
+            )
 
     def seated(player: str, i: int) -> bool:
         """Whether the player was at the table for the hand before point i or after it."""
@@ -142,6 +173,7 @@ def running_totals(sheet: rules.Sheet) -> list[Series]:
                 (after[i].get(player, 0) if seated(player, i) else None)
                 for i in range(len(seats) + 1)
             ],
+            tuple(penalties.get(player, ())),
         )
         for player in sheet.named
     ]

@@ -14,6 +14,7 @@ from . import checks, rules
 from .backup import CONFLICT, backup_json, contents, export_backup, import_backup, read_backup
 from .csv_import import CsvRefused, import_session
 from .rules import RuleError
+from .rules.table import MAX_STAKE
 from .writes import roster_write
 
 
@@ -100,6 +101,40 @@ def _database_failure(error: OperationalError | ProgrammingError) -> click.Click
     show_default=True,
     help="Who sits out a hand with six or more seated: the dealer's side, or none.",
 )
+@click.option(
+    "--bump/--no-bump", default=False, show_default=True, help="A lost pick's scores double."
+)
+@click.option(
+    "--schwarz",
+    type=click.Choice([rule.value for rule in rules.Schwarz]),
+    default=rules.Schwarz.POINTS.value,
+    show_default=True,
+    help="What makes schwarz: 0 or 120 card points, or a side taking no trick.",
+)
+@click.option(
+    "--doublers",
+    type=click.Choice([rule.value for rule in rules.Doublers]),
+    default=rules.Doublers.QUEUE.value,
+    show_default=True,
+    help="Pending doublers double the next picks one each (queue), or all the next pick.",
+)
+@click.option(
+    "--max-multiplier",
+    type=click.Choice([str(cap) for cap in rules.MULTIPLIER_CAPS]),
+    default="0",
+    show_default=True,
+    help="The highest multiplier (0: no cap).",
+)
+@click.option(
+    "--penalties/--no-penalties", default=False, show_default=True, help="Penalty hands allowed."
+)
+@click.option(
+    "--stake",
+    type=click.IntRange(0, MAX_STAKE),
+    default=0,
+    show_default=True,
+    help="Cents per point, for the settle-up.",
+)
 @with_appcontext
 def import_session_command(
     file: IO[bytes],
@@ -111,10 +146,28 @@ def import_session_command(
     cracking: bool,
     blitzing: bool,
     sitting_out: str,
+    bump: bool,
+    schwarz: str,
+    doublers: str,
+    max_multiplier: str,
+    penalties: bool,
+    stake: int,
 ) -> None:
     """Record the hands of a session's CSV FILE, as its Hands (CSV) download gives it, in a new
     session played by the rules given. Nothing is written when any row is refused."""
-    options = rules.options_from(partner, no_bid, cracking, blitzing, sitting_out)
+    options = rules.options_from(
+        partner,
+        no_bid,
+        cracking,
+        blitzing,
+        sitting_out,
+        bump=bump,
+        schwarz=schwarz,
+        doublers=doublers,
+        max_multiplier=int(max_multiplier),
+        penalties=penalties,
+        stake=stake,
+    )
     data = file.read()
     try:
         with roster_write():

@@ -3,7 +3,9 @@
 A column per player: everyone the session's totals name (`Sheet.named`: the seats of its first
 hand, then those who sat down later in the order they did), and anyone else seated for a hand
 (who only sat out, then left), in the same order. A player's cell is empty for a hand they did
-not play. The `seats` column gives each hand's seat order as the 1-based numbers of the player
+not play. `result` is a pick's result (given, or following from its points: `picking_points`
+is empty when only the result was recorded) and `penalized` a penalty hand's penalized player.
+The `seats` column gives each hand's seat order as the 1-based numbers of the player
 columns, so a file read back has the seats every hand was played with.
 """
 
@@ -20,7 +22,9 @@ HEADER = (
     "hand", "dealer", "kind", "picker", "partner", "called_card", "forced", "picking_points",
     "cracked_by", "recracked", "blitzes", "multiplier", "winner",
 )  # fmt: skip
-SEATS = "seats"
+RESULT, PENALIZED, SEATS = "result", "penalized", "seats"
+# The columns between `winner` and the player columns, in the order they are written.
+EXTRAS = (RESULT, PENALIZED, SEATS)
 STANDINGS_HEADER = ("place", "player", "total", "hands_won", "left")
 SESSION_HEADER = ("session", "date", "session_name")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -65,6 +69,8 @@ def hand_row(number: int, result: rules.HandResult, columns: Sequence[str]) -> l
         " ".join(blitz.value for blitz in hand.blitzes),
         result.multiplier,
         hand.winner,
+        None if hand.result is None else hand.result.value,
+        hand.penalized,
         " ".join(str(column[player]) for player in hand.seats),
         *(result.scores[player] if player in result.players else None for player in columns),
     ]
@@ -84,7 +90,7 @@ def csv_lines(rows: Iterable[Sequence[Cell]]) -> Iterator[str]:
 def hands_csv(sheet: rules.Sheet) -> str:
     columns = columns_of(sheet)
     rows = (hand_row(n, result, columns) for n, result in enumerate(sheet.results, start=1))
-    return "".join(csv_lines([(*HEADER, SEATS, *columns), *rows]))
+    return "".join(csv_lines([(*HEADER, *EXTRAS, *columns), *rows]))
 
 
 def standings_csv(sheet: rules.Sheet) -> str:
@@ -99,7 +105,7 @@ def all_hands_csv(players: Sequence[str], sessions: Iterable[SessionSheet]) -> I
     `seats` numbers are of these columns)."""
 
     def rows() -> Iterator[Sequence[Cell]]:
-        yield (*SESSION_HEADER, *HEADER, SEATS, *players)
+        yield (*SESSION_HEADER, *HEADER, *EXTRAS, *players)
         for session_id, day, name, sheet in sessions:
             for number, result in enumerate(sheet.results, start=1):
                 yield (session_id, day, name, *hand_row(number, result, players))

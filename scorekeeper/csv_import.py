@@ -6,7 +6,8 @@ without seats (one written before tables changed size, or by hand) seats each ha
 players that have a score cell and the dealer, in column order; a row with no score cell, or any
 row of a file of at most five player columns, seats every player column, as such files always
 did. The session is seated as its last hand was, and seat changes between hands go through the
-rules engine as they did at the table.
+rules engine as they did at the table. A pick's `result` and a penalty hand's `penalized` are
+read when the file has those columns; a file without them still imports.
 
 Every row goes through the rules engine; the multiplier and score columns are the export's
 results, so when they disagree with what the engine computes, the rules chosen are not the ones
@@ -25,14 +26,12 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from . import rules, store
-from .csv_export import FORMULA_STARTS, HEADER, SEATS
+from .csv_export import EXTRAS, FORMULA_STARTS, HEADER, PENALIZED, RESULT, SEATS
 from .extensions import db
 from .models import Session
 from .rules import RuleError
 
 SCORE = re.compile(r"[+-]?[0-9]+")
-# Columns a file may have between `winner` and the player columns.
-EXTRA_COLUMNS = (SEATS,)
 # A file of at most this many players has every one at every hand, as files always did.
 ALL_SEATED = 5
 
@@ -159,7 +158,7 @@ def _read(data: bytes) -> tuple[Columns, list[tuple[int, list[str]]]]:
         )
     rest = [cell.strip() for cell in header[len(HEADER) :]]
     extras: list[str] = []
-    while rest and rest[0] in EXTRA_COLUMNS and rest[0] not in extras:
+    while rest and rest[0] in EXTRAS and rest[0] not in extras:
         extras.append(rest.pop(0))
     try:
         players = _player_columns([undefuse(cell) for cell in rest])
@@ -219,6 +218,8 @@ def _row(columns: Columns, index: int, number: int, cells: list[str]) -> Row:
         recracked=_yes(cell["recracked"], "Re-cracked"),
         blitzes=tuple(cell["blitzes"].split()),
         winner=_name(cell["winner"]),
+        result=cell.get(RESULT) or None,
+        penalized=_name(cell.get(PENALIZED, "")),
     )
     scores: dict[str, int] = {}
     for player, text in zip(columns.players, cells[len(named) :], strict=True):

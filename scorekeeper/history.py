@@ -1,4 +1,5 @@
-"""Finding past sessions: filtered by player and date, a page at a time, each with its winner.
+"""Finding past sessions: filtered by player, date and house rules, a page at a time, each with
+its winner.
 
 Players and winners come from the scores the rules engine stored, summed in the database and
 ranked by the engine's standings, so a long history never loads every hand. A session's players
@@ -17,7 +18,7 @@ from sqlalchemy.orm import selectinload
 from . import rules, store
 from .extensions import db
 from .models import Hand, HandPlayer, Player, Seat, Session
-from .stats import DateRange
+from .stats import HOUSE_RULES, DateRange, RuleFilter
 
 PER_PAGE = 20
 
@@ -26,6 +27,7 @@ PER_PAGE = 20
 class SessionFilter:
     player: str = ""
     dates: DateRange = field(default_factory=DateRange)
+    house: RuleFilter = field(default_factory=RuleFilter)
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,17 @@ class SessionRow:
     hand_count: int
     complete: bool
     winners: tuple[str, ...]
+
+    @property
+    def house_rules(self) -> tuple[str, ...]:
+        """The house rules the session is played with, as the filters name them (the cap with
+        its number)."""
+        options = self.table.options
+        return tuple(
+            f"{rule.label} x{options.max_multiplier}" if key == "cap" else rule.label
+            for key, rule in HOUSE_RULES.items()
+            if rule.played(options)
+        )
 
 
 @dataclass(frozen=True)
@@ -56,7 +69,7 @@ def _filtered(query: Select[Any], wanted: SessionFilter) -> Select[Any]:
             .where(HandPlayer.player_id.in_(player), HandPlayer.played)
         )
         query = query.where(Session.id.in_(seated) | Session.id.in_(played))
-    return query.where(*wanted.dates.session_conditions())
+    return query.where(*wanted.dates.session_conditions(), *wanted.house.session_conditions())
 
 
 def find_sessions(wanted: SessionFilter, number: int = 1, per_page: int = PER_PAGE) -> HistoryPage:

@@ -4,9 +4,12 @@ Every number comes from the scores, wins and schneiders the rules engine stored 
 `HandPlayer` row; nothing here knows a scoring rule. Each answer is a fixed number of queries,
 however many players, sessions and hands there are.
 
-A hand is every recorded deal, passes included, as on the scoresheet. A player's hands are the
-ones they played: never one they sat out, nor one dealt after they left the table. Every rate
-is per hand played.
+A hand is every recorded deal, passes and penalty hands included, as on the scoresheet. A
+player's hands are the ones they played: never one they sat out, nor one dealt after they left
+the table. Every rate is per hand played. Whether a hand was won is the engine's: a pick by its
+result (given, or following from its points), a penalty hand by nobody. Card points count only
+the picks recorded with points; a pick recorded by its result alone is left out of them, and
+counted as such.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from sqlalchemy import (
     case,
     func,
     literal,
+    not_,
+    or_,
     select,
     union_all,
 )
@@ -53,12 +58,68 @@ class DateRange:
             started.append(Session.created_at <= datetime.combine(self.end, time.max, UTC))
         return started
 
-    def hand_conditions(self) -> list[ColumnElement[bool]]:
-        """What keeps only the hands of the sessions in the range."""
-        started = self.session_conditions()
-        if not started:
-            return []
-        return [Hand.session_id.in_(select(Session.id).where(*started))]
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A house rule sessions can be found by: its label, what keeps the sessions played with
+    it, and whether a session's options play it."""
+
+    label: str
+    kept: ColumnElement[bool]
+    played: Callable[[rules.Options], bool]
+
+
+# By the key the filters call each.
+HOUSE_RULES: dict[str, HouseRule] = {
+    "bump": HouseRule("Bump", Session.bump.is_(True), lambda o: o.bump),
+    "tricks": HouseRule(
+        "Schwarz by tricks",
+        Session.schwarz == rules.Schwarz.TRICKS.value,
+        lambda o: o.schwarz is rules.Schwarz.TRICKS,
+    ),
+    "stack": HouseRule(
+        "Stacked doublers",
+        Session.doublers == rules.Doublers.STACK.value,
+        lambda o: o.doublers is rules.Doublers.STACK,
+    ),
+    "cap": HouseRule("Multiplier cap", Session.max_multiplier > 0, lambda o: o.max_multiplier > 0),
+    "penalties": HouseRule("Penalty hands", Session.penalties.is_(True), lambda o: o.penalties),
+}
+NO_HOUSE_RULE = "plain"
+NO_HOUSE_RULE_LABEL = "No house rule"
+
+
+@dataclass(frozen=True)
+class RuleFilter:
+    """Sessions played with every one of some house rules (keys of HOUSE_RULES), or, when
+    `plain`, with none of them; the stake changes no score, so it is not a house rule here."""
+
+    wanted: frozenset[str] = frozenset()
+    plain: bool = False
+
+    @property
+    def words(self) -> str:
+        """Which sessions, in words ("played with bump and schwarz by tricks"); empty for all."""
+        if self.plain:
+            return f"played with {NO_HOUSE_RULE_LABEL.lower()}"
+        labels = [rule.label.lower() for key, rule in HOUSE_RULES.items() if key in self.wanted]
+        if not labels:
+            return ""
+        listed = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+        return f"played with {listed}"
+
+    def session_conditions(self) -> list[ColumnElement[bool]]:
+        if self.plain:
+            return [not_(or_(*(rule.kept for rule in HOUSE_RULES.values())))]
+        return [HOUSE_RULES[key].kept for key in sorted(self.wanted)]
+
+
+def _session_ids(dates: DateRange, house: RuleFilter) -> list[ColumnElement[bool]]:
+    """What keeps only the hands of the sessions in the range and played by the rules."""
+    conditions = [*dates.session_conditions(), *house.session_conditions()]
+    if not conditions:
+        return []
+    return [Hand.session_id.in_(select(Session.id).where(*conditions))]
 
 
 @dataclass(frozen=True)
@@ -139,6 +200,24 @@ class TableSize(Played):
 
 
 @dataclass(frozen=True)
+class CardPoints:
+    """The picking team's card points of a player's picks: `total` over the `picks` recorded
+    with points, and how many picks were recorded by their result alone (`left_out`)."""
+
+    total: int
+    picks: int
+    left_out: int
+
+    @property
+    def average_shown(self) -> Decimal | None:
+        """The average per pick to one decimal."""
+        if not self.picks:
+            return None
+        exact = Decimal(self.total) / Decimal(self.picks)
+        return exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
 class PlayerStats(Totals):
     alone: Rate
     partner: Rate
@@ -147,6 +226,9 @@ class PlayerStats(Totals):
     crack_points: int
     leasters: Rate
     schneidered: int
+    # Penalty hands in which the player was the penalized one.
+    penalties: int
+    card_points: CardPoints
     sessions: tuple[SessionLine, ...]
     # Smallest table first, only the sizes the player played at.
     by_size: tuple[TableSize, ...]
@@ -186,6 +268,8 @@ PICKER = Hand.picker_id == HandPlayer.player_id
 PARTNER = Hand.partner_id == HandPlayer.player_id
 CRACKER = Hand.cracked_by_id == HandPlayer.player_id
 ALONE = PICKER & Hand.partner_id.is_(None)
+PENALIZED = Hand.penalized_id == HandPlayer.player_id
+WITH_POINTS = PICKER & Hand.picking_points.is_not(None)
 LEASTER = Hand.kind == rules.Kind.LEASTER.value
 WON = HandPlayer.won
 
@@ -201,15 +285,16 @@ def _hand_counts() -> list[Label[int]]:
     ]
 
 
-def player_totals(dates: DateRange) -> list[Totals]:
-    """Every player who played hands in the range, by name, in one pass over their hands."""
+def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Totals]:
+    """Every player who played hands in the range (of sessions played by the rules `house`
+    asks for), by name, in one pass over their hands."""
     counts = _hand_counts()
     # Grouped by the hand players' column alone, so SQLite reads ix_hand_player_player_totals
     # in its order instead of sorting every hand player.
     per_player = (
         select(HandPlayer.player_id, *counts)
         .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(HandPlayer.played, *dates.hand_conditions())
+        .where(HandPlayer.played, *_session_ids(dates, house or RuleFilter()))
         .group_by(HandPlayer.player_id)
         .subquery()
     )
@@ -231,11 +316,13 @@ def player_totals(dates: DateRange) -> list[Totals]:
     ]
 
 
-def player_stats(player: Player, dates: DateRange) -> PlayerStats:
+def player_stats(player: Player, dates: DateRange, house: RuleFilter | None = None) -> PlayerStats:
     """All of one player's numbers, by table size and in all, and their sessions oldest
-    first. The numbers are added up per table size by the database; the sizes (at most six)
-    are then added together."""
+    first, over the sessions in the range played by the rules `house` asks for. The numbers
+    are added up per table size by the database; the sizes (at most six) are then added
+    together."""
     of_player = HandPlayer.player_id == player.id
+    in_scope = _session_ids(dates, house or RuleFilter())
     rows = db.session.execute(
         select(
             Hand.seated,
@@ -251,10 +338,15 @@ def player_stats(player: Player, dates: DateRange) -> PlayerStats:
             _count(LEASTER & WON).label("leasters_won"),
             _count(LEASTER).label("leasters"),
             _count(HandPlayer.schneidered).label("schneidered"),
+            _count(PENALIZED).label("penalties"),
+            func.coalesce(func.sum(Hand.picking_points).filter(WITH_POINTS), 0).label(
+                "card_points"
+            ),
+            _count(WITH_POINTS).label("picks_with_points"),
         )
         .select_from(HandPlayer)
         .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(of_player, HandPlayer.played, *dates.hand_conditions())
+        .where(of_player, HandPlayer.played, *in_scope)
         .group_by(Hand.seated)
         .order_by(Hand.seated)
     ).all()
@@ -284,20 +376,24 @@ def player_stats(player: Player, dates: DateRange) -> PlayerStats:
         crack_points=n("crack_points"),
         leasters=Rate(n("leasters_won"), n("leasters")),
         schneidered=n("schneidered"),
-        sessions=_sessions_of(player.id, dates),
+        penalties=n("penalties"),
+        card_points=CardPoints(
+            n("card_points"), n("picks_with_points"), n("picks") - n("picks_with_points")
+        ),
+        sessions=_sessions_of(player.id, in_scope),
         by_size=by_size,
     )
 
 
-def _sessions_of(player_id: int, dates: DateRange) -> tuple[SessionLine, ...]:
-    """The sessions in the range where the player played a hand, oldest first, each with their
+def _sessions_of(player_id: int, in_scope: list[ColumnElement[bool]]) -> tuple[SessionLine, ...]:
+    """The sessions `in_scope` keeps where the player played a hand, oldest first, each with their
     hands played and won, total, and place: every player the session's standings name (who
     played a hand of it or is seated now) added up per session, then ranked as the standings
     rank them (highest total, then more hands won; players still equal share the place)."""
     played_in = (
         select(Hand.session_id)
         .join(HandPlayer, HandPlayer.hand_id == Hand.id)
-        .where(HandPlayer.player_id == player_id, HandPlayer.played, *dates.hand_conditions())
+        .where(HandPlayer.player_id == player_id, HandPlayer.played, *in_scope)
     )
     played = HandPlayer.played.cast(Integer)
     at_hands = (
@@ -373,10 +469,12 @@ def _ranking(players: Sequence[Totals], key: Callable[[Totals], Any]) -> tuple[R
     return tuple(ranked)
 
 
-def leaderboard(dates: DateRange, min_picks: int = DEFAULT_MIN_PICKS) -> Leaderboard:
+def leaderboard(
+    dates: DateRange, min_picks: int = DEFAULT_MIN_PICKS, house: RuleFilter | None = None
+) -> Leaderboard:
     """Ranked by total (then hands won, as in a session's standings), by average per hand, and
     by picking win rate (then more picks) among players with at least `min_picks` picks."""
-    players = player_totals(dates)
+    players = player_totals(dates, house)
     pickers = [p for p in players if p.picks.of >= max(min_picks, 1)]
     return Leaderboard(
         by_total=_ranking(players, lambda p: (p.total, p.hands.count)),

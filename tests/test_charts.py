@@ -9,10 +9,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import store
-from scorekeeper.charts import Series, line_chart, running_totals, scale_for
+from scorekeeper.charts import Mark, Series, line_chart, running_totals, scale_for
 
 from .any_table import TOTALS, play_the_night
 from .helpers import SEATS, Api, pick
+from .test_csv_export import house_rules_night
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -125,3 +126,53 @@ def test_night_chart_draws_players_only_while_seated(app: Flask, api: Api) -> No
     assert [t.text for t in labels] == [f"{p} {TOTALS[p]:+d}".replace("+0", "0") for p in drawn]
     ys = sorted(float(t.get("y") or 0) for t in labels)
     assert all(b - a >= 12 for a, b in pairwise(ys))
+
+
+def test_a_marked_point_is_a_dot_with_a_title_on_its_line() -> None:
+    series = [Series("Ann", [0, 2, -2], (Mark(2, "Hand 2: <penalty>"),)), Series("Bob", [0, -2, 2])]
+    svg = str(line_chart(series, "Totals", "hands"))
+    root = ET.fromstring(svg)
+    assert root.get("aria-label") == "Totals. Hand 2: <penalty>."
+    ann, bob = root.iter(f"{SVG}g")
+    (dot,) = ann.iter(f"{SVG}circle")
+    # x from 30 to 268 in two steps; y from 12 (+2) to 188 (-2).
+    assert (dot.get("cx"), dot.get("cy"), dot.get("r")) == ("268.0", "188.0", "4.5")
+    assert dot.findtext(f"{SVG}title") == "Hand 2: <penalty>"
+    assert list(bob.iter(f"{SVG}circle")) == []
+
+
+def test_session_chart_marks_penalty_hands_on_the_penalized_line(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = house_rules_night(api)
+    html = client.get(f"/sessions/{session_id}").text
+    root = ET.fromstring(html[html.index("<svg") : html.index("</svg>") + 6])
+    assert root.get("aria-label") == "Running totals, hand by hand. Hand 4: penalty, Dan -4."
+    dots = {
+        group.get("data-name"): [
+            (dot.get("cx"), dot.get("cy"), dot.findtext(f"{SVG}title"))
+            for dot in group.iter(f"{SVG}circle")
+        ]
+        for group in root.iter(f"{SVG}g")
+    }
+    # Totals from -27 to +35: y = 12 + 176 * (35 - total) / 62; eight points, x = 30 + 238 * i
+    # / 7. Dan is at -2 after hand 4.
+    assert dots == {
+        "Ann": [], "Bob": [], "Cat": [], "Eve": [],
+        "Dan": [("166.0", "117.0", "Hand 4: penalty, Dan -4")],
+    }  # fmt: skip
+
+
+def test_two_penalties_of_one_player_are_two_dots(app: Flask, api: Api) -> None:
+    session_id = api.new_session(rules={"penalties": True})["id"]
+    for hand in (
+        {"kind": "penalty", "penalized": "Bob"},
+        pick("Ann", "Bob", 75),
+        {"kind": "penalty", "penalized": "Bob"},
+    ):
+        api.record(session_id, **hand)
+    with app.app_context():
+        sheet = store.sheet_of(store.session_or_404(session_id))
+    bob = {series.name: series for series in running_totals(sheet)}["Bob"]
+    assert bob.values == [0, -4, -3, -7]
+    assert bob.marks == (Mark(1, "Hand 1: penalty, Bob -4"), Mark(3, "Hand 3: penalty, Bob -4"))

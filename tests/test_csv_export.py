@@ -17,7 +17,7 @@ from .helpers import SEATS, Api, pick
 
 HEADER = (
     "hand,dealer,kind,picker,partner,called_card,forced,picking_points,"
-    "cracked_by,recracked,blitzes,multiplier,winner,seats"
+    "cracked_by,recracked,blitzes,multiplier,winner,result,penalized,seats"
 )
 
 
@@ -75,10 +75,10 @@ def test_picks_one_row_a_hand_in_order(api: Api, client: FlaskClient) -> None:
     assert rows[0] == [*HEADER.split(","), *SEATS]
     assert rows[1:] == [
         ["1", "Ann", "pick", "Bob", "Cat", "JD", "", "95", "Dan", "yes", "black red", "16", "",
-         "1 2 3 4 5", "-32", "64", "32", "-32", "-32"],
-        ["2", "Bob", "pick", "Cat", "", "", "", "30", "", "", "", "1", "",
+         "won_schneider", "", "1 2 3 4 5", "-32", "64", "32", "-32", "-32"],
+        ["2", "Bob", "pick", "Cat", "", "", "", "30", "", "", "", "1", "", "lost_schneider", "",
          "1 2 3 4 5", "2", "2", "-8", "2", "2"],
-        ["3", "Cat", "pick", "Cat", "Dan", "", "yes", "61", "", "", "", "1", "",
+        ["3", "Cat", "pick", "Cat", "Dan", "", "yes", "61", "", "", "", "1", "", "won", "",
          "1 2 3 4 5", "-1", "-1", "2", "1", "-1"],
     ]  # fmt: skip
 
@@ -88,7 +88,7 @@ def test_leaster_has_a_winner_and_no_pick_cells(api: Api, client: FlaskClient) -
         api, [{"kind": "leaster", "winner": "Cat"}], rules={"no_bid": "leaster"}
     )
     assert export(client, session_id)[1:] == [
-        ["1", "Ann", "leaster", "", "", "", "", "", "", "", "", "1", "Cat",
+        ["1", "Ann", "leaster", "", "", "", "", "", "", "", "", "1", "Cat", "", "",
          "1 2 3 4 5", "-1", "-1", "4", "-1", "-1"],
     ]  # fmt: skip
 
@@ -98,9 +98,9 @@ def test_pass_scores_nothing_and_doubles_the_next_pick(api: Api, client: FlaskCl
         api, [{"kind": "pass"}, pick("Cat", "Dan", 75)], rules={"no_bid": "doubler"}
     )
     assert export(client, session_id)[1:] == [
-        ["1", "Ann", "pass", "", "", "", "", "", "", "", "", "1", "",
+        ["1", "Ann", "pass", "", "", "", "", "", "", "", "", "1", "", "", "",
          "1 2 3 4 5", "0", "0", "0", "0", "0"],
-        ["2", "Bob", "pick", "Cat", "Dan", "", "", "75", "", "", "", "2", "",
+        ["2", "Bob", "pick", "Cat", "Dan", "", "", "75", "", "", "", "2", "", "won", "",
          "1 2 3 4 5", "-2", "-2", "4", "2", "-2"],
     ]  # fmt: skip
 
@@ -108,7 +108,9 @@ def test_pass_scores_nothing_and_doubles_the_next_pick(api: Api, client: FlaskCl
 def test_negative_scores_stay_numbers(api: Api, client: FlaskClient) -> None:
     session_id = session_with(api, [pick("Bob", "Cat", 75)])
     response = client.get(f"/sessions/{session_id}/export.csv")
-    assert response.text.splitlines()[1] == "1,Ann,pick,Bob,Cat,,,75,,,,1,,1 2 3 4 5,-1,2,1,-1,-1"
+    assert (
+        response.text.splitlines()[1] == "1,Ann,pick,Bob,Cat,,,75,,,,1,,won,,1 2 3 4 5,-1,2,1,-1,-1"
+    )
 
 
 def test_names_that_look_like_formulas_are_defused(api: Api, client: FlaskClient) -> None:
@@ -116,7 +118,7 @@ def test_names_that_look_like_formulas_are_defused(api: Api, client: FlaskClient
     session_id = session_with(api, [pick("+cmd", "-x", 75, cracked_by="@y")], players=seats)
     assert export(client, session_id) == [
         [*HEADER.split(","), "'=SUM(A1)", "'+cmd", "'-x", "'@y", "Eve"],
-        ["1", "'=SUM(A1)", "pick", "'+cmd", "'-x", "", "", "75", "'@y", "", "", "2", "",
+        ["1", "'=SUM(A1)", "pick", "'+cmd", "'-x", "", "", "75", "'@y", "", "", "2", "", "won", "",
          "1 2 3 4 5", "-2", "4", "2", "-2", "-2"],
     ]  # fmt: skip
 
@@ -153,12 +155,12 @@ def test_a_table_that_changes(api: Api, client: FlaskClient) -> None:
     night = play_the_night(api)
     assert client.get(f"/sessions/{night}/export.csv").text == (
         f"{HEADER},Ann,Bob,Cat,Dan,Eve,Fay,Gus\r\n"
-        "1,Ann,pick,Bob,Cat,,,75,,,,1,,1 2 3 4 5 6,,2,1,-1,-1,-1,\r\n"
-        "2,Bob,pick,Cat,Dan,,,45,,,,1,,1 2 3 4 5 6,1,,-2,-1,1,1,\r\n"
-        "3,Cat,pick,Gus,,,,95,,,,1,,1 2 3 7 4 5 6,-2,,,-2,-2,-2,8\r\n"
-        "4,Gus,pick,Ann,Eve,,,61,,,,1,,1 2 3 7 4 5 6,2,-1,,-1,1,-1,\r\n"
-        "5,Eve,pick,Fay,Gus,,,120,,,,1,,1 2 3 7 5 6,-3,-3,-3,,,6,3\r\n"
-        "6,Fay,pick,Eve,Ann,,,30,,,,1,,1 2 3 7 5 6,-2,2,2,,-4,,2\r\n"
+        "1,Ann,pick,Bob,Cat,,,75,,,,1,,won,,1 2 3 4 5 6,,2,1,-1,-1,-1,\r\n"
+        "2,Bob,pick,Cat,Dan,,,45,,,,1,,lost,,1 2 3 4 5 6,1,,-2,-1,1,1,\r\n"
+        "3,Cat,pick,Gus,,,,95,,,,1,,won_schneider,,1 2 3 7 4 5 6,-2,,,-2,-2,-2,8\r\n"
+        "4,Gus,pick,Ann,Eve,,,61,,,,1,,won,,1 2 3 7 4 5 6,2,-1,,-1,1,-1,\r\n"
+        "5,Eve,pick,Fay,Gus,,,120,,,,1,,won_schwarz,,1 2 3 7 5 6,-3,-3,-3,,,6,3\r\n"
+        "6,Fay,pick,Eve,Ann,,,30,,,,1,,lost_schneider,,1 2 3 7 5 6,-2,2,2,,-4,,2\r\n"
     )
 
 
@@ -178,6 +180,61 @@ def test_a_player_who_only_sat_out_keeps_a_column_for_the_seats(
     assert "Fay" not in api.session(session_id)["totals"]
     assert export(client, session_id) == [
         [*HEADER.split(","), "Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
-        ["1", "Fay", "pick", "Ann", "Bob", "", "", "75", "", "", "", "1", "",
+        ["1", "Fay", "pick", "Ann", "Bob", "", "", "75", "", "", "", "1", "", "won", "",
          "1 2 3 4 5 6", "2", "1", "-1", "-1", "-1", "", ""],
     ]  # fmt: skip
+
+
+# --- house rules: results, penalty hands
+
+HOUSE_RULES = {"no_bid": "doubler", "bump": True, "schwarz": "tricks", "doublers": "stack",
+               "max_multiplier": 8, "penalties": True, "stake": 25}  # fmt: skip
+
+
+def house_rules_night(api: Api) -> int:
+    """RULES.md's house rules at play: example 12 recorded by result only, two passes whose
+    doublers stack and wait past a penalty hand, a pick capped at x8, a won schneider of 120
+    points (schwarz by tricks) and a lost schwarz on the bump."""
+    session_id = api.new_session(name="House rules", rules=HOUSE_RULES)["id"]
+    for hand in (
+        {"kind": "pick", "picker": "Ann", "partner": "Bob", "result": "lost"},
+        {"kind": "pass"},
+        {"kind": "pass"},
+        {"kind": "penalty", "penalized": "Dan"},
+        pick("Bob", "Cat", 95, cracked_by="Dan", recracked=True),
+        pick("Cat", None, 120, result="won_schneider"),
+        pick("Eve", "Ann", 10, result="lost_schwarz"),
+    ):
+        api.record(session_id, **hand)
+    return session_id
+
+
+def test_results_and_penalty_hands_have_their_columns(api: Api, client: FlaskClient) -> None:
+    session_id = house_rules_night(api)
+    assert export(client, session_id) == [
+        [*HEADER.split(","), *SEATS],
+        ["1", "Ann", "pick", "Ann", "Bob", "", "", "", "", "", "", "1", "", "lost", "",
+         "1 2 3 4 5", "-4", "-2", "2", "2", "2"],
+        ["2", "Bob", "pass", "", "", "", "", "", "", "", "", "1", "", "", "",
+         "1 2 3 4 5", "0", "0", "0", "0", "0"],
+        ["3", "Cat", "pass", "", "", "", "", "", "", "", "", "1", "", "", "",
+         "1 2 3 4 5", "0", "0", "0", "0", "0"],
+        ["4", "Dan", "penalty", "", "", "", "", "", "", "", "", "1", "", "", "Dan",
+         "1 2 3 4 5", "1", "1", "1", "-4", "1"],
+        ["5", "Eve", "pick", "Bob", "Cat", "", "", "95", "Dan", "yes", "", "8", "",
+         "won_schneider", "", "1 2 3 4 5", "-16", "32", "16", "-16", "-16"],
+        ["6", "Ann", "pick", "Cat", "", "", "", "120", "", "", "", "1", "", "won_schneider", "",
+         "1 2 3 4 5", "-2", "-2", "8", "-2", "-2"],
+        ["7", "Bob", "pick", "Eve", "Ann", "", "", "10", "", "", "", "1", "", "lost_schwarz", "",
+         "1 2 3 4 5", "-6", "6", "6", "6", "-12"],
+    ]  # fmt: skip
+    assert api.session(session_id)["totals"] == {
+        "Ann": -27, "Bob": 35, "Cat": 33, "Dan": -14, "Eve": -27
+    }  # fmt: skip
+
+
+def test_a_penalized_name_is_defused(api: Api, client: FlaskClient) -> None:
+    seats = ["=SUM(A1)", "Bob", "Cat", "Dan", "Eve"]
+    penalty = {"kind": "penalty", "penalized": "=SUM(A1)"}
+    session_id = session_with(api, [penalty], players=seats, rules={"penalties": True})
+    assert export(client, session_id)[1][13:16] == ["", "'=SUM(A1)", "1 2 3 4 5"]

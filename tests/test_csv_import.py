@@ -22,6 +22,7 @@ from scorekeeper.writes import roster_write
 from .any_table import FIRST_SEATS, TOTALS, WITH_GUS, WITHOUT_DAN, play_the_night
 from .helpers import SEATS, Api, pick
 from .test_backup import ODD_NAMES, Fresh, build_sessions, fresh  # noqa: F401 (a fixture)
+from .test_csv_export import HOUSE_RULES, house_rules_night
 
 COLUMNS = ",".join(HEADER)
 
@@ -79,7 +80,9 @@ def test_names_that_were_defused_come_back_as_they_were(client: FlaskClient, api
     session_id = api.new_session(players=ODD_NAMES)["id"]
     api.record(session_id, **pick("-Dan, Jr.", "=SUM(A1)", 75, cracked_by="@eve"))
     exported = client.get(f"/sessions/{session_id}/export.csv").data
-    assert exported.startswith(f'{COLUMNS},seats,\'=SUM(A1),"Zoë ""Z"" O\'Neil",'.encode())
+    assert exported.startswith(
+        f'{COLUMNS},result,penalized,seats,\'=SUM(A1),"Zoë ""Z"" O\'Neil",'.encode()
+    )
     response = import_page(client, exported)
     imported = api.session(int(response.location.rsplit("/", 1)[1]))
     assert imported["players"] == ODD_NAMES
@@ -198,8 +201,8 @@ def test_results_that_disagree_with_the_rules_chosen_are_refused(
         "Choose the rules the session was played with."
     ]
     tampered = exported.replace(
-        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,1 2 3 4 5,-2,",
-        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,1 2 3 4 5,+5,",
+        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,lost_schneider,,1 2 3 4 5,-2,",
+        b"\r\n3,Cat,pick,Eve,Ann,,,30,,,,1,,lost_schneider,,1 2 3 4 5,+5,",
     )
     assert tampered != exported
     assert refusal(app, tampered, options=rules.Options(no_bid=rules.NoBid.DOUBLER)) == [
@@ -489,4 +492,146 @@ def test_bad_seats_are_refused_with_their_rows(app: Flask) -> None:
         "Row 4: A table seats 3 to 8 players, not 9.",
         "Row 5: Gus is not playing in this session.",
         "Row 6: Ann is seated twice.",
+    ]
+
+
+# --- house rules: results, penalty hands
+
+HOUSE_OPTIONS = ["--no-bid", "doubler", "--bump", "--schwarz", "tricks", "--doublers", "stack",
+                 "--max-multiplier", "8", "--penalties", "--stake", "25"]  # fmt: skip
+
+
+def test_a_house_rules_session_comes_back_the_same(
+    client: FlaskClient, api: Api, runner: FlaskCliRunner, tmp_path: Path
+) -> None:
+    original_id = house_rules_night(api)
+    original = api.session(original_id)
+    exported = client.get(f"/sessions/{original_id}/export.csv").data
+    file = tmp_path / "hands.csv"
+    file.write_bytes(exported)
+    result = runner.invoke(
+        args=["import-session", str(file), "--name", "House rules", "--rounds", "0",
+              *HOUSE_OPTIONS]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    new_id = int(re.findall(r"Imported session (\d+)\.", result.output)[0])
+    imported = api.session(new_id)
+    assert comparable(imported) == comparable(original)
+    assert imported["rules"] == {**HOUSE_RULES, "partner": "jack_of_diamonds", "cracking": True,
+                                 "blitzing": True, "sitting_out": "dealer"}  # fmt: skip
+    first = imported["hands"][0]
+    assert (first["picking_points"], first["result"], first["scores"]["Ann"]) == (None, "lost", -4)
+    assert imported["hands"][3]["kind"] == "penalty"
+    assert imported["hands"][3]["penalized"] == "Dan"
+    assert imported["totals"] == {"Ann": -27, "Bob": 35, "Cat": 33, "Dan": -14, "Eve": -27}
+    assert imported["settle_up"]["balances"] == {
+        "Ann": -675, "Bob": 875, "Cat": 825, "Dan": -350, "Eve": -675
+    }  # fmt: skip
+    assert client.get(f"/sessions/{new_id}/export.csv").data == exported
+
+
+def without(options: list[str], *dropped: str) -> list[str]:
+    """The house options less some, each with its value if it takes one."""
+    kept, skip = [], False
+    for index, option in enumerate(options):
+        if skip:
+            skip = False
+        elif option in dropped:
+            skip = index + 1 < len(options) and not options[index + 1].startswith("--")
+        else:
+            kept.append(option)
+    return kept
+
+
+@pytest.mark.parametrize(
+    ("dropped", "reasons"),
+    [
+        (
+            ("--bump",),
+            [
+                "Row 2: The file gives Ann -4, but by the rules chosen here Ann scores -2. "
+                "Choose the rules the session was played with.",
+                "Row 8: The file gives Ann -6, but by the rules chosen here Ann scores -3. "
+                "Choose the rules the session was played with.",
+            ],
+        ),
+        (
+            ("--schwarz",),
+            [
+                "Row 7: The picking team's 120 points mean won schwarz, not won schneider "
+                "(91 to 119 points).",
+                "Row 8: The picking team's 10 points mean lost schneider, not lost schwarz "
+                "(0 points).",
+            ],
+        ),
+        (
+            ("--doublers",),
+            [
+                # x8 all the same (crack, re-crack, a doubler), then one doubler is left.
+                "Row 7: The file says the multiplier is 1, but by the rules chosen here it is 2. "
+                "Choose the rules the session was played with.",
+            ],
+        ),
+        (
+            ("--max-multiplier",),
+            [
+                "Row 6: The file says the multiplier is 8, but by the rules chosen here it is 16. "
+                "Choose the rules the session was played with.",
+            ],
+        ),
+        (("--penalties",), ["Row 5: This session doesn't play penalty hands."]),
+    ],
+)
+def test_house_rules_not_chosen_are_refused_with_their_rows(
+    client: FlaskClient,
+    api: Api,
+    runner: FlaskCliRunner,
+    tmp_path: Path,
+    dropped: tuple[str, ...],
+    reasons: list[str],
+) -> None:
+    file = tmp_path / "hands.csv"
+    file.write_bytes(client.get(f"/sessions/{house_rules_night(api)}/export.csv").data)
+    refused = runner.invoke(args=["import-session", str(file), *without(HOUSE_OPTIONS, *dropped)])
+    assert refused.exit_code == 1
+    assert refused.output.splitlines()[1:] == reasons
+    assert len(api.client.get("/api/sessions").json["sessions"]) == 1
+
+
+def test_a_file_without_result_and_penalized_columns_imports_by_house_rules(
+    app: Flask, api: Api
+) -> None:
+    content = csv_file(
+        row(1, "Ann", picker="Ann", partner="Bob", picking_points="45", multiplier="1"),
+        row(2, "Bob", picker="Cat", picking_points="120"),
+    )
+    options = rules.options_from(bump=True, schwarz="tricks")
+    with app.app_context(), roster_write():
+        imported = import_session(content, "", None, None, options)
+    session = api.session(imported.session_id)
+    assert [hand["result"] for hand in session["hands"]] == ["lost", "won_schwarz"]
+    assert session["totals"] == {"Ann": -7, "Bob": -5, "Cat": 14, "Dan": -1, "Eve": -1}
+
+
+def test_a_result_that_disagrees_with_the_points_is_refused(app: Flask) -> None:
+    header = f"{COLUMNS},result,penalized,{','.join(SEATS)}"
+    content = "\r\n".join(
+        [
+            header,
+            "1,Ann,pick,Bob,Cat,,,75,,,,,,lost,,,,,,",
+            "2,Bob,pick,Cat,Dan,,,,,,,,,won_big,,,,,,",
+            "3,Cat,leaster,,,,,,,,,,Dan,,,,,,,",
+            "4,Dan,pick,Eve,Ann,,,,,,,,,,Ann,,,,,",
+            "5,Eve,penalty,,,,,,,,,,,,Zed,,,,,",
+            "6,Ann,pick,Eve,Ann,,,,,,,,,won,,,,,,",
+            "",
+        ]
+    ).encode()
+    assert refusal(app, content, options=rules.options_from(penalties=True)) == [
+        "Row 2: The picking team's 75 points mean won, not lost (31 to 60 points).",
+        "Row 3: The result is one of won_schwarz, won_schneider, won, lost, lost_schneider, "
+        "lost_schwarz.",
+        "Row 4: This session doesn't play a leaster when everyone passes.",
+        "Row 5: Only a penalty hand has a penalized player.",
+        "Row 6: Zed is not playing in this hand.",
     ]

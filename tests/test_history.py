@@ -131,17 +131,18 @@ def test_all_sessions_csv(app: Flask, api: Api, client: FlaskClient) -> None:
     assert table[0] == [
         "session", "date", "session_name", "hand", "dealer", "kind", "picker", "partner",
         "called_card", "forced", "picking_points", "cracked_by", "recracked", "blitzes",
-        "multiplier", "winner", "seats", "'@Fay", "Ann", "Bob", "Cat", "Dan", "Eve",
+        "multiplier", "winner", "result", "penalized", "seats", "'@Fay", "Ann", "Bob", "Cat",
+        "Dan", "Eve",
     ]  # fmt: skip
     # The seats are numbers of the player columns: Ann is 2, @Fay 1.
     assert table[1] == [
         str(first["id"]), "2026-01-02", "First", "1", "Ann", "pick", "Ann", "Bob",
-        "", "", "75", "", "", "", "1", "", "2 3 4 5 6", "", "2", "1", "-1", "-1", "-1",
+        "", "", "75", "", "", "", "1", "", "won", "", "2 3 4 5 6", "", "2", "1", "-1", "-1", "-1",
     ]  # fmt: skip
     assert table[2][:3] == [str(second["id"]), second["created_at"][:10], "'+Second"]
     assert table[2][3:] == [
-        "1", "Ann", "pick", "'@Fay", "", "", "", "95", "Ann", "", "", "2", "", "2 3 4 5 1",
-        "16", "-4", "-4", "-4", "-4", "",
+        "1", "Ann", "pick", "'@Fay", "", "", "", "95", "Ann", "", "", "2", "",
+        "won_schneider", "", "2 3 4 5 1", "16", "-4", "-4", "-4", "-4", "",
     ]  # fmt: skip
     assert len(table) == 3
 
@@ -218,3 +219,68 @@ def test_all_sessions_csv_of_a_table_that_changes(
         ["6", "Fay", "1 2 3 7 5 6", "-2", "2", "2", "", "-4", "", "2"],
     ]
     assert {hand[0] for hand in hands} == {str(night)}
+
+
+# --- house rules
+
+
+def test_history_filters_by_house_rules(app: Flask, api: Api, client: FlaskClient) -> None:
+    chosen = {
+        "Seed": {},
+        "Bump": {"bump": True},
+        "Tricks and cap": {"schwarz": "tricks", "max_multiplier": 8},
+        "Everything": {"bump": True, "schwarz": "tricks", "no_bid": "doubler",
+                       "doublers": "stack", "max_multiplier": 16, "penalties": True},
+        "Staked": {"stake": 25},
+    }  # fmt: skip
+    for day, (name, rules) in enumerate(chosen.items(), start=1):
+        dated(app, api.new_session(name=name, rules=rules)["id"], f"2026-05-0{day}")
+    assert listed(client) == ["Staked", "Everything", "Tricks and cap", "Bump", "Seed"]
+    assert listed(client, "?bump=y") == ["Everything", "Bump"]
+    assert listed(client, "?tricks=y") == ["Everything", "Tricks and cap"]
+    assert listed(client, "?cap=y&tricks=y") == ["Everything", "Tricks and cap"]
+    assert listed(client, "?cap=y&bump=y") == ["Everything"]
+    assert listed(client, "?stack=y") == ["Everything"]
+    assert listed(client, "?penalties=y&player=Ann") == ["Everything"]
+    # The stake changes no score: a staked session is played with no house rule.
+    assert listed(client, "?plain=y") == ["Staked", "Seed"]
+    assert listed(client, "?plain=y&from=2026-05-02") == ["Staked"]
+    assert listed(client, "?bump=y&to=2026-05-03") == ["Bump"]
+    refused = client.get("/sessions?plain=y&stack=y")
+    assert refused.status_code == 400
+    assert "“No house rule” can&#39;t go with Stacked doublers: untick one." in refused.text
+
+
+def test_history_rows_name_their_house_rules(app: Flask, api: Api, client: FlaskClient) -> None:
+    rules = {"bump": True, "schwarz": "tricks", "no_bid": "doubler", "doublers": "stack",
+             "max_multiplier": 8, "penalties": True}  # fmt: skip
+    dated(app, api.new_session(name="House", rules=rules)["id"], "2026-05-02")
+    dated(app, api.new_session(name="Seed")["id"], "2026-05-01")
+    house, seed = Page(client.get("/sessions").text).items
+    assert " ".join(house) == (
+        "House 2026-05-02 · Ann, Bob, Cat, Dan, Eve · 0 hands · in progress · Bump · Schwarz by "
+        "tricks · Stacked doublers · Multiplier cap x8 · Penalty hands"
+    )
+    assert " ".join(seed) == "Seed 2026-05-01 · Ann, Bob, Cat, Dan, Eve · 0 hands · in progress"
+
+
+def test_history_checkboxes_keep_what_was_ticked_and_pages_keep_them(
+    api: Api, client: FlaskClient
+) -> None:
+    for number in range(21):
+        api.new_session(name=f"S{number}", rules={"penalties": True})
+    html = client.get("/sessions?penalties=y").text
+    assert '<input type="checkbox" name="penalties" value="y" checked>' in html
+    assert '<input type="checkbox" name="bump" value="y">' in html
+    assert 'href="/sessions?page=2&amp;penalties=y"' in html
+    assert len(listed(client, "?penalties=y&page=2")) == 1
+    assert listed(client, "?bump=y") == []
+
+
+def test_history_queries_stay_as_few_with_house_rules(app: Flask, api: Api) -> None:
+    client = app.test_client()
+    api.new_session(rules={"bump": True, "schwarz": "tricks"})
+    api.new_session()
+    before = statements_for(app, client, "/sessions")
+    assert statements_for(app, client, "/sessions?bump=y&tricks=y&player=Ann") == before
+    assert statements_for(app, client, "/sessions?plain=y") == before

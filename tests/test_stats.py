@@ -10,6 +10,7 @@ import csv
 import io
 import re
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from scorekeeper.models import Player, Session
 
 from .any_table import PLAYED, TOTALS, WON, play_the_night
 from .helpers import Api, pick
+from .test_csv_export import house_rules_night
 from .test_pages import Page, page, statements_for
 
 SEASON: list[dict[str, Any]] = [
@@ -196,15 +198,19 @@ def summary(numbers: stats.PlayerStats) -> tuple[Any, ...]:
     )
 
 
-def stats_of(app: Flask, name: str, dates: stats.DateRange) -> stats.PlayerStats:
+def stats_of(
+    app: Flask, name: str, dates: stats.DateRange, house: stats.RuleFilter | None = None
+) -> stats.PlayerStats:
     with app.app_context():
         player = db.session.scalars(select(Player).where(Player.name == name)).one()
-        return stats.player_stats(player, dates)
+        return stats.player_stats(player, dates, house)
 
 
-def board(app: Flask, dates: stats.DateRange, min_picks: int = 10) -> stats.Leaderboard:
+def board(
+    app: Flask, dates: stats.DateRange, min_picks: int = 10, house: stats.RuleFilter | None = None
+) -> stats.Leaderboard:
     with app.app_context():
-        return stats.leaderboard(dates, min_picks)
+        return stats.leaderboard(dates, min_picks, house)
 
 
 def ranking(rows: tuple[stats.Ranked, ...]) -> list[tuple[int, str]]:
@@ -345,6 +351,9 @@ def test_player_page_shows_the_numbers(app: Flask, client: FlaskClient, season: 
         "Cracks won": "1 of 2, 50% 1 lost · 1 re-cracked · -6 points",
         "Leasters won": "1 of 3, 33%",
         "Schneidered": "2 hands",
+        "Penalties": "0 hands",
+        # A1 75, B5 61, D1 100: 236 in 3 picks.
+        "Card points per pick": "78.7 3 picks with points",
     }
     assert "All sessions" in bob.text
 
@@ -700,3 +709,195 @@ def test_queries_are_as_few_at_a_table_that_changes(app: Flask, api: Api, night:
     client = app.test_client()
     paths = ("/leaderboard", "/leaderboard.csv", f"/players/{player_ids(app)['Gus']}")
     assert [statements_for(app, client, path) for path in paths] == [1 + 1, 1 + 1, 3 + 1]
+
+
+# --- house rules: results, penalty hands, statistics by rule set
+
+# The night of test_csv_export.house_rules_night, every hand played by all five:
+# 1 Ann & Bob, result lost, no points (bump): Ann -4, Bob -2, Cat Dan Eve +2. Won by Cat Dan Eve.
+# 2, 3 passes: nobody wins.
+# 4 penalty, Dan: Dan -4, the others +1. Won by nobody.
+# 5 Bob & Cat 95 (won schneider), cracked by Dan, re-cracked, two stacked doublers: x16 capped
+#   at x8: Bob +32, Cat +16, Ann Dan Eve -16. Won by Bob, Cat; Ann, Dan, Eve schneidered.
+# 6 Cat alone 120, result won schneider (by tricks): Cat +8, the others -2. Won by Cat; the
+#   others schneidered.
+# 7 Eve & Ann 10, lost schwarz (bump): Ann -6, Eve -12, Bob Cat Dan +6. Won by Bob, Cat, Dan;
+#   Eve, Ann schneidered.
+HOUSE_NIGHT = {
+    # Won none; picked 1 (lost, by result only); partner 1 (lost); schneidered 5, 6, 7.
+    "Ann": (1, 0, (0, 7), -27, (0, 1), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 3),
+    # Won 5, 7; picked 5 (won); partner 1 (lost); schneidered 6. An open-ended session has no
+    # winner.
+    "Bob": (1, 0, (2, 7), 35, (1, 1), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 1),
+    # Won 1, 5, 6, 7; picked 6 alone (won by its result); partner 5 (won).
+    "Cat": (1, 0, (4, 7), 33, (1, 1), (1, 1), (1, 1), (0, 0), 0, 0, (0, 0), 0),
+    # Won 1, 7; cracked 5 (lost, re-cracked, -16); schneidered 5, 6.
+    "Dan": (1, 0, (2, 7), -14, (0, 0), (0, 0), (0, 0), (0, 1), 1, -16, (0, 0), 2),
+    # Won 1; picked 7 (lost); schneidered 5, 6, 7.
+    "Eve": (1, 0, (1, 7), -27, (0, 1), (0, 0), (0, 0), (0, 0), 0, 0, (0, 0), 3),
+}
+# (penalties, (card points, picks with points, picks by result only)) on that night.
+HOUSE_CARD_POINTS = {
+    "Ann": (0, (0, 0, 1)),
+    "Bob": (0, (95, 1, 0)),
+    "Cat": (0, (120, 1, 0)),
+    "Dan": (1, (0, 0, 0)),
+    "Eve": (0, (10, 1, 0)),
+}
+HOUSE = stats.RuleFilter(frozenset({"bump"}))
+PLAIN = stats.RuleFilter(plain=True)
+
+
+@pytest.fixture
+def house_season(app: Flask, api: Api, season: list[int]) -> tuple[int, int]:
+    """The season (played with no house rule), the house rules night on 2025-05-01, and on
+    2025-05-02 a night of bump alone: Ann & Bob 45, Ann -4, Bob -2, Cat Dan Eve +2."""
+    night = house_rules_night(api)
+    bump = api.new_session(name="Bump only", rules={"bump": True})["id"]
+    api.record(bump, **pick("Ann", "Bob", 45))
+    with app.app_context():
+        for session_id, day in ((night, 1), (bump, 2)):
+            started = datetime(2025, 5, day, 19, tzinfo=UTC)
+            db.session.execute(
+                update(Session).where(Session.id == session_id).values(created_at=started)
+            )
+        db.session.commit()
+    return night, bump
+
+
+def test_results_penalty_hands_and_card_points_of_the_house_rules_night(
+    app: Flask, house_season: tuple[int, int]
+) -> None:
+    both = stats.RuleFilter(frozenset({"bump", "penalties"}))
+    for name, expected in HOUSE_NIGHT.items():
+        numbers = stats_of(app, name, stats.DateRange(), both)
+        assert summary(numbers) == expected, name
+        points = numbers.card_points
+        assert (numbers.penalties, (points.total, points.picks, points.left_out)) == (
+            HOUSE_CARD_POINTS[name]
+        ), name
+    assert stats_of(app, "Bob", stats.DateRange(), both).card_points.average_shown == Decimal(95)
+    assert stats_of(app, "Ann", stats.DateRange(), both).card_points.average_shown is None
+
+
+def test_card_points_leave_out_picks_recorded_by_result_only(
+    app: Flask, house_season: tuple[int, int]
+) -> None:
+    # Ann's picks: A5 120, B3 30, D2 40, the night's 1 (by result only), Bump only 45.
+    ann = stats_of(app, "Ann", stats.DateRange())
+    assert (ann.picks.count, ann.picks.of) == (1, 5)
+    points = ann.card_points
+    assert (points.total, points.picks, points.left_out) == (235, 4, 1)
+    assert points.average_shown == Decimal("58.8")
+
+
+def test_statistics_by_house_rules(app: Flask, house_season: tuple[int, int]) -> None:
+    everyone = stats.DateRange()
+    for name, expected in EVERYTHING.items():
+        assert summary(stats_of(app, name, everyone, PLAIN)) == expected, name
+    totals = {r.player.name: r.player.total for r in board(app, everyone, house=PLAIN).by_total}
+    assert totals == {name: numbers[3] for name, numbers in EVERYTHING.items()}
+    # The bump: the night and Bump only (Ann -4, Bob -2, Cat Dan Eve +2).
+    bump = board(app, everyone, min_picks=1, house=HOUSE)
+    placed = [
+        (r.place, r.player.name, r.player.total, r.player.hands_played) for r in bump.by_total
+    ]
+    assert placed == [
+        (1, "Cat", 35, 8), (2, "Bob", 33, 8), (3, "Dan", -12, 8), (4, "Eve", -25, 8),
+        (5, "Ann", -31, 8),
+    ]  # fmt: skip
+    # Ann lost two picks, Eve one: more picks rank higher at the same rate.
+    assert ranking(bump.by_picking) == [(1, "Bob"), (1, "Cat"), (3, "Ann"), (4, "Eve")]
+    # Every house rule at once: the night alone, and Ann's Bump only night is left out.
+    every = stats.RuleFilter(frozenset(stats.HOUSE_RULES))
+    assert {r.player.name: r.player.total for r in board(app, everyone, house=every).by_total} == {
+        name: numbers[3] for name, numbers in HOUSE_NIGHT.items()
+    }
+    assert [line.name for line in stats_of(app, "Ann", everyone, every).sessions] == ["House rules"]
+    assert [line.name for line in stats_of(app, "Ann", everyone, HOUSE).sessions] == [
+        "House rules", "Bump only"
+    ]  # fmt: skip
+    # Dates and house rules together.
+    may_2 = stats.DateRange(date(2025, 5, 2))
+    assert stats_of(app, "Bob", may_2, HOUSE).total == -2
+    assert stats_of(app, "Bob", may_2, PLAIN).hands_played == 0
+    assert board(app, may_2, house=every).by_total == ()
+
+
+def test_rule_filters_in_words() -> None:
+    assert stats.RuleFilter().words == ""
+    assert PLAIN.words == "played with no house rule"
+    assert HOUSE.words == "played with bump"
+    assert stats.RuleFilter(frozenset({"penalties", "bump", "tricks"})).words == (
+        "played with bump, schwarz by tricks and penalty hands"
+    )
+
+
+def test_player_page_shows_penalties_and_card_points_left_out(
+    app: Flask, client: FlaskClient, house_season: tuple[int, int]
+) -> None:
+    ids = player_ids(app)
+    ann = page(client, f"/players/{ids['Ann']}?bump=y&penalties=y")
+    rows = dict((label, value) for label, value in ann.rows("player-stats"))
+    assert rows["Hands played"] == "7"
+    assert rows["Picks won"] == "0 of 1, 0%"
+    assert rows["Penalties"] == "0 hands"
+    assert rows["Card points per pick"] == (
+        "\N{EN DASH} 0 picks with points · 1 recorded by result only, left out"
+    )
+    assert "All sessions, played with bump and penalty hands" in ann.text
+    dan = dict(page(client, f"/players/{ids['Dan']}?bump=y").rows("player-stats"))
+    assert dan["Penalties"] == "1 hand"
+    assert "Card points per pick" not in dan
+    eve = dict(page(client, f"/players/{ids['Eve']}?stack=y").rows("player-stats"))
+    assert eve["Card points per pick"] == "10.0 1 pick with points"
+    all_of_ann = dict(page(client, f"/players/{ids['Ann']}").rows("player-stats"))
+    assert all_of_ann["Card points per pick"] == (
+        "58.8 4 picks with points · 1 recorded by result only, left out"
+    )
+
+
+def test_leaderboard_page_by_house_rules(
+    app: Flask, client: FlaskClient, house_season: tuple[int, int]
+) -> None:
+    html = client.get("/leaderboard?tricks=y&min_picks=1").text
+    board_page = Page(html)
+    assert board_page.rows("ranking")[1:6] == [
+        ["1", "Bob", "+35 7 hands"], ["2", "Cat", "+33 7 hands"], ["3", "Dan", "-14 7 hands"],
+        ["4", "Eve", "-27 7 hands"], ["5", "Ann", "-27 7 hands"],
+    ]  # fmt: skip
+    # Ann and Eve are equal on total; Eve won a hand, Ann none.
+    assert "All sessions, played with schwarz by tricks" in board_page.text
+    assert f'href="/players/{player_ids(app)["Bob"]}?tricks=y"' in html
+    assert 'href="/leaderboard.csv?tricks=y&amp;min_picks=1"' in html
+    assert re.search(r'<input type="checkbox" name="tricks" value="y" checked>', html)
+    assert re.search(r'<input type="checkbox" name="bump" value="y">', html)
+    csv_rows = list(csv.reader(io.StringIO(client.get("/leaderboard.csv?tricks=y").text)))
+    assert [(row[3], row[4]) for row in csv_rows[1:]] == [
+        ("Bob", "35"), ("Cat", "33"), ("Dan", "-14"), ("Eve", "-27"), ("Ann", "-27")
+    ]  # fmt: skip
+    nothing = page(client, "/leaderboard?from=2025-05-02&stack=y")
+    assert "No hands in these dates in sessions played with stacked doublers." in nothing.text
+
+
+def test_no_house_rule_goes_with_no_house_rule_ticked(
+    app: Flask, client: FlaskClient, house_season: tuple[int, int]
+) -> None:
+    sentence = "“No house rule” can&#39;t go with Bump, Penalty hands: untick one."
+    for path in ("/leaderboard", f"/players/{player_ids(app)['Ann']}"):
+        response = client.get(f"{path}?plain=y&bump=y&penalties=y")
+        assert response.status_code == 400
+        assert sentence in response.text
+
+
+def test_queries_stay_as_few_with_house_rules(
+    app: Flask, client: FlaskClient, house_season: tuple[int, int]
+) -> None:
+    ann = player_ids(app)["Ann"]
+    paths = (
+        "/leaderboard?bump=y&tricks=y",
+        "/leaderboard.csv?plain=y",
+        f"/players/{ann}?plain=y",
+        f"/players/{ann}?from=2025-01-01&stack=y&cap=y&penalties=y",
+    )
+    assert [statements_for(app, client, path) for path in paths] == [1 + 1, 1 + 1, 3 + 1, 3 + 1]

@@ -11,6 +11,8 @@ from .. import stats
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 MIN_PICKS = re.compile(r"\d{1,4}", re.ASCII)
+# The query string's keys of the house rule filters.
+HOUSE_KEYS = (*stats.HOUSE_RULES, stats.NO_HOUSE_RULE)
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,7 @@ class Filters:
     dates: stats.DateRange
     min_picks: int
     errors: list[str]
+    house: stats.RuleFilter
 
     @property
     def given(self) -> dict[str, str]:
@@ -30,6 +33,18 @@ class Filters:
     @property
     def given_dates(self) -> dict[str, str]:
         return {key: text for key, text in self.given.items() if key in ("from", "to")}
+
+    @property
+    def given_scope(self) -> dict[str, str]:
+        """The dates and house rules given: which sessions the numbers are of."""
+        return {k: text for k, text in self.given.items() if k in ("from", "to", *HOUSE_KEYS)}
+
+    @property
+    def house_choices(self) -> list[tuple[str, str, bool]]:
+        """Each house rule filter offered: its key, label, and whether it is ticked."""
+        labels = {key: rule.label for key, rule in stats.HOUSE_RULES.items()}
+        labels[stats.NO_HOUSE_RULE] = stats.NO_HOUSE_RULE_LABEL
+        return [(key, labels[key], bool(self.typed.get(key))) for key in HOUSE_KEYS]
 
 
 def _date(text: str, label: str, errors: list[str]) -> date | None:
@@ -60,4 +75,10 @@ def read_filters(args: Mapping[str, str], keys: tuple[str, ...] = ("from", "to")
                 f"The minimum number of picks, “{typed['min_picks']}”, must be a whole number "
                 "from 0 to 9999."
             )
-    return Filters(typed, stats.DateRange(start, end), min_picks, errors)
+    wanted = frozenset(key for key in stats.HOUSE_RULES if typed.get(key))
+    plain = bool(typed.get(stats.NO_HOUSE_RULE))
+    if plain and wanted:
+        ticked = ", ".join(stats.HOUSE_RULES[key].label for key in HOUSE_KEYS if key in wanted)
+        errors.append(f"“{stats.NO_HOUSE_RULE_LABEL}” can't go with {ticked}: untick one.")
+    house = stats.RuleFilter(wanted, plain)
+    return Filters(typed, stats.DateRange(start, end), min_picks, errors, house)

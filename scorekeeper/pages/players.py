@@ -14,10 +14,11 @@ from ..csv_export import Cell, csv_lines
 from ..extensions import db
 from ..models import Player
 from . import bp
-from .filters import read_filters
+from .filters import HOUSE_KEYS, read_filters
 from .sessions import csv_download
 
-LEADERBOARD_FILTERS = ("from", "to", "min_picks")
+PLAYER_FILTERS = ("from", "to", *HOUSE_KEYS)
+LEADERBOARD_FILTERS = (*PLAYER_FILTERS, "min_picks")
 
 
 def _player_or_404(player_id: int) -> Player:
@@ -30,10 +31,10 @@ def _player_or_404(player_id: int) -> Player:
 @bp.get("/players/<int:player_id>")
 def player_page(player_id: int) -> tuple[str, int]:
     player = _player_or_404(player_id)
-    filters = read_filters(request.args)
+    filters = read_filters(request.args, PLAYER_FILTERS)
     if filters.errors:
         return render_template("player.html", player=player, filters=filters), 400
-    numbers = stats.player_stats(player, filters.dates)
+    numbers = stats.player_stats(player, filters.dates, filters.house)
     return render_template(
         "player.html",
         player=player,
@@ -57,7 +58,7 @@ def leaderboard() -> tuple[str, int]:
     filters = read_filters(request.args, LEADERBOARD_FILTERS)
     if filters.errors:
         return render_template("leaderboard.html", filters=filters), 400
-    board = stats.leaderboard(filters.dates, filters.min_picks)
+    board = stats.leaderboard(filters.dates, filters.min_picks, filters.house)
     return render_template("leaderboard.html", filters=filters, board=board), 200
 
 
@@ -89,6 +90,6 @@ def leaderboard_download() -> Response:
     filters = read_filters(request.args, LEADERBOARD_FILTERS)
     if filters.errors:
         abort(400, " ".join(filters.errors))
-    board = stats.leaderboard(filters.dates, filters.min_picks)
+    board = stats.leaderboard(filters.dates, filters.min_picks, filters.house)
     name = "".join(f"-{key}-{day}" for key, day in filters.given_dates.items())
     return csv_download(leaderboard_csv(board), f"sheepshead-leaderboard{name}")

@@ -15,7 +15,7 @@ from ..csv_export import all_hands_csv, hands_csv, standings_csv
 from ..models import Session
 from ..rules import RuleError
 from . import bp
-from .filters import read_filters
+from .filters import HOUSE_KEYS, read_filters
 from .forms import SessionForm
 from .words import change_words, rules_words, short_names, sitting_out_words, tiebreaks
 from .writing import done, roster_write, saved_hand, session_write
@@ -33,11 +33,11 @@ def index() -> str:
 
 @bp.get("/sessions")
 def session_history() -> tuple[str, int]:
-    filters = read_filters(request.args, ("from", "to", "player"))
+    filters = read_filters(request.args, ("from", "to", "player", *HOUSE_KEYS))
     page = {"filters": filters, "players": store.seated_players()}
     if filters.errors:
         return render_template("history.html", found=None, **page), 400
-    wanted = history.SessionFilter(player=filters.typed["player"], dates=filters.dates)
+    wanted = history.SessionFilter(filters.typed["player"], filters.dates, filters.house)
     found = history.find_sessions(wanted, request.args.get("page", 1, type=int))
     return render_template("history.html", found=found, **page), 200
 

@@ -143,3 +143,84 @@ def test_player_page_of_a_table_that_changes(page: Page, tmp_path: Path, shot: S
         page.goto(f"{url}/players/{ids['Dan']}")
         expect(page.locator("table.player-sessions tbody tr")).to_have_count(1)
         expect(page.locator("table.player-stats")).to_contain_text("Hands played4")
+
+
+HOUSE_NIGHT: list[dict[str, Any]] = [
+    {"kind": "pick", "picker": "Ann", "partner": "Bob", "result": "lost"},
+    {"kind": "pass"},
+    {"kind": "pass"},
+    {"kind": "penalty", "penalized": "Dan"},
+    pick("Bob", "Cat", 95, cracked_by="Dan", recracked=True),
+    pick("Cat", None, 120, result="won_schneider"),
+    pick("Eve", "Ann", 10, result="lost_schwarz"),
+]
+
+
+def test_house_rules_filters_penalties_and_the_penalty_mark(
+    page: Page, tmp_path: Path, shot: Shot
+) -> None:
+    """The house rules night of tests/test_csv_export.py beside a night by the seed's rules: the
+    sessions list by house rules, a player's penalties and card points left out, and the penalty
+    hand marked on the running totals. On a scorekeeper of its own."""
+    rules = {"no_bid": "doubler", "bump": True, "schwarz": "tricks", "doublers": "stack",
+             "max_multiplier": 8, "penalties": True, "stake": 25}  # fmt: skip
+    seats = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    with app_on_new_database(tmp_path) as own, serving(own) as url:
+        api(url, "POST", "/api/sessions", {"name": "Seed", "players": seats, "rounds": 1})
+        night = api(url, "POST", "/api/sessions",
+                    {"name": "House", "players": seats, "rounds": 0, "rules": rules})  # fmt: skip
+        for hand in HOUSE_NIGHT:
+            api(url, "POST", f"/api/sessions/{night['id']}/hands", hand)
+        with own.app_context():
+            ids = {name: id_ for name, id_ in db.session.execute(select(Player.name, Player.id))}
+
+        page.goto(f"{url}/sessions")
+        page.get_by_label("Bump").check()
+        page.get_by_label("Penalty hands").check()
+        page.get_by_role("button", name="Show").tap()
+        expect(page.locator("ul.sessions li")).to_have_count(1)
+        expect(page.locator("ul.sessions li")).to_contain_text(
+            "Bump · Schwarz by tricks · Stacked doublers · Multiplier cap x8 · Penalty hands"
+        )
+        expect(page.get_by_label("Bump")).to_be_checked()
+        shot(page, "sessions-by-house-rules", full_page=True)
+        assert_phone_friendly(page)
+        assert axe_violations(page) == []
+        page.get_by_label("No house rule").check()
+        page.get_by_role("button", name="Show").tap()
+        expect(page.get_by_role("alert")).to_have_text(
+            "“No house rule” can't go with Bump, Penalty hands: untick one."
+        )
+        page.get_by_label("Bump").uncheck()
+        page.get_by_label("Penalty hands").uncheck()
+        page.get_by_role("button", name="Show").tap()
+        expect(page.locator("ul.sessions li")).to_have_count(1)
+        expect(page.locator("ul.sessions li a")).to_have_text("Seed")
+
+        page.goto(f"{url}/players/{ids['Dan']}?penalties=y")
+        expect(page.locator("table.player-stats")).to_contain_text("Penalties1 hand")
+        expect(page.get_by_text("All sessions, played with penalty hands")).to_be_visible()
+        page.goto(f"{url}/players/{ids['Ann']}")
+        expect(page.locator("table.player-stats")).to_contain_text(
+            "0 picks with points · 1 recorded by result only, left out"
+        )
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            shot(page, f"player-house-rules-{scheme}", full_page=True)
+        assert_phone_friendly(page)
+        assert axe_violations(page) == []
+
+        page.emulate_media(color_scheme="light")
+        page.goto(f"{url}/sessions/{night['id']}")
+        dot = page.locator("svg.chart g[data-name='Dan'] circle")
+        expect(dot).to_have_count(1)
+        expect(dot.locator("title")).to_have_text("Hand 4: penalty, Dan -4")
+        box = dot.bounding_box()
+        assert box is not None and box["width"] >= 5
+        chart = page.locator("svg.chart")
+        expect(chart).to_have_attribute(
+            "aria-label", "Running totals, hand by hand. Hand 4: penalty, Dan -4."
+        )
+        chart.scroll_into_view_if_needed()
+        shot(page, "chart-penalty-mark")
+        assert axe_violations(page) == []

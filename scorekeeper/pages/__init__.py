@@ -12,4 +12,4 @@ bp.add_app_template_filter(signed)
 bp.add_app_template_filter(names)
 bp.add_app_template_filter(change_words)
 
-from . import hands, players, seats, sessions, settings, writing  # noqa: E402, F401  (routes attach themselves to bp)
+from . import hands, players, rule_sets, seats, sessions, settings, writing  # noqa: E402, F401  (routes attach themselves to bp)

@@ -60,7 +60,7 @@ class RuleSetForm(EngineForm):
     bump = BooleanField("Double on the bump")
     penalties = BooleanField("Penalty hands")
     max_multiplier = SelectField("Multiplier cap", choices=CAPS, default="0", validate_choice=False)
-    stake = StringField("Stake (cents a point)", default="0")
+    stake = StringField("Stake (¢ a point)", default="0")
 
     def options(self) -> rules.Options:
         given: dict[str, Any] = {

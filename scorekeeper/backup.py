@@ -1,8 +1,9 @@
 """Everything in the database as one JSON file, and back.
 
-A backup holds the players, and every session with its rules, seats and hands as they were
-recorded. Restoring replays each hand through the store, so the rules engine checks it again and
-the stored scores are derived afresh; nothing derived is read from the file.
+A backup holds the players, every session with its rules, seats and hands as they were
+recorded, and the named rule sets. Restoring replays each hand through the store, so the rules
+engine checks it again and the stored scores are derived afresh; nothing derived is read from
+the file.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from typing import Any
 
 from sqlalchemy import func, select, text
 
-from . import rules, store
+from . import rule_sets, rules, store
 from .api.parse import hand_request, session_request
 from .extensions import db
 from .json_format import hand_input_json, iso, options_json
-from .models import Player, Session
+from .models import Player, RuleSet, Session
 from .rules import RuleError
 
 FORMAT = "sheepshead-scorekeeper-backup"
@@ -44,6 +45,10 @@ def export_backup() -> dict[str, Any]:
             for player in db.session.scalars(select(Player).order_by(Player.id))
         ],
         "sessions": [session_backup_json(session) for session in sessions],
+        "rule_sets": [
+            rule_sets.backup_json(rule_set)
+            for rule_set in db.session.scalars(select(RuleSet).order_by(RuleSet.id))
+        ],
     }
 
 
@@ -54,10 +59,11 @@ def backup_json(backup: Mapping[str, Any]) -> str:
 def contents(backup: Mapping[str, Any]) -> str:
     """What an exported backup holds, in words."""
     hands = sum(len(session["hands"]) for session in backup["sessions"])
-    return (
-        f"{_plural(len(backup['sessions']), 'session')} with {_plural(hands, 'hand')}, "
-        f"and {_plural(len(backup['players']), 'player')}"
-    )
+    sessions = f"{_plural(len(backup['sessions']), 'session')} with {_plural(hands, 'hand')}"
+    players = _plural(len(backup["players"]), "player")
+    if backup.get("rule_sets"):
+        return f"{sessions}, {players}, and {_plural(len(backup['rule_sets']), 'rule set')}"
+    return f"{sessions}, and {players}"
 
 
 def _plural(n: int, noun: str) -> str:
@@ -98,12 +104,15 @@ class Restored:
     hands: int
     players: int
     already: int = 0
+    rule_sets: int = 0
 
     def __str__(self) -> str:
-        restored = (
-            f"{_plural(self.sessions, 'session')} with {_plural(self.hands, 'hand')}, "
-            f"and {_plural(self.players, 'new player')}"
-        )
+        sessions = f"{_plural(self.sessions, 'session')} with {_plural(self.hands, 'hand')}"
+        players = _plural(self.players, "new player")
+        if self.rule_sets:
+            restored = f"{sessions}, {players}, and {_plural(self.rule_sets, 'rule set')}"
+        else:
+            restored = f"{sessions}, and {players}"
         if self.already:
             held = "was" if self.already == 1 else "were"
             restored += f" ({_plural(self.already, 'session')} {held} here already)"
@@ -117,9 +126,14 @@ def import_backup(data: Any, merge: bool = False) -> Restored:
     Into an empty database, ids and creation times are kept, so every session reads exactly as
     it did. With `merge`, a database that already holds sessions takes the backup's sessions as
     new ones, and its players are matched by name, case ignored; a session that is already here
-    (the same start time and the same hands) is not added again.
+    (the same start time and the same hands) is not added again. Rule sets are matched by name
+    either way: one whose name is here already is not added. A backup made before rule sets
+    were kept has none.
     """
     players, sessions = _contents(data)
+    given_rule_sets = data.get("rule_sets", [])
+    if not isinstance(given_rule_sets, list):
+        raise RuleError("This backup is damaged: its rule sets are not a list.")
     held_sessions, held_players = _counts()
     if (held_sessions or held_players) and not merge:
         raise RuleError(
@@ -133,7 +147,25 @@ def import_backup(data: Any, merge: bool = False) -> Restored:
     if keep_ids:
         _move_sequences_past_ids()
     new_players = _counts()[1] - held_players
-    return Restored(sessions=added, hands=hands, players=new_players, already=len(sessions) - added)
+    return Restored(
+        sessions=added,
+        hands=hands,
+        players=new_players,
+        already=len(sessions) - added,
+        rule_sets=_add_rule_sets(given_rule_sets),
+    )
+
+
+def _add_rule_sets(given: list[Any]) -> int:
+    """Add the backup's rule sets whose names are not here yet; return how many."""
+    added = 0
+    for position, rule_set in enumerate(given, start=1):
+        with _at(f"Rule set {position} of the backup"):
+            if not isinstance(rule_set, dict) or not isinstance(rule_set.get("name"), str):
+                raise RuleError("It has no name.", "name")
+            created_at = _created_at(rule_set.get("created_at"))
+            added += rule_sets.add(rule_set["name"], rule_set.get("rules"), created_at)
+    return added
 
 
 @contextmanager

@@ -188,3 +188,15 @@ class WriteKey(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(
         db.DateTime(timezone=True), default=utcnow, index=True
     )
+
+
+class RuleSet(db.Model):  # type: ignore[name-defined,misc]
+    """A group's rules saved under a name ("Friday rules"), to start new sessions with: every
+    option, as the API's `rules` object."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # The name compared case-insensitively; unique, so "friday rules" is "Friday rules".
+    name_key: Mapped[str] = mapped_column(String(160), unique=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)

@@ -14,4 +14,4 @@ bp.add_app_template_filter(change_words)
 bp.add_app_template_filter(money)
 bp.add_app_template_filter(amount_words, "amount")
 
-from . import hands, players, seats, sessions, settings, settle, writing  # noqa: E402, F401  (routes attach themselves to bp)
+from . import hands, players, rule_sets, seats, sessions, settings, settle, writing  # noqa: E402, F401  (routes attach themselves to bp)

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from sqlalchemy import select
 
 from . import rules
-from .api.parse import _rule_options as typed_rule_options
+from .api.parse import rule_options
 from .extensions import db
 from .json_format import iso, options_json
 from .models import RuleSet
@@ -38,7 +38,7 @@ def rule_set_name(name: str) -> str:
 
 def rules_json(given: Any) -> dict[str, Any]:
     """A `rules` object as the API takes it, checked by the engine, with every option named."""
-    return options_json(rules.options_from(**typed_rule_options(given)))
+    return options_json(rules.options_from(**rule_options(given)))
 
 
 def options_of(rule_set: RuleSet) -> rules.Options:

@@ -260,7 +260,7 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
     players = _names(body.get("players"), "players")
     if "rounds" not in body:
         raise RuleError("Say how many rounds to play (0 means open-ended).", "rounds")
-    given_rules = _rule_options(body.get("rules") or {})
+    given_rules = rule_options(body.get("rules") or {})
     return SessionRequest(
         name=_text(body.get("name") or "", "name", "The session name"),
         players=players,
@@ -270,7 +270,7 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
     )
 
 
-def _rule_options(given: Any) -> dict[str, Any]:
+def rule_options(given: Any) -> dict[str, Any]:
     """The rule options given by name, their types checked (their values are the engine's to
     check); null means not given."""
     if not isinstance(given, dict):
@@ -309,7 +309,7 @@ def session_change(body: Mapping[str, Any]) -> SessionChange:
     name = _name_or_none(body, "name")
     rounds = None if body.get("rounds") is None else _rounds(body["rounds"])
     players = None if body.get("players") is None else _names(body["players"], "players")
-    options = None if body.get("rules") is None else _rule_options(body["rules"])
+    options = None if body.get("rules") is None else rule_options(body["rules"])
     if name is None and rounds is None and players is None and options is None:
         raise RuleError("Give a new name, number of rounds, seat order of players or rules.")
     return SessionChange(name=name, rounds=rounds, players=players, rules=options)

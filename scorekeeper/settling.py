@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, literal, select, union_all
@@ -46,12 +46,17 @@ def of_sheet(sheet: rules.Sheet) -> SettleUp:
 
 def started_between(start: date | None, end: date | None) -> list[ColumnElement[bool]]:
     """The sessions started on these days (both included) in the server's time zone."""
+    # In UTC, as the sessions' times are kept: SQLite compares them as text, without the offset.
     conditions = []
     if start is not None:
-        conditions.append(Session.created_at >= datetime.combine(start, time.min).astimezone())
+        conditions.append(Session.created_at >= _utc(datetime.combine(start, time.min)))
     if end is not None:
-        conditions.append(Session.created_at <= datetime.combine(end, time.max).astimezone())
+        conditions.append(Session.created_at <= _utc(datetime.combine(end, time.max)))
     return conditions
+
+
+def _utc(local: datetime) -> datetime:
+    return local.astimezone().astimezone(UTC)
 
 
 def of_range(start: date | None, end: date | None) -> SettleUp:

@@ -1,13 +1,17 @@
 """Properties of the rules engine over random valid sessions of 3 to 8 seated, with players
-arriving, leaving and changing places between hands: every hand and every sheet sums to zero,
-totals and hands won agree with the hands, who sits out and who plays follow the table size,
-multipliers are the right powers of two, the deal rotates as RULES.md says after every change, and
-a sheet depends only on its hands."""
+arriving, leaving and changing places between hands, under any combination of the house rules
+(bump, schwarz by tricks, stacked doublers, a multiplier cap, penalty hands, a stake), picks given
+by points, by result or both: every hand and every sheet sums to zero, totals and hands won agree
+with the hands, who sits out and who plays follow the table size, multipliers are the right powers
+of two up to the cap, the bump changes only lost picks, stacked doublers empty the queue, penalty
+hands leave the doublers alone, the deal rotates as RULES.md says after every change, and a sheet
+depends only on its hands."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -15,8 +19,10 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import (
     CALLED_CARDS,
+    MULTIPLIER_CAPS,
     TRICKS_PER_HAND,
     Blitz,
+    Doublers,
     Hand,
     HandInput,
     HandResult,
@@ -25,10 +31,11 @@ from scorekeeper.rules import (
     NoBid,
     Options,
     PartnerMode,
+    Result,
+    Schwarz,
     SittingOut,
     Table,
     change_seats,
-    opponent_value,
     score_sheet,
     validate_hand,
 )
@@ -44,6 +51,36 @@ quick = settings(max_examples=40, database=None)
 
 
 # What RULES.md says, written out here so that the engine is checked against it.
+
+# Each opponent's score at M = 1 by the row of the scoring table a result is.
+OPPONENT_VALUE = {
+    Result.WON_SCHWARZ: -3,
+    Result.WON_SCHNEIDER: -2,
+    Result.WON: -1,
+    Result.LOST: 1,
+    Result.LOST_SCHNEIDER: 2,
+    Result.LOST_SCHWARZ: 3,
+}
+
+
+def results_allowed(points: int, schwarz: Schwarz) -> list[Result]:
+    """The results the picking team's points agree with ("Results instead of points"); the
+    first is the one the points give on their own."""
+    by_points = [
+        (Result.WON_SCHWARZ, points == 120),
+        (Result.WON_SCHNEIDER, 91 <= points <= 119),
+        (Result.WON, 61 <= points <= 90),
+        (Result.LOST, 31 <= points <= 60),
+        (Result.LOST_SCHNEIDER, 1 <= points <= 30),
+        (Result.LOST_SCHWARZ, points == 0),
+    ]
+    allowed = [result for result, fits in by_points if fits]
+    if schwarz is Schwarz.TRICKS:
+        # A side that took a trick worth nothing, or a picking team with only the buried cards.
+        allowed += [Result.WON_SCHNEIDER] if points == 120 else []
+        allowed += [Result.LOST_SCHNEIDER] if points == 0 else []
+        allowed += [Result.LOST_SCHWARZ] if 0 < points <= 22 else []
+    return allowed
 
 
 def expected_sitting_out(seats: Sequence[str], dealer: str, options: Options) -> tuple[str, ...]:
@@ -75,14 +112,22 @@ def typed(draw: st.DrawFn, name: str) -> str:
 
 
 @st.composite
-def rule_options(draw: st.DrawFn) -> Options:
-    return Options(
+def rule_options(draw: st.DrawFn, /, **fixed: Any) -> Options:
+    """Any combination of the options (they combine freely), but those `fixed`."""
+    drawn = Options(
         partner=draw(st.sampled_from(PartnerMode)),
         no_bid=draw(st.sampled_from(NoBid)),
         cracking=draw(st.booleans()),
         blitzing=draw(st.booleans()),
         sitting_out=draw(st.sampled_from(SittingOut)),
+        bump=draw(st.booleans()),
+        schwarz=draw(st.sampled_from(Schwarz)),
+        doublers=draw(st.sampled_from(Doublers)),
+        max_multiplier=draw(st.sampled_from(MULTIPLIER_CAPS)),
+        penalties=draw(st.booleans()),
+        stake=draw(st.sampled_from([0, 1, 25, 10_000])),
     )
+    return replace(drawn, **fixed)
 
 
 def sizes(options: Options) -> range:
@@ -111,6 +156,13 @@ def picks(draw: st.DrawFn, table: Table, dealer: str) -> HandInput:
     cracked_by = draw(st.none() | st.sampled_from(later)) if options.cracking and later else None
     points = draw(CARD_POINTS)
     by_opponents = draw(st.booleans())
+    # Points alone, a result alone, or both (agreeing).
+    given = draw(st.sampled_from(["points", "result", "both"]))
+    result = draw(st.sampled_from(results_allowed(points, options.schwarz)))
+    if given == "result":
+        by_opponents, points_given = False, None
+    else:
+        points_given = points
     blitzes = draw(st.lists(st.sampled_from(Blitz), unique=True)) if options.blitzing else []
     cards = CALLED_CARDS[options.partner]
     return HandInput(
@@ -119,8 +171,9 @@ def picks(draw: st.DrawFn, table: Table, dealer: str) -> HandInput:
         partner=None if partner is None else draw(typed(partner)),
         called_card=draw(st.none() | st.sampled_from(cards)) if cards else None,
         forced=options.no_bid is NoBid.FORCED_PICK and picker == order[-1] and draw(st.booleans()),
-        picking_points=None if by_opponents else points,
+        picking_points=None if by_opponents else points_given,
         opponent_points=120 - points if by_opponents else None,
+        result=None if given == "points" else draw(typed(result.value)),
         cracked_by=None if cracked_by is None else draw(typed(cracked_by)),
         recracked=cracked_by is not None and draw(st.booleans()),
         blitzes=tuple(blitzes),
@@ -160,6 +213,9 @@ def hands(draw: st.DrawFn, table: Table, dealer: str) -> Hand:
         kinds.append(leasters(table.players_of_hand(dealer)))
     if table.options.no_bid in (NoBid.REDEAL, NoBid.DOUBLER):
         kinds.append(st.just(HandInput(kind="pass")))
+    if table.options.penalties:
+        penalized = st.sampled_from(table.players_of_hand(dealer)).flatmap(typed)
+        kinds.append(penalized.map(lambda name: HandInput(kind="penalty", penalized=name)))
     return validate_hand(table, draw(typed(dealer)), draw(st.one_of(kinds)))
 
 
@@ -185,10 +241,16 @@ class Played:
 
 
 @st.composite
-def sessions(draw: st.DrawFn, min_hands: int = 0, max_hands: int = 10) -> Played:
+def sessions(
+    draw: st.DrawFn,
+    /,
+    min_hands: int = 0,
+    max_hands: int = 10,
+    **fixed: Any,
+) -> Played:
     """A session with seat changes between hands; each hand is dealt in turn or, now and then,
     by any seated player (the dealer corrected)."""
-    options = draw(rule_options())
+    options = draw(rule_options(**fixed))
     seats = draw(seat_orders(options))
     table = Table(
         seats=seats,
@@ -231,9 +293,9 @@ def team_of(hand: Hand) -> set[str]:
 
 def winners_of(hand: Hand, players: Sequence[str]) -> set[str]:
     if hand.kind is Kind.PICK:
-        assert hand.picking_points is not None
+        assert hand.result is not None
         team = team_of(hand)
-        return team if hand.picking_points >= 61 else set(players) - team
+        return team if hand.result.value.startswith("won") else set(players) - team
     if hand.kind is Kind.LEASTER:
         assert hand.winner is not None
         return {hand.winner}
@@ -302,7 +364,13 @@ def test_who_plays_and_who_sits_out(session: Played) -> None:
         for player in out:
             assert result.scores[player] == 0
             assert player not in result.winners
-            assert player not in (hand.picker, hand.partner, hand.cracked_by, hand.winner)
+            assert player not in (
+                hand.picker,
+                hand.partner,
+                hand.cracked_by,
+                hand.winner,
+                hand.penalized,
+            )
         if hand.kind is Kind.LEASTER:
             assert result.scores[hand.winner or ""] == playing - 1
 
@@ -321,24 +389,37 @@ def test_hands_won_follow_the_winners(session: Played) -> None:
         assert standing.seated == (standing.player in session.table.seats)
 
 
+def doubler_sessions(**fixed: Any) -> st.SearchStrategy[Played]:
+    """Sessions that pass and double, so the doubler properties see queues often."""
+    return sessions(max_hands=12, no_bid=NoBid.DOUBLER, **fixed)
+
+
 @quick
-@given(sessions())
-def test_multiplier_is_two_to_the_doublings(session: Played) -> None:
+@given(sessions() | doubler_sessions())
+def test_multiplier_is_two_to_the_doublings_up_to_the_cap(session: Played) -> None:
     sheet = score_sheet(session.table, session.hands)
-    doubler = session.options.no_bid is NoBid.DOUBLER
-    passes = doubled = 0
+    options = session.options
+    doubler = options.no_bid is NoBid.DOUBLER
+    pending = 0
     for result in sheet.results:
         hand = result.hand
         if hand.kind is Kind.PICK:
-            assert hand.picking_points is not None
-            # The queue: a pick takes a doubler while the passes so far outnumber those taken.
-            assert result.doubled == (doubler and passes > doubled)
-            doublings = (
-                (hand.cracked_by is not None) + hand.recracked + len(hand.blitzes) + result.doubled
-            )
-            assert result.multiplier == 2**doublings
+            assert hand.result is not None
+            if hand.picking_points is not None:
+                assert hand.result in results_allowed(hand.picking_points, options.schwarz)
+            # A queue: a pick takes one pending doubler; a stack: all of them.
+            taken = min(pending, 1) if options.doublers is Doublers.QUEUE else pending
+            pending -= taken
+            assert result.doubled == (doubler and taken > 0)
+            doublings = (hand.cracked_by is not None) + hand.recracked + len(hand.blitzes) + taken
+            m = 2**doublings
+            if options.max_multiplier:
+                m = min(m, options.max_multiplier)
+                assert result.multiplier <= options.max_multiplier
+            assert result.multiplier == m
+            bump = 2 if options.bump and not hand.result.value.startswith("won") else 1
+            opponent_score = OPPONENT_VALUE[hand.result] * bump * m
             opponents = set(players_of(result)) - team_of(hand)
-            opponent_score = opponent_value(hand.picking_points) * result.multiplier
             assert {result.scores[p] for p in opponents} == {opponent_score}
             if hand.partner:
                 assert result.scores[hand.partner] == -opponent_score
@@ -347,9 +428,66 @@ def test_multiplier_is_two_to_the_doublings(session: Played) -> None:
             )
         else:
             assert (result.multiplier, result.doubled) == (1, False)
-        passes += hand.kind is Kind.PASS
-        doubled += result.doubled
-    assert sheet.pending_doublers == (passes - doubled if doubler else 0)
+        pending += doubler and hand.kind is Kind.PASS
+    assert sheet.pending_doublers == pending
+
+
+@quick
+@given(sessions())
+def test_the_bump_changes_only_lost_picks(session: Played) -> None:
+    bumped = replace(session.table, options=replace(session.options, bump=True))
+    plain = replace(session.table, options=replace(session.options, bump=False))
+    with_bump, without = score_sheet(bumped, session.hands), score_sheet(plain, session.hands)
+    for on, off in zip(with_bump.results, without.results, strict=True):
+        hand = on.hand
+        lost = hand.kind is Kind.PICK and not (hand.result or "").startswith("won")
+        assert on.scores == ({p: 2 * v for p, v in off.scores.items()} if lost else off.scores)
+        assert (on.multiplier, on.doubled, on.winners) == (off.multiplier, off.doubled, off.winners)
+    assert with_bump.pending_doublers == without.pending_doublers
+
+
+@quick
+@given(doubler_sessions())
+def test_stacked_doublers_empty_the_queue_at_every_pick(session: Played) -> None:
+    stacked = replace(session.table, options=replace(session.options, doublers=Doublers.STACK))
+    passes = 0
+    for index, hand in enumerate(session.hands):
+        after = score_sheet(stacked, session.hands[: index + 1])
+        result = after.results[-1]
+        if hand.kind is Kind.PICK:
+            assert after.pending_doublers == 0
+            assert result.doubled == (passes > 0)
+            passes = 0
+        else:
+            passes += hand.kind is Kind.PASS
+            assert after.pending_doublers == passes
+
+
+@quick
+@given(sessions() | doubler_sessions(penalties=True))
+def test_penalty_hands_leave_the_doublers_alone(session: Played) -> None:
+    sheet = score_sheet(session.table, session.hands)
+    for index, result in enumerate(sheet.results):
+        hand = result.hand
+        if hand.kind is not Kind.PENALTY:
+            continue
+        assert session.options.penalties
+        before = score_sheet(session.table, session.hands[:index]).pending_doublers
+        after = score_sheet(session.table, session.hands[: index + 1]).pending_doublers
+        assert before == after
+        assert (result.multiplier, result.doubled, result.winners) == (1, False, frozenset())
+        players = players_of(result)
+        assert hand.penalized in players
+        assert result.scores == {
+            p: -(len(players) - 1) if p == hand.penalized else 1 if p in players else 0
+            for p in hand.seats
+        }
+        # Without it, every later hand is doubled just the same.
+        kept = [*session.hands[:index], *session.hands[index + 1 :]]
+        without = score_sheet(session.table, kept)
+        assert [r.multiplier for r in without.results[index:]] == [
+            r.multiplier for r in sheet.results[index + 1 :]
+        ]
 
 
 @quick

@@ -9,11 +9,11 @@ from .conftest import axe_violations
 from .test_table import Shot, assert_phone_friendly
 
 QUERY = (
-    "partner=called_ace&no_bid=forced_pick&cracking=true&blitzing=true&sitting_out=dealer"
+    "partner=called_ace&no_bid=doubler&cracking=true&blitzing=true&sitting_out=dealer"
     "&bump=true&schwarz=tricks&doublers=stack&max_multiplier=8&penalties=false&stake=25"
 )
 WORDS = (
-    "Called ace partner · All pass: the dealer picks · Cracking · Blitzing · "
+    "Called ace partner · All pass: re-deal and double · Cracking · Blitzing · "
     "Dealer's side sits out · Bump doubles a loss · Schwarz by tricks · Doublers stack · "
     "Cap x8 · No penalty hands · 25¢ a point"
 )
@@ -33,6 +33,10 @@ def test_a_rule_set_saved_and_shown_as_a_qr_code(page: Page, base_url: str, shot
     page.get_by_label("Name").fill("Friday rules")
     page.get_by_role("group", name="Partner").get_by_label("Called ace").check()
     page.get_by_label("Double on the bump").check()
+    # How doublers double is asked only once everyone passing plays one.
+    page.get_by_role("group", name="When everyone passes").get_by_label(
+        "Re-deal and double"
+    ).check()
     page.get_by_role("group", name="Schwarz").get_by_label("By tricks").check()
     page.get_by_role("group", name="Doublers").get_by_label("All on the next pick").check()
     page.get_by_label("Multiplier cap").select_option("8")

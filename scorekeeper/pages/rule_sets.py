@@ -15,7 +15,14 @@ from ..models import RuleSet
 from ..rules import RuleError
 from ..rules.table import MAX_STAKE
 from . import bp
-from .forms import NO_BID_RULES, PARTNER_RULES, SITTING_OUT_RULES, EngineForm, whole_number
+from .forms import (
+    CAPS,
+    NO_BID_RULES,
+    PARTNER_RULES,
+    SITTING_OUT_RULES,
+    EngineForm,
+    whole_number,
+)
 from .writing import done, roster_write
 
 SCHWARZ_RULES = [
@@ -27,7 +34,6 @@ DOUBLERS_RULES = [
     SelectChoice(rules.Doublers.STACK.value, "All on the next pick"),
 ]
 MAX_CAP = max(rules.MULTIPLIER_CAPS)
-CAPS = [SelectChoice(str(cap), f"x{cap}" if cap else "No cap") for cap in rules.MULTIPLIER_CAPS]
 
 
 class RuleSetForm(EngineForm):

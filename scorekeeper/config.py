@@ -15,6 +15,7 @@ SECRET_KEY_FILE = "secret_key"
 MB = 1024 * 1024
 SIZE = re.compile(r"(\d+)\s*(MB|M|KB|K|B)?", re.ASCII | re.IGNORECASE)
 UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "m": MB, "mb": MB}
+DEFAULT_CURRENCY = "$"
 
 
 def database_url(url: str) -> str:
@@ -31,6 +32,14 @@ def upload_limit(text: str) -> int:
     if match is None:
         raise ValueError(f"UPLOAD_LIMIT must be a size such as 64MB or 1048576, not {text!r}.")
     return int(match[1]) * UNITS[(match[2] or "").lower()]
+
+
+def currency(text: str) -> str:
+    """A currency symbol or code to write before amounts: $, €, £, CHF."""
+    symbol = text.strip()
+    if not 1 <= len(symbol) <= 4 or not symbol.isprintable():
+        raise ValueError(f"CURRENCY must be a symbol such as $, € or CHF, not {text!r}.")
+    return symbol
 
 
 def instance_secret_key(instance_path: Path) -> str:
@@ -63,6 +72,8 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # Characters of path and query string: a 414 from the app, below gunicorn's own limit
         # on the request line (8190 bytes, `make run`), whose 414 is JSON too.
         URL_LIMIT=8000,
+        # Written before every amount of money: the stake and the settle-up.
+        CURRENCY=DEFAULT_CURRENCY,
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):
@@ -71,6 +82,8 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config["SECRET_KEY"] = key
     if limit := os.environ.get("UPLOAD_LIMIT"):
         app.config["UPLOAD_LIMIT"] = upload_limit(limit)
+    if symbol := os.environ.get("CURRENCY"):
+        app.config["CURRENCY"] = currency(symbol)
     if test_config is not None:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])

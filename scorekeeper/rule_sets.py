@@ -100,46 +100,6 @@ def qr_svg(text: str) -> Markup:
     return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" width="100%" ', 1))
 
 
-PARTNER_WORDS = {
-    rules.PartnerMode.JACK_OF_DIAMONDS: "Jack of diamonds partner",
-    rules.PartnerMode.CALLED_ACE: "Called ace partner",
-    rules.PartnerMode.ALONE: "Picker always alone",
-}
-NO_BID_WORDS = {
-    rules.NoBid.FORCED_PICK: "All pass: the dealer picks",
-    rules.NoBid.REDEAL: "All pass: re-deal",
-    rules.NoBid.DOUBLER: "All pass: re-deal and double",
-    rules.NoBid.LEASTER: "All pass: leaster",
-}
-
-
-def in_words(options: rules.Options) -> list[str]:
-    """Every option of a rule set, a few words each: "Doublers stack", "Cap x8"."""
-    return [
-        PARTNER_WORDS[options.partner],
-        NO_BID_WORDS[options.no_bid],
-        "Cracking" if options.cracking else "No cracking",
-        "Blitzing" if options.blitzing else "No blitzing",
-        "Dealer's side sits out"
-        if options.sitting_out is rules.SittingOut.DEALER
-        else "Six or seven all play",
-        "Bump doubles a loss" if options.bump else "No bump",
-        f"Schwarz by {options.schwarz.value}",
-        f"Doublers {options.doublers.value}",
-        f"Cap x{options.max_multiplier}" if options.max_multiplier else "No cap",
-        "Penalty hands" if options.penalties else "No penalty hands",
-        stake_words(options.stake),
-    ]
-
-
-def stake_words(cents: int) -> str:
-    if not cents:
-        return "No stake"
-    if cents < 100:
-        return f"{cents}¢ a point"
-    return f"${cents // 100}.{cents % 100:02d} a point"
-
-
 def backup_json(rule_set: RuleSet) -> dict[str, Any]:
     return {"name": rule_set.name, "rules": rule_set.rules, "created_at": iso(rule_set.created_at)}
 

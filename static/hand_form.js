@@ -17,11 +17,13 @@
       .then((response) => response.json())
       .then((answer) => {
         if (ask !== asked) return;
-        output.textContent = answer.preview || answer.error || "";
+        // Points and a result that disagree are said once, at the result, as a refused save
+        // says it.
+        const atResult = Boolean(live) && answer.field === "result";
+        output.textContent = answer.preview || (atResult ? "No preview: see the result." : answer.error) || "";
         output.classList.toggle("pending", !answer.preview);
-        // Points and a result that disagree are said at the result, as a refused save says it.
         if (live) {
-          live.textContent = answer.field === "result" ? answer.error : "";
+          live.textContent = atResult ? answer.error : "";
           live.hidden = !live.textContent;
         }
       })

@@ -107,3 +107,24 @@ def test_default_database_lives_in_the_instance_folder(
 def test_sqlite_connections(sqlite_app: Flask, pragma: str, expected: int | str) -> None:
     with sqlite_app.app_context(), db.engine.connect() as connection:
         assert connection.execute(text(f"PRAGMA {pragma}")).scalar() == expected
+
+
+@pytest.mark.parametrize(("given", "expected"), [(" € ", "€"), ("CHF", "CHF"), ("$", "$")])
+def test_currency_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, given: str, expected: str
+) -> None:
+    monkeypatch.setenv("CURRENCY", given)
+    assert create_app().config["CURRENCY"] == expected
+
+
+@pytest.mark.parametrize("given", ["EUROS", "\t"])
+def test_a_currency_that_is_not_a_symbol_is_refused(
+    monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    monkeypatch.setenv("CURRENCY", given)
+    with pytest.raises(ValueError, match="CURRENCY must be a symbol such as"):
+        create_app()
+
+
+def test_money_is_in_dollars_by_default() -> None:
+    assert create_app().config["CURRENCY"] == "$"

@@ -1616,7 +1616,7 @@ def test_house_rules_are_closed_and_name_the_api_s_rule_keys(client: FlaskClient
         "Every doubler waiting doubles the next pick",
         "No hand scores more than this many times its value",
         "the penalized player pays 1 to every other player",
-        "Money a point, in dollars and cents, for the settle-up",
+        "Money a point, such as 0.25, for the settle-up",
     ):
         assert line in page.text
 
@@ -1722,3 +1722,17 @@ def test_a_stake_that_is_not_money_is_refused_on_the_settle_up_page(
     assert page.errors == ["The stake is money per point such as 0.25, from $0.00 to $100.00."]
     assert page.fields["stake"] == ["lots"]
     assert api.session(session_id)["rules"]["stake"] == 10
+
+
+def test_money_is_written_in_the_app_s_currency(api: Api, app: Flask, client: FlaskClient) -> None:
+    app.config["CURRENCY"] = "€"
+    session_id = session_with(api, NIGHT, rules={"stake": 10})
+    path = settle_path(session_id)
+    page = get_page(client, path)
+    assert "Settle up (€0.10 a point)" in page.text
+    sent = {"stake": "€1,5", "write_key": page.fields["write_key"][0]}
+    done = redirected_page(client, client.post(path, data=sent), path)
+    assert done.flashes == ["Stake set to €1.50 a point."]
+    assert api.session(session_id)["rules"]["stake"] == 150
+    refused = FormPage(client.post(path, data={"stake": "€"}).text)
+    assert refused.errors == ["The stake is money per point such as 0.25, from €0.00 to €100.00."]

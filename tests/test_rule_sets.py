@@ -23,6 +23,7 @@ from scorekeeper import rule_sets, rules
 from scorekeeper.backup import contents, export_backup, import_backup
 from scorekeeper.extensions import db
 from scorekeeper.models import RuleSet
+from scorekeeper.pages.words import rules_words
 from scorekeeper.rules import RuleError
 from scorekeeper.writes import roster_write
 
@@ -64,9 +65,8 @@ FRIDAY_QUERY = (
     "&bump=true&schwarz=tricks&doublers=stack&max_multiplier=8&penalties=true&stake=125"
 )
 FRIDAY_WORDS = (
-    "Called ace partner · All pass: leaster · Cracking · No blitzing · Six or seven all play · "
-    "Bump doubles a loss · Schwarz by tricks · Doublers stack · Cap x8 · Penalty hands · "
-    "$1.25 a point"
+    "Called ace partner · all pass: leaster · no blitzing · bump doubles a loss · cap x8 · "
+    "schwarz by tricks · penalty hands · six or seven: all play · $1.25 a point"
 )
 # The form's taps for FRIDAY_RULES: blitzing unticked (absent), the rest chosen.
 FRIDAY_TAPS = {
@@ -79,7 +79,7 @@ FRIDAY_TAPS = {
     "doublers": "stack",
     "max_multiplier": "8",
     "penalties": "y",
-    "stake": "125",
+    "stake": "1.25",
 }
 
 
@@ -177,27 +177,12 @@ def test_the_new_session_query_has_the_api_keys_booleans_and_cents() -> None:
 
 
 def test_rules_in_words() -> None:
-    assert " · ".join(rule_sets.in_words(rules.options_from(**FRIDAY_RULES))) == FRIDAY_WORDS
-    assert rule_sets.in_words(rules.Options()) == [
+    assert " · ".join(rules_words(rules.options_from(**FRIDAY_RULES))) == FRIDAY_WORDS
+    assert rules_words(rules.Options()) == [
         "Jack of diamonds partner",
-        "All pass: the dealer picks",
-        "Cracking",
-        "Blitzing",
-        "Dealer's side sits out",
-        "No bump",
-        "Schwarz by points",
-        "Doublers queue",
-        "No cap",
-        "No penalty hands",
-        "No stake",
-    ]
-    assert [rule_sets.stake_words(c) for c in (0, 5, 99, 100, 125, 10_000)] == [
-        "No stake",
-        "5¢ a point",
-        "99¢ a point",
-        "$1.00 a point",
-        "$1.25 a point",
-        "$100.00 a point",
+        "all pass: the dealer picks",
+        "six or more: the dealer's side sits out",
+        "no stake",
     ]
 
 
@@ -233,7 +218,7 @@ def test_the_page_saves_a_rule_set_and_lists_it_with_use_and_share(
     assert "Rule sets" in empty.text and "No rule sets yet" in empty.text
     assert empty.fields["partner"] == ["jack_of_diamonds"]
     assert empty.fields["max_multiplier"] == ["0"]
-    assert empty.fields["stake"] == ["0"]
+    assert empty.fields["stake"] == [""]
     assert "bump" not in empty.fields and empty.fields["cracking"] == ["y"]
 
     sent = friday_form(client)
@@ -262,11 +247,15 @@ def test_an_untouched_form_saves_the_seed_rules(app: Flask, client: FlaskClient)
     ("taps", "field", "message"),
     [
         ({"name": " "}, "name", "A rule set's name must be 1 to 40 characters long."),
-        ({"stake": "1.5"}, "stake", "The stake must be a whole number from 0 to 10000."),
         (
-            {"stake": "10001"},
+            {"stake": "1.255"},
             "stake",
-            "The stake is a whole number of cents per point from 0 to 10000.",
+            "The stake is money per point such as 0.25, from $0.00 to $100.00.",
+        ),
+        (
+            {"stake": "100.01"},
+            "stake",
+            "The stake is money per point such as 0.25, from $0.00 to $100.00.",
         ),
         (
             {"max_multiplier": "3"},
@@ -311,6 +300,7 @@ def test_the_share_page_shows_the_absolute_link_and_its_qr_code(client: FlaskCli
     link = f"http://localhost/sessions/new?{FRIDAY_QUERY}"
     assert re.search(r"<h1>Friday rules</h1>", response.text)
     assert f'<input type="text" id="link" value="{html.escape(link)}" readonly>' in response.text
+    assert page.texts["button"] == ["Share the link"]
     svg = re.search(r"<svg .*?</svg>", response.text, re.S)
     assert svg is not None
     root = qr_of(svg[0])

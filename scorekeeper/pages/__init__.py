@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from .words import amount_words, change_words, hand_summary, money, names, signed
+from .words import amount_words, change_words, currency, hand_summary, money, names, signed
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_filter(hand_summary)
@@ -13,5 +13,6 @@ bp.add_app_template_filter(names)
 bp.add_app_template_filter(change_words)
 bp.add_app_template_filter(money)
 bp.add_app_template_filter(amount_words, "amount")
+bp.add_app_template_global(currency)
 
 from . import hands, players, rule_sets, seats, sessions, settings, settle, writing  # noqa: E402, F401  (routes attach themselves to bp)

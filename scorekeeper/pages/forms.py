@@ -23,7 +23,7 @@ from wtforms import (
 from .. import rules
 from ..rules import RuleError
 from ..rules.table import MAX_STAKE
-from .words import money
+from .words import currency, decimal, money
 
 PASSED = "passed"
 ALONE = ""
@@ -92,18 +92,22 @@ def whole_number(text: str | None, label: str, field: str, high: int) -> int | N
 def typed_stake(text: str | None) -> int:
     """A typed stake ("0.25", "$1.5", "2") in cents; empty means none."""
     text = (text or "").strip().replace(" ", "")
-    found = MONEY.fullmatch(text) if text else None
-    if text and (found is None or not (found[1] or found[2])):
-        raise RuleError(STAKE_ERROR, "stake")
-    if found is None:
+    if not text:
         return 0
+    found = MONEY.fullmatch(text.removeprefix(currency()))
+    if found is None or not (found[1] or found[2]):
+        raise stake_error()
     cents = int(found[1] or 0) * 100 + int((found[2] or "0").ljust(2, "0"))
     if cents > MAX_STAKE:
-        raise RuleError(STAKE_ERROR, "stake")
+        raise stake_error()
     return cents
 
 
-STAKE_ERROR = f"The stake is money per point such as 0.25, from $0.00 to {money(MAX_STAKE)}."
+def stake_error() -> RuleError:
+    return RuleError(
+        f"The stake is money per point such as 0.25, from {money(0)} to {money(MAX_STAKE)}.",
+        "stake",
+    )
 
 
 def typed_rounds(text: str | None) -> int | None:
@@ -182,19 +186,26 @@ class RulesForm(EngineForm):
         self.preset = False
 
     def options(self) -> rules.Options:
-        return rules.options_from(
-            partner=self.partner.data,
-            no_bid=self.no_bid.data,
-            cracking=self.cracking.data,
-            blitzing=self.blitzing.data,
-            sitting_out=self.sitting_out.data,
-            bump=self.bump.data,
-            schwarz=self.schwarz.data,
-            doublers=self.doublers.data,
-            max_multiplier=self.cap(),
-            penalties=self.penalties.data,
-            stake=typed_stake(self.stake.data),
-        )
+        given: dict[str, Any] = {
+            "partner": self.partner.data,
+            "no_bid": self.no_bid.data,
+            "cracking": self.cracking.data,
+            "blitzing": self.blitzing.data,
+            "sitting_out": self.sitting_out.data,
+            "bump": self.bump.data,
+            "schwarz": self.schwarz.data,
+            "doublers": self.doublers.data,
+            "max_multiplier": self.cap(),
+            "penalties": self.penalties.data,
+            "stake": typed_stake(self.stake.data),
+        }
+        # Each option alone first, so that a refusal is shown at the option it is about.
+        for key, value in given.items():
+            try:
+                rules.options_from(**{key: value})
+            except RuleError as error:
+                raise RuleError(error.message, key) from None
+        return rules.options_from(**given)
 
     def cap(self) -> int:
         text = self.max_multiplier.data or "0"
@@ -218,7 +229,7 @@ class RulesForm(EngineForm):
                 value = {"true": True, "false": False}.get(text.lower())
             elif key == "stake":
                 if _digits(text) and int(text) <= MAX_STAKE:
-                    value = money(int(text))[1:]
+                    value = decimal(int(text))
             elif text in [choice.value for choice in field.choices]:
                 value = text
             if value is None:

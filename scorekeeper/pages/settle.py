@@ -14,7 +14,7 @@ from . import bp
 from .filters import read_filters
 from .forms import typed_stake
 from .sessions import session_title
-from .words import money, recap
+from .words import decimal, money, recap
 from .writing import done, session_write
 
 
@@ -38,7 +38,7 @@ def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
     sheet = store.sheet_of(session)
     stake = sheet.table.options.stake
     if request.method == "GET":
-        form.stake.data = money(stake)[1:] if stake else ""
+        form.stake.data = decimal(stake) if stake else ""
     settle_up = settling.of_sheet(sheet)
     page = render_template(
         "settle_up.html",

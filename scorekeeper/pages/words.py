@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask import current_app, has_app_context
+
 from .. import rules
+from ..config import DEFAULT_CURRENCY
 from ..json_format import result_of
 from ..rules.table import HAND_SIZE
 from ..settling import SettleUp
@@ -15,11 +18,22 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
+def currency() -> str:
+    """The app's currency symbol, its `CURRENCY` setting."""
+    return str(current_app.config["CURRENCY"]) if has_app_context() else DEFAULT_CURRENCY
+
+
+def decimal(cents: int) -> str:
+    """Cents as a number with two decimals, as a stake box shows it: 1.50."""
+    whole, part = divmod(cents, 100)
+    return f"{whole}.{part:02d}"
+
+
 def money(cents: int) -> str:
-    """Cents as money: $1.50, -$0.25."""
+    """Cents as money in the app's currency: $1.50, -$0.25, $1,200.00."""
     sign = "-" if cents < 0 else ""
     whole, part = divmod(abs(cents), 100)
-    return f"{sign}${whole:,}.{part:02d}"
+    return f"{sign}{currency()}{whole:,}.{part:02d}"
 
 
 def ordinal(n: int) -> str:
@@ -122,9 +136,11 @@ NO_BID_WORDS = {
 }
 
 
-def rules_words(options: rules.Options, seated: int) -> list[str]:
+def rules_words(options: rules.Options, seated: int | None = None) -> list[str]:
     """The rules a session plays, as short phrases: 'Jack of diamonds partner', 'all pass:
-    leaster', 'Doublers stack', 'bump doubles a loss', 'cap x8', '$0.25 a point'."""
+    leaster', 'Doublers stack', 'bump doubles a loss', 'cap x8', '$0.25 a point'. Who sits out
+    is said for a table of six or more, and for rules not yet played at a table (`seated`
+    None), such as a rule set's."""
     words = [PARTNER_WORDS[options.partner], NO_BID_WORDS[options.no_bid]]
     if not options.cracking:
         words.append("no cracking")
@@ -140,12 +156,13 @@ def rules_words(options: rules.Options, seated: int) -> list[str]:
         words.append("schwarz by tricks")
     if options.penalties:
         words.append("penalty hands")
-    if seated > HAND_SIZE:
+    dealer_out = options.sitting_out is rules.SittingOut.DEALER
+    if seated is None:
         words.append(
-            "the dealer's side sits out"
-            if options.sitting_out is rules.SittingOut.DEALER
-            else "everyone plays"
+            "six or more: the dealer's side sits out" if dealer_out else "six or seven: all play"
         )
+    elif seated > HAND_SIZE:
+        words.append("the dealer's side sits out" if dealer_out else "everyone plays")
     words.append(f"{money(options.stake)} a point" if options.stake else "no stake")
     return words
 

@@ -13,9 +13,8 @@ QUERY = (
     "&bump=true&schwarz=tricks&doublers=stack&max_multiplier=8&penalties=false&stake=25"
 )
 WORDS = (
-    "Called ace partner · All pass: re-deal and double · Cracking · Blitzing · "
-    "Dealer's side sits out · Bump doubles a loss · Schwarz by tricks · Doublers stack · "
-    "Cap x8 · No penalty hands · 25¢ a point"
+    "Called ace partner · all pass: re-deal and double · Doublers stack · bump doubles a loss · "
+    "cap x8 · schwarz by tricks · six or more: the dealer's side sits out · $0.25 a point"
 )
 
 
@@ -38,9 +37,9 @@ def test_a_rule_set_saved_and_shown_as_a_qr_code(page: Page, base_url: str, shot
         "Re-deal and double"
     ).check()
     page.get_by_role("group", name="Schwarz").get_by_label("By tricks").check()
-    page.get_by_role("group", name="Doublers").get_by_label("All on the next pick").check()
+    page.get_by_role("group", name="Doublers").get_by_label("Stacked on the next pick").check()
     page.get_by_label("Multiplier cap").select_option("8")
-    page.get_by_label("Stake (¢ a point)").fill("25")
+    page.get_by_label("Stake a point").fill("0.25")
     shot(page, "rule-sets-form", full_page=True)
     page.get_by_role("button", name="Save rule set").tap()
 
@@ -54,7 +53,7 @@ def test_a_rule_set_saved_and_shown_as_a_qr_code(page: Page, base_url: str, shot
     page.get_by_role("link", name="Share Friday rules").tap()
     link = f"{base_url}/sessions/new?{QUERY}"
     expect(page.get_by_role("heading", name="Friday rules", level=1)).to_be_visible()
-    expect(page.get_by_label("The link, to copy")).to_have_value(link)
+    expect(page.get_by_label("The link")).to_have_value(link)
     qr = page.get_by_role("img", name=link)
     expect(qr).to_be_visible()
     box = qr.bounding_box()
@@ -63,6 +62,14 @@ def test_a_rule_set_saved_and_shown_as_a_qr_code(page: Page, base_url: str, shot
     assert box["y"] + box["height"] <= 844
     assert_clean(page)
     shot(page, "rule-set-share")
+
+    # Without a share sheet, the button copies the link.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.add_init_script("delete Navigator.prototype.share")
+    page.reload()
+    page.get_by_role("button", name="Copy the link").tap()
+    expect(page.get_by_role("status")).to_have_text("Link copied: paste it into a message.")
+    assert page.evaluate("navigator.clipboard.readText()") == link
 
     page.get_by_role("link", name="Use these rules").tap()
     expect(page).to_have_url(link)

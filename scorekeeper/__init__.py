@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, request
 
 from . import access, api, errors, pages, security
 from .commands import register_commands
 from .config import configure
 from .database import register_database
-from .extensions import csrf, db, migrate
+from .extensions import compress, csrf, db, migrate
 
 PACKAGE = Path(__file__).parent
 
@@ -50,3 +50,15 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db)
     csrf.init_app(app)
     csrf.exempt(api.bp)
+    compress.init_app(app)
+    # Registered after Compress so that it runs before it.
+    app.after_request(read_static_file_whole)
+
+
+def read_static_file_whole(response: Response) -> Response:
+    """A static file (a few KB) read whole, so that it is compressed like a page; a file
+    answer is otherwise a stream, which goes uncompressed."""
+    if request.endpoint == "static" and response.is_streamed and response.status_code == 200:
+        response.direct_passthrough = False
+        response.make_sequence()
+    return response

@@ -72,6 +72,18 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # Characters of path and query string: a 414 from the app, below gunicorn's own limit
         # on the request line (8190 bytes, `make run`), whose 414 is JSON too.
         URL_LIMIT=8000,
+        # Pages, styles and scripts go compressed to a phone that asks for it; the API's JSON
+        # and downloads go as they are, so the API's ETags stay the session's version and a
+        # download streams.
+        COMPRESS_MIMETYPES=[
+            "text/html",
+            "text/css",
+            "text/javascript",
+            "application/javascript",
+            "image/svg+xml",
+            "application/manifest+json",
+        ],
+        COMPRESS_STREAMS=False,
         # Written before every amount of money: the stake and the settle-up.
         CURRENCY=DEFAULT_CURRENCY,
     )

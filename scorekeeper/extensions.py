@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -26,3 +27,4 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
 csrf = CSRFProtect()
+compress = Compress()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -128,3 +129,22 @@ def test_a_currency_that_is_not_a_symbol_is_refused(
 
 def test_money_is_in_dollars_by_default() -> None:
     assert create_app().config["CURRENCY"] == "$"
+
+
+def test_pages_styles_and_scripts_go_compressed_and_the_api_does_not(
+    sqlite_app: Flask,
+) -> None:
+    with sqlite_app.app_context():
+        db.create_all()
+    client = sqlite_app.test_client()
+    for path in ("/", "/static/style.css", "/static/hand_form.js"):
+        with client.get(path, headers={"Accept-Encoding": "gzip"}) as response:
+            assert response.headers["Content-Encoding"] == "gzip", path
+            assert "Accept-Encoding" in response.headers["Vary"]
+            with client.get(path) as plain:
+                assert gzip.decompress(response.data) == plain.data
+                assert len(response.data) < len(plain.data) * 0.6
+    with client.get("/static/style.css") as plain:
+        assert "Content-Encoding" not in plain.headers
+    with client.get("/api/sessions", headers={"Accept-Encoding": "gzip, br"}) as api:
+        assert api.status_code == 200 and "Content-Encoding" not in api.headers

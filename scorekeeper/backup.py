@@ -9,7 +9,7 @@ the file.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,7 +17,8 @@ from typing import Any
 
 from sqlalchemy import func, select, text
 
-from . import rule_sets, rules, store
+from . import rule_sets as rule_sets_module
+from . import rules, store
 from .api.parse import hand_request, session_request
 from .extensions import db
 from .json_format import hand_input_json, iso, options_json
@@ -32,38 +33,74 @@ CONFLICT = (
 )
 
 
+# Sessions read from the database at a time while a backup is written: few enough that memory
+# stays small whatever the size of the league, enough that the queries are few.
+SESSIONS_AT_A_TIME = 20
+
+
+@dataclass
+class Written:
+    """What a backup being written holds so far."""
+
+    sessions: int = 0
+    hands: int = 0
+    players: int = 0
+    rule_sets: int = 0
+
+    def __str__(self) -> str:
+        sessions = f"{_plural(self.sessions, 'session')} with {_plural(self.hands, 'hand')}"
+        players = _plural(self.players, "player")
+        if self.rule_sets:
+            return f"{sessions}, {players}, and {_plural(self.rule_sets, 'rule set')}"
+        return f"{sessions}, and {players}"
+
+
+def backup_text(written: Written | None = None) -> Iterator[str]:
+    """The backup as JSON text, written as it is read: a session per line, a few hundred
+    sessions in memory at a time. `written` counts what it holds as it goes."""
+    written = written if written is not None else Written()
+    players = [
+        {"id": player.id, "name": player.name}
+        for player in db.session.scalars(select(Player).order_by(Player.id))
+    ]
+    written.players = len(players)
+    head = {"format": FORMAT, "version": VERSION, "exported_at": iso(datetime.now(UTC))}
+    yield _dumps(head)[:-1] + ',\n"players": ' + _dumps(players) + ',\n"sessions": ['
+    ids = list(db.session.scalars(select(Session.id).order_by(Session.id)))
+    for start in range(0, len(ids), SESSIONS_AT_A_TIME):
+        chunk = ids[start : start + SESSIONS_AT_A_TIME]
+        sessions = db.session.scalars(
+            select(Session)
+            .where(Session.id.in_(chunk))
+            .order_by(Session.id)
+            .options(*store.WHOLE_SESSION)
+        )
+        lines = []
+        for session in sessions:
+            lines.append(
+                ("\n" if written.sessions == 0 else ",\n") + _dumps(session_backup_json(session))
+            )
+            written.sessions += 1
+            written.hands += len(session.hands)
+        # Done with these: the database session lets go of them, so memory stays small.
+        db.session.expunge_all()
+        yield "".join(lines)
+    rule_sets = [
+        rule_sets_module.backup_json(rule_set)
+        for rule_set in db.session.scalars(select(RuleSet).order_by(RuleSet.id))
+    ]
+    written.rule_sets = len(rule_sets)
+    yield '\n],\n"rule_sets": ' + _dumps(rule_sets) + "}\n"
+
+
 def export_backup() -> dict[str, Any]:
-    sessions = db.session.scalars(
-        select(Session).order_by(Session.id).options(*store.WHOLE_SESSION)
-    )
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": iso(datetime.now(UTC)),
-        "players": [
-            {"id": player.id, "name": player.name}
-            for player in db.session.scalars(select(Player).order_by(Player.id))
-        ],
-        "sessions": [session_backup_json(session) for session in sessions],
-        "rule_sets": [
-            rule_sets.backup_json(rule_set)
-            for rule_set in db.session.scalars(select(RuleSet).order_by(RuleSet.id))
-        ],
-    }
+    """The backup as the JSON object a reader gets."""
+    result: dict[str, Any] = json.loads("".join(backup_text()))
+    return result
 
 
-def backup_json(backup: Mapping[str, Any]) -> str:
-    return json.dumps(backup, ensure_ascii=False, indent=1) + "\n"
-
-
-def contents(backup: Mapping[str, Any]) -> str:
-    """What an exported backup holds, in words."""
-    hands = sum(len(session["hands"]) for session in backup["sessions"])
-    sessions = f"{_plural(len(backup['sessions']), 'session')} with {_plural(hands, 'hand')}"
-    players = _plural(len(backup["players"]), "player")
-    if backup.get("rule_sets"):
-        return f"{sessions}, {players}, and {_plural(len(backup['rule_sets']), 'rule set')}"
-    return f"{sessions}, and {players}"
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _plural(n: int, noun: str) -> str:
@@ -164,7 +201,7 @@ def _add_rule_sets(given: list[Any]) -> int:
             if not isinstance(rule_set, dict) or not isinstance(rule_set.get("name"), str):
                 raise RuleError("It has no name.", "name")
             created_at = _created_at(rule_set.get("created_at"))
-            added += rule_sets.add(rule_set["name"], rule_set.get("rules"), created_at)
+            added += rule_sets_module.add(rule_set["name"], rule_set.get("rules"), created_at)
     return added
 
 

@@ -11,7 +11,7 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
 from . import checks, rules
-from .backup import CONFLICT, backup_json, contents, export_backup, import_backup, read_backup
+from .backup import CONFLICT, Written, backup_text, import_backup, read_backup
 from .csv_import import CsvRefused, import_session
 from .rules import RuleError
 from .rules.table import MAX_STAKE
@@ -30,10 +30,11 @@ def register_commands(app: Flask) -> None:
 @with_appcontext
 def export_backup_command(file: IO[str]) -> None:
     """Write every player, session and hand to FILE as JSON ("-" for stdout)."""
-    backup = export_backup()
-    file.write(backup_json(backup))
+    written = Written()
+    for text in backup_text(written):
+        file.write(text)
     # On stderr, so that "-" writes nothing but the backup to stdout.
-    click.echo(f"Backed up {contents(backup)} to {click.format_filename(file.name)}.", err=True)
+    click.echo(f"Backed up {written} to {click.format_filename(file.name)}.", err=True)
 
 
 @click.command("import-backup")

@@ -24,6 +24,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.http import parse_options_header
 
+from scorekeeper import backup as backup_module
 from scorekeeper.backup import FORMAT, export_backup, import_backup
 from scorekeeper.extensions import db
 from scorekeeper.models import Hand, HandPlayer, Player, Session
@@ -638,6 +639,7 @@ def test_download_backup_is_a_dated_json_attachment(
     response = client.get("/settings/backup.json")
     assert response.status_code == 200
     assert response.mimetype == "application/json"
+    assert response.is_streamed
     disposition, options = parse_options_header(response.headers["Content-Disposition"])
     assert disposition == "attachment"
     today = datetime.now(UTC).date().isoformat()
@@ -779,3 +781,19 @@ def test_a_backup_from_before_hands_kept_their_seats_restores(
     restored_app = fresh()
     assert restore(restored_app, backup) == "5 sessions with 19 hands, and 11 new players"
     assert_same_answers(answers(restored_app.test_client()), original)
+
+
+def test_a_backup_is_written_a_few_sessions_at_a_time(
+    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    monkeypatch.setattr(backup_module, "SESSIONS_AT_A_TIME", 2)
+    written = backup_module.Written()
+    with app.app_context():
+        parts = list(backup_module.backup_text(written))
+        whole = backup_of(app)
+    # The head with the players, the sessions in three parts of two, two and one, the rule sets.
+    assert len(parts) == 5
+    assert [part.count('\n{"id": ') for part in parts[1:4]] == [2, 2, 1]
+    assert without_time(json.loads("".join(parts))) == without_time(whole)
+    assert str(written) == "5 sessions with 19 hands, and 11 players"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import html
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorekeeper import rule_sets, rules
-from scorekeeper.backup import contents, export_backup, import_backup
+from scorekeeper.backup import Written, backup_text, export_backup, import_backup
 from scorekeeper.extensions import db
 from scorekeeper.models import RuleSet
 from scorekeeper.pages.words import rules_words
@@ -375,8 +376,9 @@ def test_a_backup_carries_rule_sets_and_restores_them(
     Api(client).new_session(rules={"bump": True})
     save_friday(client)
     client.post(PAGE, data=filled(client, PAGE, {"name": "Cutthroat", "partner": "alone"}))
+    written = Written()
     with app.app_context():
-        backup = export_backup()
+        backup = json.loads("".join(backup_text(written)))
         created = [r.created_at for r in db.session.scalars(select(RuleSet).order_by(RuleSet.id))]
     assert [(r["name"], r["rules"]) for r in backup["rule_sets"]] == [
         ("Friday rules", FRIDAY_RULES),
@@ -385,7 +387,7 @@ def test_a_backup_carries_rule_sets_and_restores_them(
     assert [datetime.fromisoformat(r["created_at"]) for r in backup["rule_sets"]] == [
         c.replace(tzinfo=UTC) if c.tzinfo is None else c for c in created
     ]
-    assert contents(backup) == "1 session with 0 hands, 5 players, and 2 rule sets"
+    assert str(written) == "1 session with 0 hands, 5 players, and 2 rule sets"
 
     target = other_database()
     assert restore(target, backup) == ("1 session with 0 hands, 5 new players, and 2 rule sets")
@@ -425,7 +427,7 @@ def test_a_backup_without_rule_sets_restores_as_before(
     with app.app_context():
         backup = export_backup()
     del backup["rule_sets"]
-    assert contents({**backup, "rule_sets": []}) == "1 session with 0 hands, and 5 players"
+    assert str(Written(sessions=1, players=5)) == "1 session with 0 hands, and 5 players"
     target = other_database()
     assert restore(target, backup) == "1 session with 0 hands, and 5 new players"
     assert stored_rule_sets(target) == []

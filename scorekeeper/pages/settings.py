@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import ClassVar
 
-from flask import Response, render_template, url_for
+from flask import Response, render_template, stream_with_context, url_for
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, StringField
 
-from ..backup import backup_json, export_backup, import_backup, read_backup
+from ..backup import backup_text, import_backup, read_backup
 from ..csv_import import CsvRefused, import_session
 from ..rules import RuleError
 from . import bp
@@ -43,10 +44,9 @@ def settings() -> str:
 
 @bp.get("/settings/backup.json")
 def download_backup() -> Response:
-    backup = export_backup()
-    filename = f"sheepshead-backup-{backup['exported_at'][:10]}.json"
+    filename = f"sheepshead-backup-{datetime.now(UTC):%Y-%m-%d}.json"
     return Response(
-        backup_json(backup),
+        stream_with_context(backup_text()),
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )

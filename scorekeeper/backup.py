@@ -33,11 +33,6 @@ CONFLICT = (
 )
 
 
-# Sessions read from the database at a time while a backup is written: few enough that memory
-# stays small whatever the size of the league, enough that the queries are few.
-SESSIONS_AT_A_TIME = 20
-
-
 @dataclass
 class Written:
     """What a backup being written holds so far."""
@@ -56,8 +51,8 @@ class Written:
 
 
 def backup_text(written: Written | None = None) -> Iterator[str]:
-    """The backup as JSON text, written as it is read: a session per line, a few hundred
-    sessions in memory at a time. `written` counts what it holds as it goes."""
+    """The backup as JSON text, written as it is read: a session per line, a few sessions in
+    memory at a time. `written` counts what it holds as it goes."""
     written = written if written is not None else Written()
     players = [
         {"id": player.id, "name": player.name}
@@ -66,25 +61,11 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
     written.players = len(players)
     head = {"format": FORMAT, "version": VERSION, "exported_at": iso(datetime.now(UTC))}
     yield _dumps(head)[:-1] + ',\n"players": ' + _dumps(players) + ',\n"sessions": ['
-    ids = list(db.session.scalars(select(Session.id).order_by(Session.id)))
-    for start in range(0, len(ids), SESSIONS_AT_A_TIME):
-        chunk = ids[start : start + SESSIONS_AT_A_TIME]
-        sessions = db.session.scalars(
-            select(Session)
-            .where(Session.id.in_(chunk))
-            .order_by(Session.id)
-            .options(*store.WHOLE_SESSION)
-        )
-        lines = []
-        for session in sessions:
-            lines.append(
-                ("\n" if written.sessions == 0 else ",\n") + _dumps(session_backup_json(session))
-            )
-            written.sessions += 1
-            written.hands += len(session.hands)
-        # Done with these: the database session lets go of them, so memory stays small.
-        db.session.expunge_all()
-        yield "".join(lines)
+    for session in store.every_session(Session.id):
+        comma = "," if written.sessions else ""
+        yield f"{comma}\n{_dumps(session_backup_json(session))}"
+        written.sessions += 1
+        written.hands += len(session.hands)
     rule_sets = [
         rule_sets_module.backup_json(rule_set)
         for rule_set in db.session.scalars(select(RuleSet).order_by(RuleSet.id))

@@ -9,7 +9,7 @@ the file.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,6 +31,10 @@ CONFLICT = (
     "Someone changed the scorekeeper while the backup was being restored, so nothing was "
     "restored. Try again."
 )
+
+
+# Sessions inserted together by a restore: each batch is a few statements.
+SESSIONS_A_BATCH = 100
 
 
 @dataclass
@@ -137,7 +141,9 @@ class Restored:
         return restored
 
 
-def import_backup(data: Any, merge: bool = False) -> Restored:
+def import_backup(
+    data: Any, merge: bool = False, progress: Callable[[int], object] = lambda done: None
+) -> Restored:
     """Load a backup, inside a roster write (`writes.roster_write`), or refuse it; the write
     then commits all of it or nothing.
 
@@ -146,7 +152,7 @@ def import_backup(data: Any, merge: bool = False) -> Restored:
     new ones, and its players are matched by name, case ignored; a session that is already here
     (the same start time and the same hands) is not added again. Rule sets are matched by name
     either way: one whose name is here already is not added. A backup made before rule sets
-    were kept has none.
+    were kept has none. `progress` is told of each session of the backup as it is dealt with.
     """
     players, sessions = _contents(data)
     given_rule_sets = data.get("rule_sets", [])
@@ -161,7 +167,7 @@ def import_backup(data: Any, merge: bool = False) -> Restored:
         )
     keep_ids = not (held_sessions or held_players)
     player_keys = _add_players(players, keep_ids)
-    added, hands = _add_sessions(sessions, player_keys, keep_ids)
+    added, hands = _add_sessions(sessions, player_keys, keep_ids, progress)
     if keep_ids:
         _move_sequences_past_ids()
     new_players = _counts()[1] - held_players
@@ -249,10 +255,13 @@ def _add_players(players: list[Any], keep_ids: bool) -> set[str]:
     return keys
 
 
-def _add_sessions(sessions: list[Any], players: set[str], keep_ids: bool) -> tuple[int, int]:
-    """Add the backup's sessions that are not here yet, with their hands; return how many
-    sessions and hands were added."""
+def _add_sessions(
+    sessions: list[Any], players: set[str], keep_ids: bool, progress: Callable[[int], object]
+) -> tuple[int, int]:
+    """Add the backup's sessions that are not here yet, with their hands, a batch at a time;
+    return how many sessions and hands were added."""
     ids: set[int] = set()
+    batch: list[store.NewSession] = []
     added = hands = 0
     for position, given in enumerate(sessions, start=1):
         with _at(f"Session {position} of the backup"):
@@ -269,38 +278,55 @@ def _add_sessions(sessions: list[Any], players: set[str], keep_ids: bool) -> tup
                         f"{name} is seated but not among the backup's players.", "players"
                     )
             if not keep_ids and _held(given):
+                progress(1)
                 continue
-        add_session(given, session_id if keep_ids else None, f"Session {session_id}")
+        batch.append(
+            checked_session(given, session_id if keep_ids else None, f"Session {session_id}")
+        )
         added += 1
         hands += len(given["hands"])
+        if len(batch) == SESSIONS_A_BATCH:
+            store.insert_sessions(batch)
+            progress(len(batch))
+            batch = []
+    if batch:
+        store.insert_sessions(batch)
+        progress(len(batch))
     return added, hands
 
 
 def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:
-    """A session as a backup holds it, with its hands, each checked again by the rules engine
-    before any is written; refusals say `where` they come from."""
+    """A session as a backup holds it, with its hands, checked and added (see
+    `checked_session`)."""
+    [added] = store.insert_sessions([checked_session(given, session_id, where)])
+    return store.session_or_404(added)
+
+
+def checked_session(given: dict[str, Any], session_id: int | None, where: str) -> store.NewSession:
+    """A session as a backup holds it, with its hands, each checked again by the rules engine;
+    refusals say `where` they come from."""
     with _at(where):
         recorded = given.get("hands")
         if not isinstance(recorded, list):
             raise RuleError("It has no list of hands.", "hands")
         request = session_request(given)
-        session = store.new_session(
-            request.name,
-            request.players,
-            request.rounds,
-            request.first_dealer,
-            request.options,
-            session_id=session_id,
-            created_at=_created_at(given.get("created_at")),
+        table = rules.new_table(
+            list(request.players), request.rounds, request.first_dealer, request.options
         )
-        session.version = _version(given.get("version", session.version))
-    table = store.table_of(session)
+        name = rules.session_name(request.name)
+        created_at = _created_at(given.get("created_at"))
+        version = _version(given.get("version", 1))
     hands: list[rules.Hand] = []
     for number, hand in enumerate(recorded, start=1):
         with _at(f"{where}, hand {number}"):
             hands.append(_checked_hand(table, hands, hand))
-    store.insert_hands(session, hands)
-    return session
+    return store.NewSession(
+        name=name,
+        created_at=created_at,
+        version=version,
+        sheet=rules.score_sheet(table, hands),
+        session_id=session_id,
+    )
 
 
 def _version(value: Any) -> int:

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import IO
 
 import click
@@ -50,8 +53,10 @@ def import_backup_command(file: IO[bytes], merge: bool) -> None:
     its tables made by `flask db upgrade`. Nothing is changed when the file is refused."""
     try:
         data = read_backup(file.read())
-        with roster_write():
-            restored = import_backup(data, merge=merge)
+        sessions = data.get("sessions") if isinstance(data, dict) else None
+        length = len(sessions) if isinstance(sessions, list) else 0
+        with roster_write(), _progress("Restoring sessions", length) as progress:
+            restored = import_backup(data, merge=merge, progress=progress)
     except RuleError as error:
         raise click.ClickException(error.message) from None
     except IntegrityError:
@@ -59,6 +64,16 @@ def import_backup_command(file: IO[bytes], merge: bool) -> None:
     except (OperationalError, ProgrammingError) as error:
         raise _database_failure(error) from None
     click.echo(f"Restored {restored}.")
+
+
+@contextmanager
+def _progress(label: str, length: int) -> Iterator[Callable[[int], object]]:
+    """A progress bar on a terminal; a script sees only the line saying what was done."""
+    if not sys.stderr.isatty():
+        yield lambda done: None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr, show_pos=True) as bar:
+        yield bar.update
 
 
 def _database_failure(error: OperationalError | ProgrammingError) -> click.ClickException:

@@ -312,17 +312,25 @@ def new_session(
 
 
 def _set_rules(session: Session, options: rules.Options) -> None:
-    session.partner = options.partner.value
-    session.no_bid = options.no_bid.value
-    session.cracking = options.cracking
-    session.blitzing = options.blitzing
-    session.sitting_out = options.sitting_out.value
-    session.bump = options.bump
-    session.schwarz = options.schwarz.value
-    session.doublers = options.doublers.value
-    session.max_multiplier = options.max_multiplier
-    session.penalties = options.penalties
-    session.stake = options.stake
+    for column, value in _rules_values(options).items():
+        setattr(session, column, value)
+
+
+def _rules_values(options: rules.Options) -> dict[str, Any]:
+    """A session row's rule columns."""
+    return {
+        "partner": options.partner.value,
+        "no_bid": options.no_bid.value,
+        "cracking": options.cracking,
+        "blitzing": options.blitzing,
+        "sitting_out": options.sitting_out.value,
+        "bump": options.bump,
+        "schwarz": options.schwarz.value,
+        "doublers": options.doublers.value,
+        "max_multiplier": options.max_multiplier,
+        "penalties": options.penalties,
+        "stake": options.stake,
+    }
 
 
 def update_session(
@@ -578,53 +586,117 @@ def _write_hand(session: Session, row: Hand, hand: rules.Hand) -> None:
     ]
 
 
-def insert_hands(session: Session, hands: Sequence[rules.Hand]) -> int:
-    """Add checked hands (`next_hand`) to a session that has none, scored, with one statement
-    for the hands and one for their seats: a restore adds many. Returns how many."""
-    if not hands:
-        return 0
-    table = table_of(session)
-    sheet = rules.score_sheet(table, hands)
-    names = {name for hand in hands for name in hand.seats}
-    people = {seat.player.name: seat.player for seat in session.seats}
-    missing = sorted(names - people.keys())
-    if missing:
-        people.update(zip(missing, players_named(missing), strict=True))
-        db.session.flush()
-    ids = {name: player.id for name, player in people.items()}
-    hand_ids = db.session.scalars(
-        insert(Hand).returning(Hand.id, sort_by_parameter_order=True),
-        [
-            {
-                "session_id": session.id,
-                "number": number,
-                "multiplier": result.multiplier,
-                **_hand_values(result.hand, ids),
-            }
-            for number, result in enumerate(sheet.results, start=1)
-        ],
-    ).all()
+@dataclass(frozen=True)
+class NewSession:
+    """A session and its hands, every hand checked by the rules engine (`next_hand`), to insert
+    in bulk (a restore)."""
+
+    name: str
+    created_at: datetime
+    version: int
+    sheet: rules.Sheet
+    session_id: int | None = None
+
+
+def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
+    """Insert checked sessions with their seats, hands and the hands' players, scored: five
+    statements however many sessions there are. Returns their ids, in order."""
+    if not sessions:
+        return []
+    names = {name for new in sessions for name in new.sheet.table.seats}
+    names.update(name for new in sessions for r in new.sheet.results for name in r.hand.seats)
+    ids = _player_ids(sorted(names))
+    session_ids = _insert_session_rows(sessions, ids)
     db.session.execute(
-        insert(HandPlayer),
+        insert(Seat.__table__),
         [
-            {
-                "hand_id": hand_id,
-                "player_id": ids[player],
-                "played": player in result.players,
-                "score": result.scores[player],
-                "won": player in result.winners,
-                "schneidered": player in result.schneidered,
-                **_seat_values(result.hand, seat, player),
-            }
-            for hand_id, result in zip(hand_ids, sheet.results, strict=True)
-            for seat, player in enumerate(result.hand.seats)
+            {"session_id": session_id, "position": position, "player_id": ids[player]}
+            for session_id, new in zip(session_ids, sessions, strict=True)
+            for position, player in enumerate(new.sheet.table.seats)
         ],
     )
-    session.seats_since = max(
-        (n for n, hand in enumerate(hands, start=1) if hand.seats != table.seats), default=0
-    )
-    db.session.expire(session, ["hands"])
-    return len(hands)
+    results = [
+        (session_id, number, result)
+        for session_id, new in zip(session_ids, sessions, strict=True)
+        for number, result in enumerate(new.sheet.results, start=1)
+    ]
+    if results:
+        hand_table = Hand.__table__
+        hand_ids = db.session.scalars(
+            insert(hand_table).returning(hand_table.c.id, sort_by_parameter_order=True),
+            [
+                {
+                    "session_id": session_id,
+                    "number": number,
+                    "multiplier": result.multiplier,
+                    **_hand_values(result.hand, ids),
+                }
+                for session_id, number, result in results
+            ],
+        ).all()
+        db.session.execute(
+            insert(HandPlayer.__table__),
+            [
+                {
+                    "hand_id": hand_id,
+                    "player_id": ids[player],
+                    "played": player in result.players,
+                    "score": result.scores[player],
+                    "won": player in result.winners,
+                    "schneidered": player in result.schneidered,
+                    **_seat_values(result.hand, seat, player),
+                }
+                for hand_id, (_, _, result) in zip(hand_ids, results, strict=True)
+                for seat, player in enumerate(result.hand.seats)
+            ],
+        )
+    return session_ids
+
+
+def _player_ids(names: Sequence[str]) -> dict[str, int]:
+    players = players_named(names)
+    if any(player.id is None for player in players):
+        db.session.flush()
+    return {name: player.id for name, player in zip(names, players, strict=True)}
+
+
+def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) -> list[int]:
+    """The session rows, with the ids given or new ones."""
+    rows = []
+    for new in sessions:
+        table = new.sheet.table
+        row = {
+            "name": new.name,
+            "created_at": new.created_at,
+            "rounds": table.rounds,
+            "first_dealer_id": ids[table.first_dealer],
+            "version": new.version,
+            "seats_since": max(
+                (
+                    n
+                    for n, r in enumerate(new.sheet.results, start=1)
+                    if r.hand.seats != table.seats
+                ),
+                default=0,
+            ),
+            **_rules_values(table.options),
+        }
+        if new.session_id is not None:
+            row["id"] = new.session_id
+        rows.append(row)
+    session_table = Session.__table__
+    given = [row for row in rows if "id" in row]
+    if given:
+        db.session.execute(insert(session_table), given)
+    made = [row for row in rows if "id" not in row]
+    if made:
+        new_ids = db.session.scalars(
+            insert(session_table).returning(session_table.c.id, sort_by_parameter_order=True),
+            made,
+        ).all()
+        for row, session_id in zip(made, new_ids, strict=True):
+            row["id"] = session_id
+    return [row["id"] for row in rows]
 
 
 def rebuild(session: Session) -> None:

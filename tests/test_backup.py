@@ -800,3 +800,29 @@ def test_a_backup_is_written_a_few_sessions_at_a_time(
         text += "".join(parts)
     assert without_time(json.loads(text)) == without_time(whole)
     assert str(written) == "5 sessions with 19 hands, and 11 players"
+
+
+def test_a_restore_inserts_sessions_in_batches_and_tells_its_progress(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    original, backup = answers(client), backup_of(app)
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    inserted: list[int] = []
+    insert = store.insert_sessions
+    monkeypatch.setattr(
+        store, "insert_sessions", lambda batch: inserted.append(len(batch)) or insert(batch)
+    )
+    told: list[int] = []
+    target = fresh()
+    with target.app_context(), roster_write():
+        restored = import_backup(copy.deepcopy(backup), progress=told.append)
+    assert str(restored) == "5 sessions with 19 hands, and 11 new players"
+    assert inserted == [2, 2, 1] and told == [2, 2, 1]
+    assert_same_answers(answers(target.test_client()), original)
+
+    # Merged again, every session is here already: each is told as it is skipped.
+    told.clear()
+    with target.app_context(), roster_write():
+        again = import_backup(copy.deepcopy(backup), merge=True, progress=told.append)
+    assert again.sessions == 0 and told == [1, 1, 1, 1, 1]

@@ -135,6 +135,95 @@ def session_or_404(session_id: int) -> Session:
     return session
 
 
+def version_or_404(session_id: int) -> int:
+    """A session's version, or 404."""
+    check_session_id(session_id)
+    version = db.session.scalar(select(Session.version).where(Session.id == session_id))
+    if version is None:
+        abort(404, f"There is no session {session_id}.")
+    return version
+
+
+@dataclass(frozen=True)
+class Read:
+    """A session as a page or an answer shows it: its row and seats, its scoresheet, and the
+    ids of everyone seated now or at any hand, by name."""
+
+    session: Session
+    sheet: rules.Sheet
+    player_ids: dict[str, int]
+
+
+def read_session_or_404(session_id: int) -> Read:
+    """A session to show, read in four statements whatever its length: the hands come as plain
+    rows, which cost a fraction of loading them as objects."""
+    check_session_id(session_id)
+    session: Session = db.first_or_404(
+        select(Session)
+        .where(Session.id == session_id)
+        .options(selectinload(Session.seats).joinedload(Seat.player)),
+        description=f"There is no session {session_id}.",
+    )
+    hand, seat, player = Hand.__table__.c, HandPlayer.__table__.c, Player.__table__.c
+    rows = db.session.execute(
+        select(
+            hand.id, hand.dealer_id, hand.kind, hand.picker_id, hand.partner_id,
+            hand.called_card, hand.forced, hand.picking_points, hand.cracked_by_id,
+            hand.recracked, hand.black_blitz, hand.red_blitz, hand.winner_id, hand.result,
+            hand.penalized_id,
+        )
+        .where(hand.session_id == session_id)
+        .order_by(hand.number)
+    ).all()  # fmt: skip
+    seated: dict[int, list[Any]] = {row.id: [] for row in rows}
+    names = {seat.player_id: seat.player.name for seat in session.seats}
+    for hand_id, player_id, name, points, tricks in db.session.execute(
+        select(seat.hand_id, player.id, player.name, seat.points, seat.tricks)
+        .join(Player.__table__, player.id == seat.player_id)
+        .join(Hand.__table__, hand.id == seat.hand_id)
+        .where(hand.session_id == session_id)
+        .order_by(seat.hand_id, seat.seat)
+    ):
+        seated[hand_id].append((name, points, tricks))
+        names[player_id] = name
+    hands = [_hand_of_row(row, seated[row.id], names) for row in rows]
+    sheet = rules.score_sheet(table_of(session), hands)
+    return Read(session, sheet, {name: player_id for player_id, name in names.items()})
+
+
+def _hand_of_row(row: Any, seated: list[Any], names: dict[int, str]) -> rules.Hand:
+    """A hand from its row and its seats' (name, points, tricks), in seat order."""
+
+    def name(player_id: int | None) -> str | None:
+        return None if player_id is None else names[player_id]
+
+    blitzes = tuple(
+        blitz
+        for blitz, held in ((rules.Blitz.BLACK, row.black_blitz), (rules.Blitz.RED, row.red_blitz))
+        if held
+    )
+    points = {player: n for player, n, _ in seated if n is not None}
+    tricks = {player: n for player, _, n in seated if n is not None}
+    return rules.Hand(
+        dealer=names[row.dealer_id],
+        kind=rules.Kind(row.kind),
+        picker=name(row.picker_id),
+        partner=name(row.partner_id),
+        called_card=row.called_card,
+        forced=row.forced,
+        picking_points=row.picking_points,
+        cracked_by=name(row.cracked_by_id),
+        recracked=row.recracked,
+        blitzes=blitzes,
+        winner=name(row.winner_id),
+        points=points or None,
+        tricks=tricks or None,
+        seats=tuple(player for player, _, _ in seated),
+        result=None if row.result is None else rules.Result(row.result),
+        penalized=name(row.penalized_id),
+    )
+
+
 def list_sessions() -> Sequence[Session]:
     return db.session.scalars(
         select(Session)

@@ -103,11 +103,13 @@ def list_sessions() -> dict[str, Any]:
 
 @bp.get("/sessions/<int:session_id>")
 def get_session(session_id: int) -> Response:
-    session = store.session_or_404(session_id)
-    response = _etag(Response(status=200), session.version)
-    if request.if_none_match.contains(str(session.version)):
+    # The version alone first: a phone asking whether anything changed costs one statement.
+    version = store.version_or_404(session_id)
+    response = _etag(Response(status=200), version)
+    if request.if_none_match.contains(str(version)):
         return Response(status=304, headers={"ETag": response.headers["ETag"]})
-    body = session_json(session, store.sheet_of(session))
+    read = store.read_session_or_404(session_id)
+    body = session_json(read.session, read.sheet)
     response.set_data(json.dumps(body, ensure_ascii=False))
     response.mimetype = "application/json"
     return response
@@ -115,7 +117,7 @@ def get_session(session_id: int) -> Response:
 
 @bp.get("/sessions/<int:session_id>/settle-up")
 def session_settle_up(session_id: int) -> dict[str, Any]:
-    sheet = store.sheet_of(store.session_or_404(session_id))
+    sheet = store.read_session_or_404(session_id).sheet
     return settling.settle_up_json(settling.of_sheet(sheet))
 
 

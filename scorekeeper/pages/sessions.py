@@ -65,8 +65,8 @@ def new_session() -> str | BaseResponse:
 
 @bp.get("/sessions/<int:session_id>")
 def session_page(session_id: int) -> str:
-    session = store.session_or_404(session_id)
-    sheet = store.sheet_of(session)
+    read = store.read_session_or_404(session_id)
+    session, sheet = read.session, read.sheet
     table = sheet.table
     return render_template(
         "session.html",
@@ -74,7 +74,7 @@ def session_page(session_id: int) -> str:
         sheet=sheet,
         tiebreaks=tiebreaks(sheet.standings),
         chart=running_totals_chart(sheet) if sheet.results else None,
-        player_ids=_player_ids(session),
+        player_ids=read.player_ids,
         sitting_out_next=sitting_out_words(
             table.seats, sheet.next_dealer or "", sheet.sitting_out_next
         ),
@@ -84,12 +84,6 @@ def session_page(session_id: int) -> str:
         saved=request.args.get("saved", type=int),
         undone=_undone(session.id, request.args.get("undone", type=int)),
     )
-
-
-def _player_ids(session: Session) -> dict[str, int]:
-    """Everyone seated now or at any hand, by name: the session's rows already hold them."""
-    ids = {hp.player.name: hp.player_id for row in session.hands for hp in row.players}
-    return {**ids, **{name: player_id for player_id, name in store.names_of(session).items()}}
 
 
 def _undone(session_id: int, number: int | None) -> tuple[int, int] | None:

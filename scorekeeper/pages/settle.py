@@ -34,8 +34,8 @@ def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
                 return done(write, url_for("pages.session_settle_up", session_id=session_id), said)
         except RuleError as error:
             form.stake.errors = [error.message]
-    session = store.session_or_404(session_id)
-    sheet = store.sheet_of(session)
+    read = store.read_session_or_404(session_id)
+    session, sheet = read.session, read.sheet
     stake = sheet.table.options.stake
     if request.method == "GET":
         form.stake.data = decimal(stake) if stake else ""

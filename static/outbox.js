@@ -1,6 +1,5 @@
-// The outbox: a hand saved with no network is kept on this phone (IndexedDB) and sent when the
-// network returns, each session's hands one at a time in the order recorded. Every hand keeps
-// its form's one-time write key, so a hand whose reply was lost is sent again and lands once.
+// Hands saved with no network wait here (IndexedDB) and are sent in order when it returns,
+// each under its form's write key, so a hand whose reply was lost still lands once.
 "use strict";
 (() => {
   const store = window.idbKeyval;
@@ -9,39 +8,28 @@
   const place = form || region();
   if (!store || !window.indexedDB || !place) return;
   const session = Number(place.dataset.session);
-  const BOX = "outbox";
-  const SENT = "sent-keys"; // the write keys this phone has had answered, the latest 50
-  const RETRY_MS = 10000;
-
-  const entries = async () => (await store.get(BOX)) || [];
-  const change = (edit) => store.update(BOX, (box) => edit(box || []));
-  const sheetOf = (url) => url.replace(/\/hands\/new$/, "");
-  const value = (fields, name) => (fields.find(([key]) => key === name) || [])[1] || "";
-  const withValue = (fields, name, to) => fields.map(([key, was]) => [key, key === name ? to : was]);
-  const freshKey = () => {
-    const bytes = crypto.getRandomValues(new Uint8Array(18));
-    return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
-  };
-  const wasSent = async (key) => ((await store.get(SENT)) || []).includes(key);
-  const noteSent = (key) => store.update(SENT, (keys) => [...(keys || []).filter((k) => k !== key), key].slice(-50));
+  const entries = async () => (await store.get("outbox")) || [];
+  const change = (edit) => store.update("outbox", (box) => edit(box || []));
+  // The write keys this phone has had answered: a form kept by the service worker may hold one.
+  const wasSent = async (key) => ((await store.get("sent")) || []).includes(key);
+  const noteSent = (key) => store.update("sent", (keys) => [...(keys || []), key].slice(-50));
+  const freshKey = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))))
+    .replace(/\+/g, "-").replace(/\//g, "_");
   const post = (url, fields, headers = {}) => {
     const body = new FormData();
-    for (const [key, field] of fields) body.append(key, field);
+    for (const name in fields) body.append(name, fields[name]);
     return fetch(url, { method: "POST", body, headers, credentials: "same-origin", redirect: "follow" });
   };
-  const landed = (answer, url) => answer.redirected && new URL(answer.url).pathname === sheetOf(url);
-
-  // Later hands of a session move up when one of theirs was saved under another number.
-  const shift = (box, entry, by) => box.map((other) => {
-    if (!by || other.session !== entry.session || other.at <= entry.at) return other;
-    const number = other.number + by;
-    return { ...other, number, fields: withValue(other.fields, "number", String(number)) };
-  });
+  const landed = (answer, url) => answer.redirected &&
+    new URL(answer.url).pathname === new URL(url, location.href).pathname.replace(/\/hands\/new$/, "");
+  // Later hands of a session move when one was saved under another number (or discarded).
+  const shift = (box, entry, by) => box.map((other) => other.session !== entry.session || other.at <= entry.at
+    ? other : { ...other, number: other.number + by, fields: { ...other.fields, number: String(other.number + by) } });
 
   let lastSent = "";
   let sending = false;
   const sendAll = async () => {
-    if (sending || navigator.onLine === false) return;
+    if (sending || !navigator.onLine) return;
     sending = true;
     try {
       const stuck = new Set();
@@ -55,204 +43,164 @@
           if (entry.session === session) lastSent = `Hand ${entry.number} sent.`;
           document.dispatchEvent(new CustomEvent("live:refresh"));
         } else {
-          // Another phone recorded this hand meanwhile (409), or the server refused it: the
-          // session waits for someone to look.
+          // Recorded on another phone meanwhile (409), or refused: the session waits for a person.
           const state = answer.status === 409 ? "moved" : "refused";
           await change((box) => box.map((other) => (other.key === entry.key ? { ...other, state } : other)));
           stuck.add(entry.session);
         }
       }
     } catch {
-      // Still no network: the next try is on the timer or the "online" event.
+      // Still no network: try again later.
     } finally {
       sending = false;
-      await render();
+      render();
     }
   };
 
   const review = (entry) => {
-    // Posted as the form itself would be, so the server's own page answers.
     const again = document.createElement("form");
     again.method = "post";
     again.action = entry.url;
-    again.hidden = true;
-    for (const [name, field] of entry.fields) {
-      const input = document.createElement("input");
+    for (const name in entry.fields) {
+      const input = again.appendChild(document.createElement("input"));
       input.type = "hidden";
       input.name = name;
-      input.value = field;
-      again.append(input);
+      input.value = entry.fields[name];
     }
     document.body.append(again);
     again.submit();
   };
-
   const discard = async (entry) => {
     if (!confirm(`Discard hand ${entry.number} (${entry.summary})? It was never sent, so it will be lost.`)) return;
     await change((box) => shift(box.filter((other) => other.key !== entry.key), entry, -1));
-    await render();
     sendAll();
   };
-
   const button = (text, action) => {
     const tap = document.createElement("button");
     tap.type = "button";
     tap.className = "btn";
     tap.textContent = text;
-    tap.addEventListener("click", action);
+    tap.onclick = action;
     return tap;
   };
 
   let shown = "";
   const render = async () => {
     const section = region();
-    if (!section) return;
     const mine = (await entries()).filter((entry) => entry.session === session);
-    const signature = JSON.stringify([mine, lastSent]);
-    if (signature === shown && section.childElementCount) return;
-    shown = signature;
+    const now = JSON.stringify([mine, lastSent]);
+    if (!section || (now === shown && section.firstChild)) return;
+    shown = now;
     const status = document.createElement("p");
-    status.className = "outbox-status";
     status.setAttribute("role", "status");
     status.textContent = mine.length ? "Saved on this phone, not sent yet" : lastSent;
     const list = document.createElement("ul");
-    list.className = "outbox-list";
     for (const entry of mine) {
-      const item = document.createElement("li");
-      item.textContent = `Hand ${entry.number} · ${entry.summary}`;
+      const item = list.appendChild(document.createElement("li"));
+      item.textContent = `Hand ${entry.number} · ${entry.summary} · `;
       if (entry.state) {
-        const why = document.createElement("strong");
-        why.textContent = entry.state === "moved"
-          ? `Not sent: another phone recorded hand ${entry.number}`
-          : "Not sent: the server refused it";
-        const actions = document.createElement("span");
+        const why = item.appendChild(document.createElement("strong"));
+        why.textContent = entry.state === "moved" ? `Not sent: another phone recorded hand ${entry.number}` : "Not sent: the server refused it";
+        const actions = item.appendChild(document.createElement("span"));
         actions.className = "actions";
         actions.append(button("Review", () => review(entry)), button("Discard", () => discard(entry)));
-        item.classList.add("refused");
-        item.append(" · ", why, actions);
-      } else {
-        item.append(" · not sent yet");
-      }
-      list.append(item);
+      } else item.append("not sent yet");
     }
     section.replaceChildren(status, ...(mine.length ? [list] : []));
   };
 
   document.addEventListener("live:updated", render);
-  window.addEventListener("online", sendAll);
-  setInterval(async () => {
-    if ((await entries()).some((entry) => !entry.state)) sendAll();
-  }, RETRY_MS);
+  addEventListener("online", sendAll);
+  setInterval(async () => (await entries()).some((entry) => !entry.state) && sendAll(), 10000);
 
   if (!form) {
     render().then(sendAll);
-    // The record form of this session, kept by the service worker so it opens with no network.
+    // The worker keeps what it fetches.
     const record = document.querySelector(`a[href$="/sessions/${session}/hands/new"]`);
-    if (record && navigator.serviceWorker && navigator.serviceWorker.controller) {
-      fetch(record.href, { credentials: "same-origin" }).catch(() => {});
-    }
+    const urls = record ? [record.href] : [];
+    const load = (url) => fetch(url, { credentials: "same-origin" }).catch(() => {});
+    const worker = navigator.serviceWorker;
+    if (worker && worker.controller) urls.map(load);
+    else if (worker) worker.addEventListener("controllerchange", () => [location.href, ...urls].map(load), { once: true });
     return;
   }
 
-  // The record form: the seats, and who dealt, to set it for the next hand with no network.
+  // The record form, set for the next hand with no network: the next seat deals.
   const seats = JSON.parse(form.dataset.seats);
-  const outCount = Number(form.dataset.out);
   let dealer = form.dataset.dealer;
   const field = (name) => form.elements.namedItem(name);
-
   const advanceTo = (number) => {
-    for (let at = Number(field("number").value); at < number; at++) {
-      dealer = seats[(seats.indexOf(dealer) + 1) % seats.length];
-    }
-    const start = seats.indexOf(dealer);
-    const out = new Set(Array.from({ length: outCount }, (_, back) => seats[(start - back + seats.length) % seats.length]));
-    const order = [...seats.slice(start + 1), ...seats.slice(0, start + 1)].filter((player) => !out.has(player));
-    field("number").value = String(number);
+    for (let at = Number(field("number").value); at < number; at++) dealer = seats[(seats.indexOf(dealer) + 1) % seats.length];
+    const at = seats.indexOf(dealer);
+    const out = Array.from({ length: Number(form.dataset.out) }, (_, back) => seats[(at - back + seats.length) % seats.length]);
+    const order = [...seats.slice(at + 1), ...seats.slice(0, at + 1)].filter((player) => !out.includes(player));
+    field("number").value = number;
     form.querySelector("h1").textContent = `Hand ${number}`;
     document.title = document.title.replace(/^Hand \d+/, `Hand ${number}`);
-    const line = form.querySelector(".form-head .muted");
     const who = document.createElement("strong");
     who.textContent = dealer;
-    line.replaceChildren(who, ` dealt · ${order.join(" → ")}`);
+    form.querySelector(".form-head .muted").replaceChildren(who, ` dealt · ${order.join(" → ")}`);
     const sitsOut = form.querySelector(".sits-out");
-    if (sitsOut) {
-      const names = [...out];
-      sitsOut.textContent = `${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)} sit` : `${names[0]} sits`} out this hand.`;
-    }
-    // Each player's place in the bidding, which hides cracks by the picker or earlier.
-    for (const chip of form.querySelectorAll("label.chip")) {
-      const input = chip.querySelector("input");
-      chip.className = chip.className.replace(/\s*bid-\d+/g, "");
-      const rank = order.indexOf(input.value);
-      if (rank >= 0 && /^(picker|cracked_by)$/.test(input.name)) chip.classList.add(`bid-${rank + 1}`);
+    if (sitsOut) sitsOut.textContent = `${out.join(", ").replace(/, ([^,]*)$/, " and $1")} sit${out.length > 1 ? "" : "s"} out this hand.`;
+    for (const chip of form.querySelectorAll("label[class*=bid-]")) {
+      chip.className = chip.className.replace(/bid-\d+/, `bid-${order.indexOf(chip.querySelector("input").value) + 1}`);
     }
   };
 
   const label = (name) => {
     const input = form.querySelector(`input[name="${name}"]:checked`);
-    return input && input.value !== "" ? input.closest("label").textContent.trim() : "";
+    return input && input.value ? input.closest("label").textContent.trim() : "";
   };
   const summary = () => {
-    const kind = label("kind");
-    if (field("kind").value === "passed") return label("winner") ? `${kind}, ${label("winner")} won` : kind;
-    if (field("kind").value === "penalty") return `${kind}: ${label("penalized")}`;
+    const kind = field("kind").value;
+    if (kind === "passed") return label("kind") + (label("winner") && `, ${label("winner")} won`);
+    if (kind === "penalty") return `${label("kind")}: ${label("penalized")}`;
     const partner = label("partner");
     const team = partner && partner !== "Alone" ? `${label("picker")} & ${partner}` : `${label("picker")} alone`;
-    return label("result") ? `${team}, ${label("result").toLowerCase()}` : team;
+    return team + (label("result") && `, ${label("result").toLowerCase()}`);
   };
-  // A form with nothing chosen (a stray tap after the last save) is not kept.
-  const chosen = () => [...form.elements].some((input) =>
-    (input.type === "radio" && input.checked && input.name !== "kind") || (input.type === "text" && input.value.trim() !== ""));
 
   const keep = async () => {
-    if (!chosen()) {
-      form.reset();
-      return;
+    // A form with nothing chosen (a stray tap after the last save) is not kept.
+    if (![...form.elements].some((input) => (input.checked && input.name !== "kind") || (input.type === "text" && input.value.trim()))) {
+      return form.reset();
     }
-    let fields = [...new FormData(form)].filter(([, field]) => typeof field === "string");
-    let key = value(fields, "write_key");
+    const fields = Object.fromEntries(new FormData(form));
     const box = await entries();
-    const again = box.find((entry) => entry.key === key);
-    if (!again && (await wasSent(key))) {
-      // This form (kept by the service worker) was sent before: it is another hand.
-      key = freshKey();
-      fields = withValue(fields, "write_key", key);
+    if (!box.some((entry) => entry.key === fields.write_key) && (await wasSent(fields.write_key))) {
+      fields.write_key = freshKey(); // a form the worker kept, sent before: this is another hand
     }
-    const number = Number(value(fields, "number"));
-    const entry = { key, session, number, url: form.action, summary: summary(), fields, at: Date.now() };
+    const number = Number(fields.number);
+    const entry = { key: fields.write_key, session, number, url: form.action, summary: summary(), fields, at: Date.now() };
     await change((now) => {
-      const was = now.find((other) => other.key === key);
-      // Kept again (a review saved as the next hand): its place in the order stays.
-      return was ? shift(now.map((other) => (other.key === key ? { ...entry, at: was.at } : other)), was, number - was.number) : [...now, entry];
+      // A hand kept again (a review saved as the next hand) keeps its place.
+      const was = now.find((other) => other.key === entry.key);
+      return was ? shift(now.map((other) => (other === was ? { ...entry, at: was.at } : other)), was, number - was.number) : [...now, entry];
     });
     field("write_key").value = freshKey();
     advanceTo(number + 1);
     form.reset();
-    window.scrollTo(0, 0);
-    await render();
+    scrollTo(0, 0);
+    render();
   };
 
   form.addEventListener("submit", async (event) => {
     if (event.defaultPrevented || (event.submitter && event.submitter.name === "preview")) return;
     event.preventDefault();
     const key = field("write_key").value;
-    const mine = (await entries()).filter((entry) => entry.session === session);
-    const reviewed = mine.find((entry) => entry.key === key);
+    const reviewed = (await entries()).find((entry) => entry.key === key);
     await sendAll();
     const waiting = (await entries()).some((entry) => entry.session === session && entry.key !== key);
-    if (navigator.onLine === false || (waiting && !reviewed)) return keep();
+    if (!navigator.onLine || (waiting && !reviewed)) return keep();
     let answer;
     try {
-      // The page it lands on leaves "Hand N saved." for the page this one goes to next.
-      answer = await post(form.action, [...new FormData(form)], { "X-Sent-By": "outbox" });
+      // The scoresheet fetched here leaves "Hand N saved." for the next page.
+      answer = await post(form.action, Object.fromEntries(new FormData(form)), { "X-Sent-By": "outbox" });
     } catch {
       return keep();
     }
-    if (!landed(answer, form.action)) {
-      // Refused, or asked about: the server's own page says why, as without this script.
-      form.submit();
-      return;
-    }
+    // Refused or asked about: the server's page says why.
+    if (!landed(answer, form.action)) return form.submit();
     const url = new URL(answer.url);
     const saved = Number(url.searchParams.get("saved"));
     if (saved) url.hash = `hand-${saved}`;
@@ -264,10 +212,8 @@
   (async () => {
     const key = field("write_key").value;
     const mine = (await entries()).filter((entry) => entry.session === session);
-    const reviewed = mine.find((entry) => entry.key === key && entry.state);
-    if (!reviewed) {
-      // A form opened with hands waiting on this phone (or kept by the service worker) is for
-      // the hand after them, under a key of its own.
+    if (!mine.some((entry) => entry.key === key && entry.state)) {
+      // Opened with hands waiting, or kept by the worker: for the hand after them.
       if (mine.some((entry) => entry.key === key) || (await wasSent(key))) field("write_key").value = freshKey();
       const last = Math.max(0, ...mine.map((entry) => entry.number));
       if (last >= Number(field("number").value)) advanceTo(last + 1);

@@ -1,5 +1,5 @@
-// The service worker: pages and the API come from the network whenever it answers, so they are
-// never stale online; each GET answered is kept, and served from here when there is no network.
+// Pages and the API come from the network whenever it answers, never stale online; each GET
+// answered is kept, and served from here when there is no network.
 "use strict";
 const CACHE = "scorekeeper-v1";
 const SHELL = [
@@ -11,7 +11,7 @@ const SHELL = [
 ];
 
 self.addEventListener("install", (event) => {
-  // The page that installs the worker has just loaded these: take them from the browser's cache.
+  // The page installing the worker has just loaded these: from the browser's cache, no bytes.
   const shell = SHELL.map((url) => new Request(url, { cache: "force-cache" }));
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(shell)).then(() => self.skipWaiting()));
 });
@@ -20,13 +20,6 @@ self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
     await self.clients.claim();
-    // The page open while the worker arrived is kept too, so it opens again with no network.
-    const cache = await caches.open(CACHE);
-    for (const client of await self.clients.matchAll({ type: "window" })) {
-      if (!(await cache.match(client.url))) {
-        await cache.add(new Request(client.url, { cache: "force-cache" })).catch(() => {});
-      }
-    }
   })());
 });
 

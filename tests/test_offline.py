@@ -20,7 +20,7 @@ def test_the_service_worker_is_served_from_the_top_never_from_a_cache(
     assert answer.headers["Cache-Control"] == "no-cache"
     assert answer.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
     assert answer.headers["X-Content-Type-Options"] == "nosniff"
-    assert body.startswith("// The service worker")
+    assert body.startswith("// Pages and the API come from the network")
     assert 'const CACHE = "scorekeeper-v' in body
     # Its shell is files that exist.
     for path in ("/static/style.css", "/static/outbox.js", "/static/vendor/idb-keyval/idb-keyval.js"):

@@ -23,7 +23,11 @@ def test_the_service_worker_is_served_from_the_top_never_from_a_cache(
     assert body.startswith("// Pages and the API come from the network")
     assert 'const CACHE = "scorekeeper-v' in body
     # Its shell is files that exist.
-    for path in ("/static/style.css", "/static/outbox.js", "/static/vendor/idb-keyval/idb-keyval.js"):
+    for path in (
+        "/static/style.css",
+        "/static/outbox.js",
+        "/static/vendor/idb-keyval/idb-keyval.js",
+    ):
         assert f'"{path}"' in body
         with client.get(path) as asset:
             assert asset.status_code == 200

@@ -3,7 +3,7 @@ top so that its scope is the whole app, and the web app manifest."""
 
 from __future__ import annotations
 
-from flask import Response, current_app, send_from_directory
+from flask import Response, current_app, jsonify, send_from_directory, url_for
 
 from . import bp
 
@@ -22,9 +22,13 @@ def service_worker() -> Response:
     return answer
 
 
+def _icon(size: int) -> str:
+    return url_for("static", filename=f"icons/icon-{size}.png")
+
+
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
-    answer = current_app.json.response(
+    answer = jsonify(
         {
             "name": "Sheepshead Scorekeeper",
             "short_name": "Sheepshead",
@@ -34,8 +38,8 @@ def manifest() -> Response:
             "background_color": BACKGROUND,
             "theme_color": THEME,
             "icons": [
-                {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
-                {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+                {"src": _icon(192), "sizes": "192x192", "type": "image/png"},
+                {"src": _icon(512), "sizes": "512x512", "type": "image/png"},
             ],
         }
     )

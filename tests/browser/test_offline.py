@@ -30,9 +30,7 @@ def outbox(page: Page) -> Any:
     return page.locator("#outbox")
 
 
-def test_hands_saved_offline_arrive_once_in_order(
-    page: Page, base_url: str, shot: Shot
-) -> None:
+def test_hands_saved_offline_arrive_once_in_order(page: Page, base_url: str, shot: Shot) -> None:
     session_id = session_with_hands(base_url, "Basement")
     page.goto(f"/sessions/{session_id}/hands/new")
     page.context.set_offline(True)
@@ -46,13 +44,18 @@ def test_hands_saved_offline_arrive_once_in_order(
     expect(outbox(page).locator("li")).to_have_text(["Hand 4 · Dan & Eve, won · not sent yet"])
     # The form is ready for the next hand, dealt by the next seat.
     expect(page.get_by_role("heading", level=1)).to_have_text("Hand 5")
-    expect(page.locator(".form-head .muted")).to_have_text("Eve dealt · Ann → Bob → Cat → Dan → Eve")
+    expect(page.locator(".form-head .muted")).to_have_text(
+        "Eve dealt · Ann → Bob → Cat → Dan → Eve"
+    )
     expect(page.get_by_label("Picking team points")).to_have_value("")
 
     fill(page, "Ann", "Alone", 25)
     page.get_by_role("button", name="Save hand").tap()
     expect(outbox(page).locator("li")).to_have_text(
-        ["Hand 4 · Dan & Eve, won · not sent yet", "Hand 5 · Ann alone, lost schneider · not sent yet"]
+        [
+            "Hand 4 · Dan & Eve, won · not sent yet",
+            "Hand 5 · Ann alone, lost schneider · not sent yet",
+        ]
     )
     expect(page.get_by_role("heading", level=1)).to_have_text("Hand 6")
     at_widths(page, "offline-record-hand", shot)
@@ -95,7 +98,9 @@ def test_a_double_tap_offline_keeps_one_hand(page: Page, base_url: str) -> None:
     page.context.set_offline(True)
     fill(page, "Cat", "Ann", 91)
     page.get_by_role("button", name="Save hand").dblclick()
-    expect(outbox(page).locator("li")).to_have_text(["Hand 4 · Cat & Ann, won schneider · not sent yet"])
+    expect(outbox(page).locator("li")).to_have_text(
+        ["Hand 4 · Cat & Ann, won schneider · not sent yet"]
+    )
     page.wait_for_timeout(300)
     expect(outbox(page).locator("li")).to_have_count(1)
 
@@ -104,9 +109,7 @@ def test_a_double_tap_offline_keeps_one_hand(page: Page, base_url: str) -> None:
     assert hands_of(base_url, session_id)[3:] == [(4, "Cat", "Ann", 91)]
 
 
-def test_a_session_opened_once_opens_with_no_network(
-    page: Page, base_url: str, shot: Shot
-) -> None:
+def test_a_session_opened_once_opens_with_no_network(page: Page, base_url: str, shot: Shot) -> None:
     session_id = session_with_hands(base_url, "No network")
     page.goto(f"/sessions/{session_id}")
     # The worker has taken the page, and kept its record form.
@@ -157,7 +160,9 @@ def test_a_hand_another_phone_recorded_meanwhile_is_shown_and_asked_about(
     page.context.set_offline(False)
     page.goto(f"/sessions/{session_id}")
     pending = outbox(page).locator("li")
-    expect(pending).to_contain_text("Hand 4 · Dan & Eve, won · Not sent: another phone recorded hand 4")
+    expect(pending).to_contain_text(
+        "Hand 4 · Dan & Eve, won · Not sent: another phone recorded hand 4"
+    )
     expect(outbox(page).get_by_role("status")).to_have_text(NOT_SENT)
     at_widths(page, "offline-conflict", shot)
     assert hands_of(base_url, session_id)[3:] == [(4, "Eve", "Ann", 40)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Dialog, Page, Route, expect
 
 from .conftest import axe_violations
 from .test_table import api, chip
@@ -192,10 +192,21 @@ def test_a_pending_hand_can_be_discarded_after_asking(page: Page, base_url: str)
     pending = outbox(page).locator("li")
     expect(pending).to_contain_text("Not sent: another phone recorded hand 4")
 
-    page.once("dialog", lambda dialog: dialog.dismiss())
-    pending.get_by_role("button", name="Discard").tap()
+    asked: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        if len(asked) == 2:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", answer)
+    discard = pending.get_by_role("button", name="Discard")
+    discard.tap()
+    page.wait_for_timeout(300)
     expect(pending).to_have_count(1)
-    page.once("dialog", lambda dialog: dialog.accept())
-    pending.get_by_role("button", name="Discard").tap()
+    discard.tap()
     expect(outbox(page)).to_be_empty()
+    assert asked == ["Discard hand 4 (Dan & Eve, won)? It was never sent, so it will be lost."] * 2
     assert hands_of(base_url, session_id)[3:] == [(4, "Bob", "Cat", 80)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Dialog, Page, Route, expect
 
 from .conftest import axe_violations
@@ -13,6 +14,9 @@ from .test_table import api, chip
 from .test_two_phones import Shot, at_widths, session_with_hands
 
 NOT_SENT = "Saved on this phone, not sent yet"
+
+# These phones run the service worker, which the other browser tests block.
+pytestmark = pytest.mark.browser_context_args(service_workers="allow")
 
 
 def hands_of(base_url: str, session_id: int) -> list[tuple[int, str, Any, int]]:

@@ -10,9 +10,14 @@
 
   let timer = 0;
   let asked = 0;
+  const cannot = () => {
+    output.textContent = "No preview offline: the hand is scored when it is sent.";
+    output.classList.add("pending");
+  };
   const preview = () => {
     const body = new FormData(form);
     const ask = ++asked;
+    if (navigator.onLine === false) return cannot();
     fetch(form.dataset.preview, { method: "POST", body, credentials: "same-origin" })
       .then((response) => response.json())
       .then((answer) => {
@@ -27,7 +32,9 @@
           live.hidden = !live.textContent;
         }
       })
-      .catch(() => {});
+      .catch(() => {
+        if (ask === asked) cannot();
+      });
   };
 
   const isShown = (el) => el.getClientRects().length > 0;
@@ -70,6 +77,9 @@
 
   form.addEventListener("change", tidy);
   form.addEventListener("input", () => {
+    // An answer for what the form said before is never left standing.
+    asked++;
+    output.textContent = "";
     clearTimeout(timer);
     timer = setTimeout(preview, 120);
   });
@@ -78,6 +88,12 @@
   form.addEventListener("submit", (event) => {
     if (sent) event.preventDefault();
     sent = true;
+  });
+  // The outbox keeps a hand saved with no network and resets the form for the next one.
+  form.addEventListener("reset", () => {
+    sent = false;
+    clearTimeout(timer);
+    timer = setTimeout(preview, 0);
   });
   if (!output.textContent.trim()) preview();
 })();

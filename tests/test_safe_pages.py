@@ -7,6 +7,7 @@ from flask.testing import FlaskClient
 
 from .helpers import Api, pick
 from .test_forms import (
+    FormPage,
     filled,
     get_page,
     hands_path,
@@ -44,7 +45,9 @@ def test_a_hand_recorded_on_another_phone_meanwhile_is_shown_not_overwritten(
     sent = filled(client, path, {"picker": "Dan", "partner": "Eve", "picking_points": "61"})
     api.record(session_id, **pick("Eve", "Ann", 100))  # the other phone
 
-    response = html_page(client.post(path, data=sent))
+    answer = client.post(path, data=sent)
+    assert (answer.status_code, answer.mimetype) == (409, "text/html")
+    response = FormPage(answer.text)
     assert "Hand 4 was recorded on another phone meanwhile: Eve & Ann, 100" in response.text
     assert "save it as hand 5" in response.text
     assert len(api.session(session_id)["hands"]) == 4

@@ -95,7 +95,7 @@ class _Moved(Exception):
 
 
 @bp.post("/sessions/<int:session_id>/hands/new")
-def record_hand(session_id: int) -> str | BaseResponse:
+def record_hand(session_id: int) -> str | tuple[str, int] | BaseResponse:
     session = store.session_or_404(session_id)
     form = _form(session, None)
     if not form.validate_on_submit():
@@ -121,8 +121,9 @@ def record_hand(session_id: int) -> str | BaseResponse:
     except RuleError as error:
         form.refuse(error)
     except _Moved:
-        pass
-    return _render(store.session_or_404(session_id), form, None, notice=notice)
+        # Conflict: the phone's outbox tells this from a refusal.
+        return _render(store.session_or_404(session_id), form, None, notice=notice), 409
+    return _render(store.session_or_404(session_id), form, None)
 
 
 @bp.route("/sessions/<int:session_id>/hands/<int:number>/edit", methods=["GET", "POST"])

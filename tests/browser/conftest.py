@@ -65,6 +65,9 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
         "is_mobile": True,
         "has_touch": True,
         "device_scale_factor": 2,
+        # Only the offline tests install the service worker, whose background fetches would
+        # otherwise be cut off as each test closes its browser.
+        "service_workers": "block",
     }
 
 

@@ -1,0 +1,47 @@
+"""What lets a phone keep the scoresheet with no network: the service worker, served from the
+top so that its scope is the whole app, and the web app manifest."""
+
+from __future__ import annotations
+
+from flask import Response, current_app, jsonify, send_from_directory, url_for
+
+from . import bp
+
+# style.css's --bg and --accent (light), the colours the phone paints around the app.
+BACKGROUND = "#f7f5ef"
+THEME = "#1d6b4c"
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    assert current_app.static_folder is not None
+    answer = send_from_directory(current_app.static_folder, "sw.js", max_age=0)
+    answer.headers["Content-Type"] = "text/javascript; charset=utf-8"
+    # A new worker is looked for at every visit, never kept in a cache.
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+def _icon(size: int) -> str:
+    return url_for("static", filename=f"icons/icon-{size}.png")
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    answer = jsonify(
+        {
+            "name": "Sheepshead Scorekeeper",
+            "short_name": "Sheepshead",
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "background_color": BACKGROUND,
+            "theme_color": THEME,
+            "icons": [
+                {"src": _icon(192), "sizes": "192x192", "type": "image/png"},
+                {"src": _icon(512), "sizes": "512x512", "type": "image/png"},
+            ],
+        }
+    )
+    answer.mimetype = "application/manifest+json"
+    return answer

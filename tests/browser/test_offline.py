@@ -1,0 +1,216 @@
+"""No network at the table, in Chromium: hands saved offline wait on the phone and arrive once,
+in order, when the network returns; a session opened once opens with no network; a hand another
+phone recorded meanwhile is shown and asked about, never dropped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Dialog, Page, Route, expect
+
+from .conftest import axe_violations
+from .test_table import api, chip
+from .test_two_phones import Shot, at_widths, session_with_hands
+
+NOT_SENT = "Saved on this phone, not sent yet"
+
+# These phones run the service worker, which the other browser tests block.
+pytestmark = pytest.mark.browser_context_args(service_workers="allow")
+
+
+def hands_of(base_url: str, session_id: int) -> list[tuple[int, str, Any, int]]:
+    hands = api(base_url, "GET", f"/api/sessions/{session_id}")["hands"]
+    return [(h["number"], h["picker"], h["partner"], h["picking_points"]) for h in hands]
+
+
+def fill(page: Page, picker: str, partner: str, points: int) -> None:
+    chip(page, "Picker", picker).tap()
+    chip(page, "Partner", partner).tap()
+    page.get_by_label("Picking team points").fill(str(points))
+
+
+def outbox(page: Page) -> Any:
+    return page.locator("#outbox")
+
+
+def test_hands_saved_offline_arrive_once_in_order(page: Page, base_url: str, shot: Shot) -> None:
+    session_id = session_with_hands(base_url, "Basement")
+    page.goto(f"/sessions/{session_id}/hands/new")
+    page.context.set_offline(True)
+
+    fill(page, "Dan", "Eve", 75)
+    expect(page.locator("#preview")).to_have_text(
+        "No preview offline: the hand is scored when it is sent."
+    )
+    page.get_by_role("button", name="Save hand").tap()
+    expect(outbox(page).get_by_role("status")).to_have_text(NOT_SENT)
+    expect(outbox(page).locator("li")).to_have_text(["Hand 4 · Dan & Eve, won · not sent yet"])
+    # The form is ready for the next hand, dealt by the next seat.
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 5")
+    expect(page.locator(".form-head .muted")).to_have_text(
+        "Eve dealt · Ann → Bob → Cat → Dan → Eve"
+    )
+    expect(page.get_by_label("Picking team points")).to_have_value("")
+
+    fill(page, "Ann", "Alone", 25)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(outbox(page).locator("li")).to_have_text(
+        [
+            "Hand 4 · Dan & Eve, won · not sent yet",
+            "Hand 5 · Ann alone, lost schneider · not sent yet",
+        ]
+    )
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 6")
+    at_widths(page, "offline-record-hand", shot)
+    assert len(hands_of(base_url, session_id)) == 3
+
+    page.context.set_offline(False)
+    expect(outbox(page).get_by_role("status")).to_have_text("Hand 5 sent.")
+    expect(outbox(page).locator("li")).to_have_count(0)
+    assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 75), (5, "Ann", None, 25)]
+
+    # Nothing is sent twice: not on a reload, not on the scoresheet.
+    page.goto(f"/sessions/{session_id}")
+    page.wait_for_timeout(300)
+    expect(outbox(page)).to_be_empty()
+    assert len(hands_of(base_url, session_id)) == 5
+
+
+def test_a_hand_whose_reply_was_lost_arrives_once(page: Page, base_url: str) -> None:
+    session_id = session_with_hands(base_url, "Lost reply")
+    page.goto(f"/sessions/{session_id}/hands/new")
+    fill(page, "Dan", "Eve", 61)
+
+    def lose_the_reply(route: Route) -> None:
+        route.fetch(max_redirects=0)  # the server saves the hand...
+        route.abort("internetdisconnected")  # ...and the phone never hears of it
+
+    page.route("**/hands/new", lose_the_reply, times=1)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(outbox(page).locator("li")).to_have_text(["Hand 4 · Dan & Eve, won · not sent yet"])
+    assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 61)]
+
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(outbox(page).get_by_role("status")).to_have_text("Hand 4 sent.")
+    assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 61)]
+
+
+def test_a_double_tap_offline_keeps_one_hand(page: Page, base_url: str) -> None:
+    session_id = session_with_hands(base_url, "Double tap offline")
+    page.goto(f"/sessions/{session_id}/hands/new")
+    page.context.set_offline(True)
+    fill(page, "Cat", "Ann", 91)
+    page.get_by_role("button", name="Save hand").dblclick()
+    expect(outbox(page).locator("li")).to_have_text(
+        ["Hand 4 · Cat & Ann, won schneider · not sent yet"]
+    )
+    page.wait_for_timeout(300)
+    expect(outbox(page).locator("li")).to_have_count(1)
+
+    page.context.set_offline(False)
+    expect(outbox(page).get_by_role("status")).to_have_text("Hand 4 sent.")
+    assert hands_of(base_url, session_id)[3:] == [(4, "Cat", "Ann", 91)]
+
+
+def test_a_session_opened_once_opens_with_no_network(page: Page, base_url: str, shot: Shot) -> None:
+    session_id = session_with_hands(base_url, "No network")
+    page.goto(f"/sessions/{session_id}")
+    # The worker has taken the page, and kept its record form.
+    record = f"/sessions/{session_id}/hands/new"
+    for _ in range(50):
+        if page.evaluate(f"caches.match('{record}').then(Boolean)"):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text("No network")
+    assert page.evaluate("performance.getEntriesByType('navigation')[0].workerStart") > 0
+
+    # The record form was kept too: a hand is typed and saved with no network at all.
+    page.get_by_role("link", name="Record hand").tap()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 4")
+    fill(page, "Dan", "Eve", 75)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(outbox(page).locator("li")).to_have_count(1)
+    page.goto(f"/sessions/{session_id}")
+    expect(outbox(page).get_by_role("status")).to_have_text(NOT_SENT)
+    expect(outbox(page).locator("li")).to_have_text(["Hand 4 · Dan & Eve, won · not sent yet"])
+    at_widths(page, "offline-scoresheet", shot)
+
+    page.context.set_offline(False)
+    expect(outbox(page).get_by_role("status")).to_have_text("Hand 4 sent.")
+    assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 75)]
+
+
+def test_a_hand_another_phone_recorded_meanwhile_is_shown_and_asked_about(
+    page: Page, browser: Browser, browser_context_args: dict[str, Any], base_url: str, shot: Shot
+) -> None:
+    session_id = session_with_hands(base_url, "Two phones offline")
+    page.goto(f"/sessions/{session_id}/hands/new")
+    page.context.set_offline(True)
+    fill(page, "Dan", "Eve", 75)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(outbox(page).locator("li")).to_have_count(1)
+
+    other = browser.new_context(**browser_context_args).new_page()
+    other.goto(f"{base_url}/sessions/{session_id}/hands/new")
+    fill(other, "Eve", "Ann", 40)
+    other.get_by_role("button", name="Save hand").tap()
+    expect(other.get_by_text("Hand 4 saved.")).to_be_visible()
+    other.context.close()
+
+    page.context.set_offline(False)
+    page.goto(f"/sessions/{session_id}")
+    pending = outbox(page).locator("li")
+    expect(pending).to_contain_text(
+        "Hand 4 · Dan & Eve, won · Not sent: another phone recorded hand 4"
+    )
+    expect(outbox(page).get_by_role("status")).to_have_text(NOT_SENT)
+    at_widths(page, "offline-conflict", shot)
+    assert hands_of(base_url, session_id)[3:] == [(4, "Eve", "Ann", 40)]
+
+    pending.get_by_role("button", name="Review").tap()
+    notice = page.get_by_role("alert")
+    expect(notice).to_contain_text("Hand 4 was recorded on another phone meanwhile: Eve & Ann, 40")
+    expect(notice).to_contain_text("save it as hand 5")
+    expect(page.get_by_label("Picking team points")).to_have_value("75")
+    assert axe_violations(page) == []
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_text("Hand 5 saved.")).to_be_visible()
+    expect(outbox(page)).to_be_empty()
+    assert hands_of(base_url, session_id)[3:] == [(4, "Eve", "Ann", 40), (5, "Dan", "Eve", 75)]
+
+
+def test_a_pending_hand_can_be_discarded_after_asking(page: Page, base_url: str) -> None:
+    session_id = session_with_hands(base_url, "Discard")
+    page.goto(f"/sessions/{session_id}/hands/new")
+    page.context.set_offline(True)
+    fill(page, "Dan", "Eve", 75)
+    page.get_by_role("button", name="Save hand").tap()
+    api(base_url, "POST", f"/api/sessions/{session_id}/hands",
+        {"kind": "pick", "picker": "Bob", "partner": "Cat", "picking_points": 80})  # fmt: skip
+    page.context.set_offline(False)
+    page.goto(f"/sessions/{session_id}")
+    pending = outbox(page).locator("li")
+    expect(pending).to_contain_text("Not sent: another phone recorded hand 4")
+
+    asked: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        if len(asked) == 2:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", answer)
+    discard = pending.get_by_role("button", name="Discard")
+    discard.tap()
+    page.wait_for_timeout(300)
+    expect(pending).to_have_count(1)
+    discard.tap()
+    expect(outbox(page)).to_be_empty()
+    assert asked == ["Discard hand 4 (Dan & Eve, won)? It was never sent, so it will be lost."] * 2
+    assert hands_of(base_url, session_id)[3:] == [(4, "Bob", "Cat", 80)]

@@ -1,0 +1,78 @@
+"""The service worker and the web app manifest that let a phone keep the app with no network,
+and the pages that name them."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+from scorekeeper.security import CONTENT_SECURITY_POLICY
+
+from .helpers import Api
+
+
+def test_the_service_worker_is_served_from_the_top_never_from_a_cache(
+    client: FlaskClient,
+) -> None:
+    with client.get("/sw.js") as answer:
+        body = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    assert answer.headers["Content-Type"] == "text/javascript; charset=utf-8"
+    assert answer.headers["Cache-Control"] == "no-cache"
+    assert answer.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert body.startswith("// Pages and the API come from the network")
+    assert 'const CACHE = "scorekeeper-v' in body
+    # Its shell is files that exist.
+    for path in (
+        "/static/style.css",
+        "/static/outbox.js",
+        "/static/vendor/idb-keyval/idb-keyval.js",
+    ):
+        assert f'"{path}"' in body
+        with client.get(path) as asset:
+            assert asset.status_code == 200
+
+
+def test_the_manifest_names_the_app_and_its_icons(client: FlaskClient) -> None:
+    answer = client.get("/manifest.webmanifest")
+    assert answer.status_code == 200
+    assert answer.headers["Content-Type"] == "application/manifest+json"
+    manifest = answer.get_json(force=True)
+    assert manifest == {
+        "name": "Sheepshead Scorekeeper",
+        "short_name": "Sheepshead",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f7f5ef",
+        "theme_color": "#1d6b4c",
+        "icons": [
+            {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+            {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+        ],
+    }
+
+
+def test_the_colours_are_the_stylesheets(client: FlaskClient) -> None:
+    with client.get("/static/style.css") as answer:
+        style = answer.get_data(as_text=True)
+    assert "--bg: #f7f5ef;" in style and "--accent: #1d6b4c;" in style
+
+
+def test_every_page_names_the_manifest_and_installs_the_worker(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert '<script src="/static/register.js" defer></script>' in page
+
+
+def test_the_scoresheet_and_the_record_form_carry_the_outbox(api: Api, client: FlaskClient) -> None:
+    session = api.new_session(players=["Ann", "Bob", "Cat", "Dan", "Eve"])["id"]
+    sheet = client.get(f"/sessions/{session}").get_data(as_text=True)
+    assert f'<section id="outbox" aria-live="polite" data-session="{session}"></section>' in sheet
+    assert '<script src="/static/outbox.js" defer></script>' in sheet
+    form = client.get(f"/sessions/{session}/hands/new").get_data(as_text=True)
+    assert '<section id="outbox" aria-live="polite"></section>' in form
+    assert (
+        f'data-session="{session}" data-dealer="Ann" '
+        """data-seats='["Ann", "Bob", "Cat", "Dan", "Eve"]' data-out="0">"""
+    ) in form

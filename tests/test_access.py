@@ -263,8 +263,9 @@ def test_reader_role_guards_reading(client: FlaskClient, runner: FlaskCliRunner,
         client.get(f"/sessions/{session_id}/export.csv", headers=bearer(token)).status_code == 200
     )
     assert client.get("/sign-in").status_code == 200
-    with client.get("/static/style.css") as stylesheet:
-        assert stylesheet.status_code == 200
+    for path in ("/static/style.css", "/sw.js", "/manifest.webmanifest"):
+        with client.get(path) as answer:
+            assert answer.status_code == 200, path
 
     assert "anything is shown or changed" in client.get("/sign-in").text
     sign_in(client)

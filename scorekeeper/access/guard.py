@@ -16,7 +16,16 @@ from .state import Access
 
 # The session key of a sign-in: the passcode's generation it was made with.
 SIGNED_IN = "access"
-OPEN_ENDPOINTS = frozenset({"static", "access.sign_in_page", "access.sign_out_page"})
+# What a phone fetches before anyone signs in, which shows nothing of the scores.
+OPEN_ENDPOINTS = frozenset(
+    {
+        "static",
+        "access.sign_in_page",
+        "access.sign_out_page",
+        "pages.service_worker",
+        "pages.manifest",
+    }
+)
 NO_TOKEN = (
     "This scorekeeper needs an API token for that: send the header Authorization: Bearer <token>."
 )

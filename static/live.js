@@ -59,8 +59,6 @@
   // Swap every region the fetched page has a newer copy of, but those in use; how many were
   // swapped and how many wait.
   function swap(fresh) {
-    const x = window.scrollX;
-    const y = window.scrollY;
     let swapped = 0;
     let waits = 0;
     for (const region of document.querySelectorAll("[data-live-region][id]")) {
@@ -83,8 +81,23 @@
       next.remove(); // swapped once: a later try swaps only what waited
       swapped += 1;
     }
-    window.scrollTo(x, y);
     return { swapped, waits };
+  }
+
+  // The first part of the page still in sight, to keep where it is on screen while the parts
+  // above it change (a region is found again by its id once swapped).
+  function inSight() {
+    for (const part of root.children) {
+      const box = part.getBoundingClientRect();
+      if (box.bottom > 0) return { part, id: part.id, top: box.top };
+    }
+    return null;
+  }
+
+  function keep(sight) {
+    if (!sight) return;
+    const part = sight.id ? document.getElementById(sight.id) : sight.part;
+    if (part && part.isConnected) window.scrollBy(0, part.getBoundingClientRect().top - sight.top);
   }
 
   function tell(count, mine) {
@@ -96,8 +109,9 @@
     hands = count;
   }
 
-  function finish(fresh) {
+  function finish(fresh, sight = inSight()) {
     const { swapped, waits } = swap(fresh);
+    keep(sight);
     waiting = waits ? fresh : null;
     if (swapped) document.dispatchEvent(new CustomEvent("live:updated"));
   }
@@ -108,6 +122,7 @@
       return;
     }
     polling = true;
+    const began = performance.now();
     const mine = fromThisPhone;
     fromThisPhone = false;
     try {
@@ -122,13 +137,14 @@
       if (!page.ok) return;
       const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
       etag = answer.headers.get("ETag") || etag;
+      const sight = inSight();
       tell(session.hands.length, mine);
-      finish(fresh);
+      finish(fresh, sight);
     } catch {
       // Offline or the server is away: the page stays as it is until a later tick.
     } finally {
       polling = false;
-      schedule();
+      schedule(EVERY_MS - (performance.now() - began));
       if (again) {
         again = false;
         poll();
@@ -136,9 +152,10 @@
     }
   }
 
-  function schedule() {
+  // The next poll, 2 s after the last one began.
+  function schedule(wait = EVERY_MS) {
     clearTimeout(timer);
-    timer = document.hidden ? null : setTimeout(poll, EVERY_MS);
+    timer = document.hidden ? null : setTimeout(poll, Math.max(0, wait));
   }
 
   document.addEventListener("visibilitychange", () => {

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import socket
-import statistics
 import sys
 import tempfile
 import threading
@@ -165,7 +164,9 @@ def cpu_seconds(group: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def idle_phones(server: LiveServer, session_id: int, etag: str, phones: int, seconds: float) -> None:
+def idle_phones(
+    server: LiveServer, session_id: int, etag: str, phones: int, seconds: float
+) -> None:
     assert server.process is not None
     group = server.process.pid
     path = f"/api/sessions/{session_id}"

@@ -239,9 +239,7 @@ def test_a_control_in_use_is_not_swapped_away(page: Page, base_url: str) -> None
     expect(page.locator(".deal")).to_have_text("Eve deals hand 5")
 
 
-def test_offline_polls_keep_the_page_and_a_refresh_asks_at_once(
-    page: Page, base_url: str
-) -> None:
+def test_offline_polls_keep_the_page_and_a_refresh_asks_at_once(page: Page, base_url: str) -> None:
     session_id = session_with_hands(base_url, "Offline")
     page.goto(f"/sessions/{session_id}")
     page.context.set_offline(True)

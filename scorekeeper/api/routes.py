@@ -104,7 +104,7 @@ def list_sessions() -> dict[str, Any]:
 @bp.get("/sessions/<int:session_id>")
 def get_session(session_id: int) -> Response:
     # The version alone first: a phone asking whether anything changed costs one statement.
-    version = store.version_or_404(session_id)
+    version = store.session_version(session_id)
     response = _etag(Response(status=200), version)
     if request.if_none_match.contains(str(version)):
         return Response(status=304, headers={"ETag": response.headers["ETag"]})

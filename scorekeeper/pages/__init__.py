@@ -15,4 +15,4 @@ bp.add_app_template_filter(money)
 bp.add_app_template_filter(amount_words, "amount")
 bp.add_app_template_global(currency)
 
-from . import hands, offline, players, rule_sets, seats, sessions, settings, settle, writing  # noqa: E402, F401  (routes attach themselves to bp)
+from . import hands, offline, players, rule_sets, seats, sessions, settings, settle, table, writing  # noqa: E402, F401  (routes attach themselves to bp)

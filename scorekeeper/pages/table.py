@@ -1,0 +1,35 @@
+"""The table view: the standings in large type, for a TV on the wall or a tablet on the table."""
+
+from __future__ import annotations
+
+from flask import render_template
+
+from .. import rules, store
+from . import bp
+from .words import sitting_out_words
+
+
+@bp.get("/sessions/<int:session_id>/table")
+def table_view(session_id: int) -> str:
+    session = store.session_or_404(session_id)
+    sheet = store.sheet_of(session)
+    table = sheet.table
+    return render_template(
+        "table.html",
+        session=session,
+        sheet=sheet,
+        sitting_out_next=sitting_out_words(
+            table.seats, sheet.next_dealer or "", sheet.sitting_out_next
+        ),
+        last=sheet.results[-1] if sheet.results else None,
+        last_scores=last_scores(sheet),
+    )
+
+
+def last_scores(sheet: rules.Sheet) -> list[tuple[str, int]]:
+    """The last hand's score of each player who played it, in seat order; none for a pass."""
+    if not sheet.results or sheet.results[-1].hand.kind is rules.Kind.PASS:
+        return []
+    last = sheet.results[-1]
+    players = sorted(last.players, key=last.hand.seats.index)
+    return [(player, last.scores[player]) for player in players]

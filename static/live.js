@@ -1,0 +1,176 @@
+// Live updates: the page names its session's API URL (data-live) and the regions that show it
+// (data-live-region, each with an id). Every 2 s it asks whether the session changed, sending
+// the version it shows; on a change it fetches itself again and swaps those regions in place.
+"use strict";
+
+(() => {
+  const root = document.querySelector("[data-live]");
+  if (!root) return;
+
+  const EVERY_MS = 2000;
+  const apiUrl = root.dataset.live;
+  let etag = `"${root.dataset.liveVersion}"`;
+  let hands = Number(root.dataset.liveHands);
+  let timer = null;
+  let polling = false;
+  let again = false;
+  let fromThisPhone = false;
+  let waiting = null; // a fetched page whose regions could not all be swapped yet
+
+  const news = document.createElement("p");
+  news.className = "live-news";
+  news.setAttribute("aria-live", "polite");
+  const heading = root.querySelector("h1");
+  if (heading) heading.after(news);
+  else root.prepend(news);
+
+  // The page as it is now, without the status a redirect asked it to show once.
+  function pageUrl() {
+    const url = new URL(location.href);
+    url.searchParams.delete("saved");
+    url.searchParams.delete("undone");
+    url.hash = "";
+    return url.href;
+  }
+
+  // Someone is using this region: a control in it has focus, or a form in it was changed.
+  function busy(region) {
+    const focused = document.activeElement;
+    if (focused && focused !== document.body && region.contains(focused)) return true;
+    return Array.from(region.querySelectorAll("input, select, textarea")).some(changed);
+  }
+
+  function changed(field) {
+    if (field.tagName === "SELECT") {
+      return Array.from(field.options).some((option) => option.selected !== option.defaultSelected);
+    }
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    return field.type !== "hidden" && field.value !== field.defaultValue;
+  }
+
+  // Scrolled elements keep their place when their region is swapped: matched by tag and class.
+  function scrolled(region) {
+    return Array.from(region.querySelectorAll("*"))
+      .filter((el) => el.scrollLeft || el.scrollTop)
+      .map((el) => ({ selector: el.tagName + Array.from(el.classList, (c) => `.${CSS.escape(c)}`).join(""),
+        left: el.scrollLeft, top: el.scrollTop }));
+  }
+
+  // Swap every region the fetched page has a newer copy of, but those in use; how many were
+  // swapped and how many wait.
+  function swap(fresh) {
+    let swapped = 0;
+    let waits = 0;
+    for (const region of document.querySelectorAll("[data-live-region][id]")) {
+      const next = fresh.getElementById(region.id);
+      if (!next) continue;
+      if (busy(region)) {
+        waits += 1;
+        continue;
+      }
+      const places = scrolled(region);
+      const copy = document.importNode(next, true);
+      region.replaceWith(copy);
+      for (const place of places) {
+        const el = copy.querySelector(place.selector);
+        if (el) {
+          el.scrollLeft = place.left;
+          el.scrollTop = place.top;
+        }
+      }
+      next.remove(); // swapped once: a later try swaps only what waited
+      swapped += 1;
+    }
+    return { swapped, waits };
+  }
+
+  // The first part of the page still in sight, to keep where it is on screen while the parts
+  // above it change (a region is found again by its id once swapped).
+  function inSight() {
+    for (const part of root.children) {
+      const box = part.getBoundingClientRect();
+      if (box.bottom > 0) return { part, id: part.id, top: box.top };
+    }
+    return null;
+  }
+
+  function keep(sight) {
+    if (!sight) return;
+    const part = sight.id ? document.getElementById(sight.id) : sight.part;
+    if (part && part.isConnected) window.scrollBy(0, part.getBoundingClientRect().top - sight.top);
+  }
+
+  function tell(count, mine) {
+    const by = mine ? "" : " on another phone";
+    if (count === hands + 1) news.textContent = `Hand ${count} recorded${by}.`;
+    else if (count > hands) news.textContent = `Hands ${hands + 1} to ${count} recorded${by}.`;
+    else if (count < hands) news.textContent = `Hand ${hands} removed${by}.`;
+    else news.textContent = `Scores changed${by}.`;
+    hands = count;
+  }
+
+  function finish(fresh, sight = inSight()) {
+    const { swapped, waits } = swap(fresh);
+    keep(sight);
+    waiting = waits ? fresh : null;
+    if (swapped) document.dispatchEvent(new CustomEvent("live:updated"));
+  }
+
+  async function poll() {
+    if (polling) {
+      again = true;
+      return;
+    }
+    polling = true;
+    const began = performance.now();
+    const mine = fromThisPhone;
+    fromThisPhone = false;
+    try {
+      if (waiting) finish(waiting);
+      const answer = await fetch(apiUrl, {
+        headers: { "If-None-Match": etag, Accept: "application/json" },
+        cache: "no-store",
+      });
+      if (answer.status !== 200) return; // 304: nothing changed; anything else: try next tick
+      const session = await answer.json();
+      const page = await fetch(pageUrl(), { cache: "no-store" });
+      if (!page.ok) return;
+      const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
+      etag = answer.headers.get("ETag") || etag;
+      const sight = inSight();
+      tell(session.hands.length, mine);
+      finish(fresh, sight);
+    } catch {
+      // Offline or the server is away: the page stays as it is until a later tick.
+    } finally {
+      polling = false;
+      schedule(EVERY_MS - (performance.now() - began));
+      if (again) {
+        again = false;
+        poll();
+      }
+    }
+  }
+
+  // The next poll, 2 s after the last one began.
+  function schedule(wait = EVERY_MS) {
+    clearTimeout(timer);
+    timer = document.hidden ? null : setTimeout(poll, Math.max(0, wait));
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) clearTimeout(timer);
+    else poll();
+  });
+  // The outbox sent a hand from this phone: show it now rather than on the next tick.
+  document.addEventListener("live:refresh", () => {
+    fromThisPhone = true;
+    poll();
+  });
+  // A region that waited for its user is swapped as soon as they leave it.
+  document.addEventListener("focusout", () => {
+    if (waiting) setTimeout(() => waiting && !polling && finish(waiting), 0);
+  });
+
+  schedule();
+})();

@@ -1,0 +1,257 @@
+"""Live updates in Chromium: a hand recorded on one phone shows on another phone's scoresheet
+and on the table view within 2 seconds, with no reload; polling pauses while the page is hidden,
+a poll that finds nothing new leaves the page alone, and a control in use is not swapped away.
+The table view is seen at phone, tablet and TV size and checked with axe-core."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Response, expect
+
+from .conftest import axe_violations
+from .test_table import SEATS, api, chip, totals_on_page
+
+Shot = Callable[..., Path]
+# A poll every 2 s, then the page fetched again and swapped: the budget with time to spare.
+LIVE_WITHIN_S = 2.5
+# A mark that a reload would lose, and the time (ms since the epoch) of the last live update.
+MARK = """() => {
+    window.liveMark = "no reload";
+    document.addEventListener("live:updated", () => { window.liveAt = Date.now(); });
+}"""
+NOT_RELOADED = "[performance.getEntriesByType('navigation').length, window.liveMark]"
+
+
+def session_with_hands(base_url: str, name: str) -> int:
+    session = api(base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 0, "name": name})
+    for picker, partner, points in (("Cat", "Dan", 75), ("Dan", "Eve", 40), ("Eve", "Ann", 90)):
+        record(base_url, int(session["id"]), picker, partner, points)
+    return int(session["id"])
+
+
+def record(base_url: str, session_id: int, picker: str, partner: str, points: int) -> None:
+    hand = {"kind": "pick", "picker": picker, "partner": partner, "picking_points": points}
+    api(base_url, "POST", f"/api/sessions/{session_id}/hands", hand)
+
+
+def api_totals(base_url: str, session_id: int) -> dict[str, int]:
+    return {
+        s["player"]: s["total"]
+        for s in api(base_url, "GET", f"/api/sessions/{session_id}")["standings"]
+    }
+
+
+def table_totals(page: Page) -> list[tuple[str, str, int]]:
+    rows = page.locator(".tv-table tbody tr")
+    return [
+        (
+            rows.nth(i).locator(".place").inner_text(),
+            rows.nth(i).locator("th").inner_text(),
+            int(rows.nth(i).locator(".total").inner_text()),
+        )
+        for i in range(rows.count())
+    ]
+
+
+def polls(page: Page, session_id: int) -> list[Response]:
+    """Every answer the page gets from its session's API, as it comes."""
+    seen: list[Response] = []
+    path = f"/api/sessions/{session_id}"
+    page.on("response", lambda response: response.url.endswith(path) and seen.append(response))
+    return seen
+
+
+@pytest.fixture
+def other_phone(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
+    context = browser.new_context(**browser_context_args)
+    yield context.new_page()
+    context.close()
+
+
+def test_a_hand_recorded_on_another_phone_shows_within_2_seconds(
+    page: Page, other_phone: Page, base_url: str, shot: Shot
+) -> None:
+    session_id = session_with_hands(base_url, "Two phones live")
+    page.goto(f"/sessions/{session_id}")
+    page.evaluate(MARK)
+    page.evaluate("window.scrollTo(0, 300)")
+    totals_at = "document.getElementById('sheet-totals').getBoundingClientRect().top"
+    in_sight = page.evaluate(totals_at)
+    assert page.evaluate("window.scrollY") == 300
+
+    other_phone.goto(f"{base_url}/sessions/{session_id}/hands/new")
+    chip(other_phone, "Picker", "Ann").tap()
+    chip(other_phone, "Partner", "Bob").tap()
+    other_phone.get_by_label("Picking team points").fill("61")
+    began = time.time()
+    other_phone.get_by_role("button", name="Save hand").tap()
+    expect(page.locator("#hand-4")).to_be_attached(timeout=5000)
+    delay = page.evaluate("window.liveAt") / 1000 - began
+    print(f"hand shown on the other phone after {delay:.2f} s")
+    assert delay < LIVE_WITHIN_S
+
+    assert totals_on_page(page) == api_totals(base_url, session_id)
+    expect(page.locator("#sheet-progress")).to_contain_text("4 hands played")
+    expect(page.locator(".deal")).to_have_text("Eve deals hand 5")
+    expect(page.locator(".live-news")).to_have_text("Hand 4 recorded on another phone.")
+    expect(page.locator("input[name=number]")).to_have_value("4")  # Undo now takes hand 4
+    assert page.evaluate(NOT_RELOADED) == [1, "no reload"]
+    # What was in sight stays where it was, though the news line was added above it.
+    assert abs(page.evaluate(totals_at) - in_sight) <= 1  # scrolling lands on whole pixels
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "scoresheet-live-update", full_page=True)
+    assert axe_violations(page) == []
+
+
+def test_the_table_view_shows_each_new_hand_with_the_api_totals(
+    page: Page, base_url: str, shot: Shot
+) -> None:
+    session_id = session_with_hands(base_url, "Friday at Dan's")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"/sessions/{session_id}/table")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Friday at Dan's")
+    page.evaluate(MARK)
+    before = table_totals(page)
+
+    began = time.time()
+    record(base_url, session_id, "Ann", "Bob", 30)
+    expect(page.locator("#tv-last h2")).to_have_text("Hand 4", timeout=5000)
+    delay = page.evaluate("window.liveAt") / 1000 - began
+    print(f"hand shown on the table view after {delay:.2f} s")
+    assert delay < LIVE_WITHIN_S
+
+    standings = api(base_url, "GET", f"/api/sessions/{session_id}")["standings"]
+    after = table_totals(page)
+    assert after == [(str(s["place"]), s["player"], s["total"]) for s in standings]
+    assert after != before
+    expect(page.locator("#tv-last .summary")).to_have_text("Ann & Bob, 30")
+    expect(page.locator(".tv-deal")).to_have_text("Eve deals hand 5")
+    expect(page.locator(".live-news")).to_have_text("Hand 4 recorded on another phone.")
+    assert page.evaluate(NOT_RELOADED) == [1, "no reload"]
+
+    for name, size in (
+        ("tv", {"width": 1920, "height": 1080}),
+        ("768", {"width": 768, "height": 1024}),
+        ("768-landscape", {"width": 1024, "height": 768}),
+        ("390", {"width": 390, "height": 844}),
+        ("320", {"width": 320, "height": 640}),
+    ):
+        page.set_viewport_size(size)
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], name
+        # Every player's name and total in sight without scrolling, on a TV and a tablet.
+        if name != "390" and name != "320":
+            last_row = page.locator(".tv-table tbody tr").last.bounding_box()
+            assert last_row is not None and last_row["y"] + last_row["height"] <= size["height"]
+        shot(page, f"table-view-{name}", full_page=True)
+        assert axe_violations(page) == []
+
+
+def test_the_table_view_in_dark_mode_is_axe_clean(page: Page, base_url: str, shot: Shot) -> None:
+    session_id = session_with_hands(base_url, "Dark room")
+    page.emulate_media(color_scheme="dark")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"/sessions/{session_id}/table")
+    shot(page, "table-view-tv-dark")
+    assert axe_violations(page) == []
+
+
+def hide(page: Page, hidden: bool) -> None:
+    page.evaluate(
+        """hidden => {
+            Object.defineProperty(document, "hidden", {configurable: true, get: () => hidden});
+            Object.defineProperty(document, "visibilityState", {configurable: true,
+                get: () => hidden ? "hidden" : "visible"});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        hidden,
+    )
+
+
+def test_polling_pauses_while_the_page_is_hidden(page: Page, base_url: str) -> None:
+    session_id = session_with_hands(base_url, "Hidden")
+    seen = polls(page, session_id)
+    page.goto(f"/sessions/{session_id}/table")
+    page.wait_for_timeout(2300)
+    assert [response.status for response in seen] == [304]
+
+    hide(page, True)
+    page.wait_for_timeout(300)  # a poll under way when the page hid may still answer
+    asked = len(seen)
+    record(base_url, session_id, "Ann", "Bob", 75)
+    page.wait_for_timeout(4500)
+    assert len(seen) == asked
+    expect(page.locator("#tv-last h2")).to_have_text("Hand 3")
+
+    # Seen again: it asks at once, not on the next tick.
+    began = time.perf_counter()
+    hide(page, False)
+    expect(page.locator("#tv-last h2")).to_have_text("Hand 4")
+    assert time.perf_counter() - began < 1.0
+    assert seen[asked].status == 200
+
+
+def test_a_poll_that_finds_nothing_new_leaves_the_page_alone(page: Page, base_url: str) -> None:
+    session_id = session_with_hands(base_url, "Nothing new")
+    seen = polls(page, session_id)
+    page.goto(f"/sessions/{session_id}")
+    page.evaluate(
+        """() => {
+            window.changes = 0;
+            window.updates = 0;
+            new MutationObserver(records => { window.changes += records.length; })
+                .observe(document.body, {subtree: true, childList: true, attributes: true,
+                                         characterData: true});
+            document.addEventListener("live:updated", () => { window.updates += 1; });
+        }"""
+    )
+    page.wait_for_timeout(4500)
+    assert [response.status for response in seen] == [304, 304]
+    assert [response.request.sizes()["responseBodySize"] for response in seen] == [0, 0]
+    assert page.evaluate("[window.changes, window.updates]") == [0, 0]
+
+    record(base_url, session_id, "Ann", "Bob", 75)
+    expect(page.locator("#hand-4")).to_be_attached(timeout=5000)
+    assert page.evaluate("window.updates") == 1
+
+
+def test_a_control_in_use_is_not_swapped_away(page: Page, base_url: str) -> None:
+    session_id = session_with_hands(base_url, "In use")
+    page.goto(f"/sessions/{session_id}")
+    undo = page.get_by_role("button", name="Undo last hand")
+    undo.focus()
+    record(base_url, session_id, "Ann", "Bob", 75)
+    expect(page.locator("#hand-4")).to_be_attached(timeout=5000)
+    expect(page.locator("table.standings")).to_contain_text(
+        str(api_totals(base_url, session_id)["Ann"])
+    )
+    # The focused Undo keeps its region as it was (it still names hand 3) while in use...
+    expect(undo).to_be_focused()
+    expect(page.locator("input[name=number]")).to_have_value("3")
+    # ...and takes the new one as soon as it is left.
+    page.locator("h1").click()
+    expect(page.locator("input[name=number]")).to_have_value("4")
+    expect(page.locator(".deal")).to_have_text("Eve deals hand 5")
+
+
+def test_offline_polls_keep_the_page_and_a_refresh_asks_at_once(page: Page, base_url: str) -> None:
+    session_id = session_with_hands(base_url, "Offline")
+    page.goto(f"/sessions/{session_id}")
+    page.context.set_offline(True)
+    record(base_url, session_id, "Ann", "Bob", 75)
+    page.wait_for_timeout(2500)
+    expect(page.locator("#hand-4")).to_have_count(0)
+    expect(page.locator(".deal")).to_have_text("Dan deals hand 4")
+
+    page.context.set_offline(False)
+    began = time.perf_counter()
+    page.evaluate("document.dispatchEvent(new CustomEvent('live:refresh'))")
+    expect(page.locator("#hand-4")).to_be_attached()
+    assert time.perf_counter() - began < 1.0
+    # Asked for by this phone (its outbox sent a hand), so not told as another phone's.
+    expect(page.locator(".live-news")).to_have_text("Hand 4 recorded.")

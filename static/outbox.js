@@ -84,13 +84,18 @@
     return tap;
   };
 
-  let shown = "";
+  // What the section shows now: nothing while nothing is pending or was just sent.
+  let shown = JSON.stringify([[], ""]);
   const render = async () => {
     const section = region();
     const mine = (await entries()).filter((entry) => entry.session === session);
     const now = JSON.stringify([mine, lastSent]);
-    if (!section || (now === shown && section.firstChild)) return;
+    if (!section || now === shown) return;
     shown = now;
+    if (!mine.length && !lastSent) {
+      section.replaceChildren();
+      return;
+    }
     const status = document.createElement("p");
     status.setAttribute("role", "status");
     status.textContent = mine.length ? "Saved on this phone, not sent yet" : lastSent;

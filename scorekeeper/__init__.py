@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from . import access, api, errors, pages, security
+from . import access, api, errors, pages, security, stylesheet
 from .commands import register_commands
 from .config import configure
 from .database import register_database
@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # The security checks come first: they refuse hostile requests before anything reads the
     # database, the access check included.
     security.register(app)
+    stylesheet.register(app)
     access.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

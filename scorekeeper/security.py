@@ -15,14 +15,14 @@ from werkzeug.exceptions import (
     UnsupportedMediaType,
 )
 
-from . import errors
+from . import errors, stylesheet
 
+# style-src also allows the page's own stylesheet by its hash (`stylesheet.py`).
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self' {style}; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 HEADERS = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
@@ -146,7 +146,12 @@ def _cookie_with_flags(cookie: str, secure: bool) -> str:
     return cookie
 
 
+def content_security_policy() -> str:
+    return CONTENT_SECURITY_POLICY.format(style=stylesheet.current().source)
+
+
 def finish_response(response: Response) -> Response:
+    response.headers.setdefault("Content-Security-Policy", content_security_policy())
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
     cookies = response.headers.getlist("Set-Cookie")

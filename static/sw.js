@@ -1,9 +1,8 @@
 // Pages and the API come from the network whenever it answers, never stale online; each GET
 // answered is kept, and served from here when there is no network.
 "use strict";
-const CACHE = "scorekeeper-v1";
+const CACHE = "scorekeeper-v2";
 const SHELL = [
-  "/static/style.css",
   "/static/register.js",
   "/static/hand_form.js",
   "/static/outbox.js",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
 import os
 import re
@@ -437,6 +439,20 @@ def test_security_headers_on_every_page(client: FlaskClient, sid: int) -> None:
         assert response.headers["X-Frame-Options"] == "DENY"
 
 
+def test_the_stylesheet_comes_inside_the_page_allowed_by_its_hash(
+    app: Flask, client: FlaskClient
+) -> None:
+    page = client.get("/")
+    style = re.search(r"<style>(.*?)</style>", page.text, re.S)
+    assert style is not None and "--accent: #1d6b4c;" in style[1]
+    with client.get("/static/style.css") as file:
+        assert style[1] == file.get_data(as_text=True)
+    digest = base64.b64encode(hashlib.sha256(style[1].encode()).digest()).decode()
+    csp = page.headers["Content-Security-Policy"]
+    assert f"style-src 'self' 'sha256-{digest}';" in csp
+    assert 'rel="stylesheet"' not in page.text
+
+
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\ssrc=)[^>]*>", re.IGNORECASE)
 HANDLER = re.compile(r"<[^>]*\son[a-z]+\s*=", re.IGNORECASE)
 STYLE_ATTRIBUTE = re.compile(r"<[^>]*\sstyle\s*=", re.IGNORECASE)
@@ -448,9 +464,14 @@ def test_no_page_has_inline_script_handler_or_style(api: Api, client: FlaskClien
     sid = session["id"]
     api.record(sid, **pick("Ann", "Bob", 75))
     api.record(sid, kind="leaster", winner="Cat")
+    with client.get("/static/style.css") as file:
+        stylesheet = f"<style>{file.get_data(as_text=True)}</style>"
     for path in [*PAGES, *session_pages(sid), "/sessions?from=nonsense"]:
         html = client.get(path).text
         assert "<svg" in html or path != f"/sessions/{sid}"
+        # The one style element is the stylesheet, which the CSP allows by its hash.
+        assert html.count(stylesheet) == 1, path
+        html = html.replace(stylesheet, "")
         for pattern in (INLINE_SCRIPT, HANDLER, STYLE_ATTRIBUTE, STYLE_ELEMENT):
             assert not pattern.search(html), (path, pattern.search(html))
 

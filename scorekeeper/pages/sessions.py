@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from pathlib import Path
 
-from flask import Response, flash, redirect, render_template, request, stream_with_context, url_for
+from flask import (
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    stream_with_context,
+    url_for,
+)
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -29,6 +40,17 @@ def index() -> str:
     recent = history.find_sessions(history.SessionFilter(), per_page=RECENT + 1).rows
     past = [row for row in recent if current is None or row.session.id != current.session.id]
     return render_template("index.html", in_progress=current, sessions=past[:RECENT])
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    # Browsers ask for /favicon.ico on their own, whatever the page's <link rel="icon">.
+    return send_from_directory(
+        Path(current_app.static_folder or "static") / "icons",
+        "favicon.ico",
+        mimetype="image/vnd.microsoft.icon",
+        max_age=86400,
+    )
 
 
 @bp.get("/sessions")

@@ -156,4 +156,4 @@ def test_the_favicon_is_an_icon_file(base_url: str) -> None:
     assert icon[:4] == b"\x00\x00\x01\x00" and int.from_bytes(icon[4:6], "little") == 3
     for name in ("icon.svg", "icon-192.png", "icon-512.png"):
         with urlopen(f"{base_url}/static/icons/{name}") as response:
-            assert response.status == 200
+            assert response.status == 200 and len(response.read()) > 400

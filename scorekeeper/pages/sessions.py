@@ -90,6 +90,7 @@ def session_page(session_id: int) -> str:
     session = store.session_or_404(session_id)
     sheet = store.sheet_of(session)
     table = sheet.table
+    saved = request.args.get("saved", type=int)
     return render_template(
         "session.html",
         session=session,
@@ -103,7 +104,8 @@ def session_page(session_id: int) -> str:
         left={standing.player for standing in sheet.standings if not standing.seated},
         short=short_names(sheet.named),
         rules_words=rules_words(table.options, len(table.seats)),
-        saved=request.args.get("saved", type=int),
+        saved=saved,
+        saved_change=_saved_change(session.id, saved),
         undone=_undone(session.id, request.args.get("undone", type=int)),
     )
 
@@ -112,6 +114,17 @@ def _player_ids(session: Session) -> dict[str, int]:
     """Everyone seated now or at any hand, by name: the session's rows already hold them."""
     ids = {hp.player.name: hp.player_id for row in session.hands for hp in row.players}
     return {**ids, **{name: player_id for player_id, name in store.names_of(session).items()}}
+
+
+def _saved_change(session_id: int, number: int | None) -> tuple[str, int] | None:
+    """After a hand is saved: the change that saved it (added or edited, and its id), to undo it
+    from the status that says so, while it is still the newest change."""
+    if number is None:
+        return None
+    changes = writes.history(session_id)
+    if changes and changes[0].action in ("add", "edit") and changes[0].number == number:
+        return changes[0].action, changes[0].id
+    return None
 
 
 def _undone(session_id: int, number: int | None) -> tuple[int, int] | None:

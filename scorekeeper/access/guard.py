@@ -16,7 +16,9 @@ from .state import Access
 
 # The session key of a sign-in: the passcode's generation it was made with.
 SIGNED_IN = "access"
-OPEN_ENDPOINTS = frozenset({"static", "pages.favicon", "access.sign_in_page", "access.sign_out_page"})
+OPEN_ENDPOINTS = frozenset(
+    {"static", "pages.favicon", "access.sign_in_page", "access.sign_out_page"}
+)
 NO_TOKEN = (
     "This scorekeeper needs an API token for that: send the header Authorization: Bearer <token>."
 )

@@ -45,7 +45,9 @@ def test_a_double_tap_on_save_makes_one_hand(page: Page, base_url: str) -> None:
     bob_and_cat(page)
     page.get_by_label("Picking team points").fill("75")
     # Two taps in the same moment, before the first answer comes back.
-    page.get_by_role("button", name="Save hand").evaluate("(button) => { button.click(); button.click(); }")
+    page.get_by_role("button", name="Save hand").evaluate(
+        "(button) => { button.click(); button.click(); }"
+    )
     expect(page.get_by_role("status")).to_contain_text("Hand 1 saved.")
     assert len(hands(base_url, session_id)) == 1
     assert totals_on_page(page) == BOB_AND_CAT_WIN
@@ -111,7 +113,9 @@ def test_a_usual_hand_is_five_taps_from_the_scoresheet(page: Page, base_url: str
     assert hands(base_url, session_id)[0]["result"] == "won"
 
 
-def test_a_forced_pick_never_offers_the_dealer_as_partner(page: Page, base_url: str, shot: Shot) -> None:
+def test_a_forced_pick_never_offers_the_dealer_as_partner(
+    page: Page, base_url: str, shot: Shot
+) -> None:
     session_id = new_session(base_url, no_bid="forced_pick")
     page.goto(f"/sessions/{session_id}/hands/new")
     chip(page, "Partner", "Ann").tap()  # Ann deals the first hand
@@ -140,7 +144,9 @@ def test_the_save_bar_never_covers_an_option(page: Page, base_url: str, shot: Sh
         # In landscape the bar is slim: well under half the screen.
         assert bar["height"] <= height * 0.3, (width, bar)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        for option in page.locator(".hand-form .chip, .hand-form input[type=text], .hand-form select").all():
+        for option in page.locator(
+            ".hand-form .chip, .hand-form input[type=text], .hand-form select"
+        ).all():
             if not option.is_visible():
                 continue
             option.scroll_into_view_if_needed()

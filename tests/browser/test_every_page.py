@@ -12,8 +12,8 @@ from flask import Flask
 from playwright.sync_api import Page
 from sqlalchemy import select
 
-from scorekeeper import rules
 from scorekeeper import rule_sets as saved_rule_sets
+from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
 
@@ -35,7 +35,8 @@ SMALL_TARGETS = """
   const inline = (el) => {
     if (el.tagName !== "A") return false;
     const block = el.parentElement;
-    if (!["P", "LI", "TD", "SPAN"].includes(block.tagName) || getComputedStyle(el).display !== "inline") return false;
+    const inText = ["P", "LI", "TD", "SPAN"].includes(block.tagName);
+    if (!inText || getComputedStyle(el).display !== "inline") return false;
     const own = [...block.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)
       .map((n) => n.textContent.trim()).join("");
     return own.length > 0;
@@ -46,7 +47,9 @@ SMALL_TARGETS = """
     const target = (el.type === "checkbox" || el.type === "radio") && el.closest("label") || el;
     const box = target.getBoundingClientRect();
     if (box.width < 44 - 0.01 || box.height < 44 - 0.01) {
-      small.push(`${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} "${(el.textContent || el.name || "").trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+      const name = (el.textContent || el.name || "").trim().slice(0, 30);
+      const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+      small.push(`${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} "${name}" ${size}`);
     }
   }
   return small;
@@ -55,7 +58,9 @@ SMALL_TARGETS = """
 
 
 def session_with_hands(base_url: str) -> dict[str, Any]:
-    session = api(base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 0, "name": "Pages"})
+    session = api(
+        base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 0, "name": "Pages"}
+    )
     for picker, partner, points in (("Ann", "Bob", 75), ("Bob", "Cat", 30), ("Cat", "Dan", 95)):
         api(
             base_url,
@@ -127,7 +132,9 @@ NAMES = [
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_page_at_every_width(page: Page, pages: dict[str, str], name: str, shot: Shot) -> None:
+def test_every_page_at_every_width(
+    page: Page, pages: dict[str, str], name: str, shot: Shot
+) -> None:
     page.goto(pages[name])
     assert check_at_widths(page, name, shot) == []
 

@@ -38,6 +38,9 @@ class SessionRow:
     hand_count: int
     complete: bool
     winners: tuple[str, ...]
+    # Who is ahead, and by what total, once a hand is played (the winners once complete).
+    leaders: tuple[str, ...] = ()
+    lead: int = 0
 
     @property
     def house_rules(self) -> tuple[str, ...]:
@@ -134,13 +137,16 @@ def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
         players = (*ordered, *(p for p in table.seats if p not in ordered))
         count = counts.get(session.id, 0)
         complete = table.is_complete(count)
-        winners: tuple[str, ...] = ()
-        if complete:
+        leaders: tuple[str, ...] = ()
+        lead = 0
+        if count:
             totals = dict.fromkeys(players, 0) | {p.name: p.total for p in at_hands}
             won = dict.fromkeys(players, 0) | {p.name: p.hands_won for p in at_hands}
             standings = rules.standings(players, totals, won)
-            winners = tuple(s.player for s in standings if s.place == 1)
-        rows.append(SessionRow(session, table, players, count, complete, winners))
+            leaders = tuple(s.player for s in standings if s.place == 1)
+            lead = standings[0].total
+        winners = leaders if complete else ()
+        rows.append(SessionRow(session, table, players, count, complete, winners, leaders, lead))
     return rows
 
 

@@ -38,14 +38,29 @@
   };
 
   const isShown = (el) => el.getClientRects().length > 0;
+  const cleared = document.getElementById("cleared");
+  const why = {
+    partner: (picker) => `${picker} picked, so can't be their own partner.`,
+    cracked_by: (picker) => `only a player who bid after ${picker} can crack.`,
+  };
   const tidy = () => {
-    // A choice hidden by another (a crack by an earlier bidder, the picker as partner) is dropped.
+    // A choice hidden by another (a crack by an earlier bidder, the picker as partner) is dropped,
+    // and the page says which and why.
+    const said = [];
+    const picked = form.querySelector('input[name="picker"]:checked');
+    const picker = picked && isShown(picked.closest("fieldset")) ? picked.value : form.dataset.forced;
     for (const input of form.querySelectorAll("input[type=radio]:checked")) {
-      if (!isShown(input.closest("label"))) {
-        input.checked = false;
-        const none = form.querySelector(`input[name="${input.name}"][value=""]`);
-        if (none && isShown(none.closest("label"))) none.checked = true;
-      }
+      if (isShown(input.closest("label")) || !isShown(input.closest("fieldset"))) continue;
+      input.checked = false;
+      const none = form.querySelector(`input[name="${input.name}"][value=""]`);
+      if (none && isShown(none.closest("label"))) none.checked = true;
+      const legend = input.closest("fieldset").querySelector("legend").textContent;
+      const reason = why[input.name] ? why[input.name](picker) : "it no longer applies.";
+      said.push(`${legend} ${input.value} cleared: ${reason}`);
+    }
+    if (said.length) {
+      cleared.textContent = said.join(" ");
+      cleared.hidden = false;
     }
   };
 
@@ -84,10 +99,32 @@
     timer = setTimeout(preview, 120);
   });
 
+  // Back to a form already sent reloads it with a new write key (the flash changed the cookie),
+  // and Chromium refills the choices: the form goes back under the key it was sent with, so
+  // Save again lands on the hand saved then instead of saving it twice.
+  const sentKey = `sent ${location.pathname}`;
+  const fields = ["write_key", "number"];
+  const [visit] = performance.getEntriesByType("navigation");
+  const before = visit && visit.type === "back_forward" && sessionStorage.getItem(sentKey);
+  if (before) {
+    const was = JSON.parse(before);
+    for (const name of fields) {
+      const input = form.elements.namedItem(name);
+      if (input && was[name]) input.value = was[name];
+    }
+  }
+
   let sent = false;
   form.addEventListener("submit", (event) => {
     if (sent) event.preventDefault();
     sent = true;
+    if (event.submitter && event.submitter.name === "preview") return;
+    const was = {};
+    for (const name of fields) {
+      const input = form.elements.namedItem(name);
+      if (input) was[name] = input.value;
+    }
+    sessionStorage.setItem(sentKey, JSON.stringify(was));
   });
   // The outbox keeps a hand saved with no network and resets the form for the next one.
   form.addEventListener("reset", () => {

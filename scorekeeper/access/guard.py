@@ -24,6 +24,7 @@ OPEN_ENDPOINTS = frozenset(
         "access.sign_out_page",
         "pages.service_worker",
         "pages.manifest",
+        "pages.favicon",
     }
 )
 NO_TOKEN = (

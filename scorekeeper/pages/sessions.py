@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from pathlib import Path
 
-from flask import Response, flash, redirect, render_template, request, stream_with_context, url_for
+from flask import (
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    stream_with_context,
+    url_for,
+)
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -29,6 +40,17 @@ def index() -> str:
     recent = history.find_sessions(history.SessionFilter(), per_page=RECENT + 1).rows
     past = [row for row in recent if current is None or row.session.id != current.session.id]
     return render_template("index.html", in_progress=current, sessions=past[:RECENT])
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    # Browsers ask for /favicon.ico on their own, whatever the page's <link rel="icon">.
+    return send_from_directory(
+        Path(current_app.static_folder or "static") / "icons",
+        "favicon.ico",
+        mimetype="image/vnd.microsoft.icon",
+        max_age=86400,
+    )
 
 
 @bp.get("/sessions")
@@ -68,6 +90,7 @@ def session_page(session_id: int) -> str:
     read = store.read_session_or_404(session_id)
     session, sheet = read.session, read.sheet
     table = sheet.table
+    saved = request.args.get("saved", type=int)
     return render_template(
         "session.html",
         session=session,
@@ -81,9 +104,21 @@ def session_page(session_id: int) -> str:
         left={standing.player for standing in sheet.standings if not standing.seated},
         short=short_names(sheet.named),
         rules_words=rules_words(table.options, len(table.seats)),
-        saved=request.args.get("saved", type=int),
+        saved=saved,
+        saved_change=_saved_change(session.id, saved),
         undone=_undone(session.id, request.args.get("undone", type=int)),
     )
+
+
+def _saved_change(session_id: int, number: int | None) -> tuple[str, int] | None:
+    """After a hand is saved: the change that saved it (added or edited, and its id), to undo it
+    from the status that says so, while it is still the newest change."""
+    if number is None:
+        return None
+    changes = writes.history(session_id)
+    if changes and changes[0].action in ("add", "edit") and changes[0].number == number:
+        return changes[0].action, changes[0].id
+    return None
 
 
 def _undone(session_id: int, number: int | None) -> tuple[int, int] | None:

@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from flask import flash, redirect, request, session, url_for
+from flask import flash, get_flashed_messages, redirect, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import writes
@@ -24,6 +24,15 @@ def write_key() -> str:
     refusal (nothing was written under it), else a new one."""
     sent = request.form.get("write_key", "")
     return sent if WRITE_KEY.fullmatch(sent) else secrets.token_urlsafe(18)
+
+
+@bp.app_template_global()
+def shown_flashes() -> list[str]:
+    """The messages to show on this page. A hand the outbox sent lands on the scoresheet unseen:
+    its "Hand N saved." is left for the page the phone shows next."""
+    if request.headers.get("X-Sent-By") == "outbox":
+        return []
+    return get_flashed_messages()
 
 
 def _sent_key() -> tuple[str | None, str]:

@@ -1,0 +1,159 @@
+"""Saving a hand at the table, in Chromium: Enter saves, a double tap or Back-then-Save makes one
+hand, the saved status undoes it and Restore brings it back, a usual hand in five taps, and the
+form's Save bar out of the way of every option."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .test_table import SEATS, Shot, Taps, api, chip, totals_on_page
+
+ZERO = dict.fromkeys(SEATS, 0)
+BOB_AND_CAT_WIN = {"Ann": -1, "Bob": 2, "Cat": 1, "Dan": -1, "Eve": -1}
+
+
+def new_session(base_url: str, **rules: str) -> int:
+    body = {"players": SEATS, "rounds": 0, "rules": rules}
+    return int(api(base_url, "POST", "/api/sessions", body)["id"])
+
+
+def hands(base_url: str, session_id: int) -> list[dict[str, object]]:
+    return list(api(base_url, "GET", f"/api/sessions/{session_id}")["hands"])
+
+
+def bob_and_cat(page: Page) -> None:
+    chip(page, "Picker", "Bob").tap()
+    chip(page, "Partner", "Cat").tap()
+
+
+def test_enter_in_the_points_box_saves(page: Page, base_url: str, shot: Shot) -> None:
+    session_id = new_session(base_url)
+    page.goto(f"/sessions/{session_id}/hands/new")
+    bob_and_cat(page)
+    page.get_by_label("Picking team points").fill("75")
+    page.get_by_label("Picking team points").press("Enter")
+    expect(page.get_by_role("status")).to_contain_text("Hand 1 saved.")
+    assert page.url.endswith(f"/sessions/{session_id}?saved=1#hand-1")
+    assert totals_on_page(page) == BOB_AND_CAT_WIN
+    assert len(hands(base_url, session_id)) == 1
+    shot(page, "saved-status")
+
+
+def test_a_double_tap_on_save_makes_one_hand(page: Page, base_url: str) -> None:
+    session_id = new_session(base_url)
+    page.goto(f"/sessions/{session_id}/hands/new")
+    bob_and_cat(page)
+    page.get_by_label("Picking team points").fill("75")
+    # Two taps in the same moment, before the first answer comes back.
+    page.get_by_role("button", name="Save hand").evaluate(
+        "(button) => { button.click(); button.click(); }"
+    )
+    expect(page.get_by_role("status")).to_contain_text("Hand 1 saved.")
+    assert len(hands(base_url, session_id)) == 1
+    assert totals_on_page(page) == BOB_AND_CAT_WIN
+
+
+def test_back_then_save_lands_on_the_saved_hand(page: Page, base_url: str) -> None:
+    session_id = new_session(base_url)
+    page.goto(f"/sessions/{session_id}/hands/new")
+    bob_and_cat(page)
+    page.get_by_label("Picking team points").fill("75")
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_role("status")).to_contain_text("Hand 1 saved.")
+
+    page.go_back()
+    expect(page.get_by_role("button", name="Save hand")).to_be_visible()
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_role("status")).to_contain_text("Hand 1 saved.")
+    assert page.url.endswith(f"/sessions/{session_id}?saved=1#hand-1")
+    assert len(hands(base_url, session_id)) == 1
+    assert totals_on_page(page) == BOB_AND_CAT_WIN
+    expect(page.locator("tr.saved")).to_have_count(1)
+
+
+def test_undo_from_the_status_then_restore(page: Page, base_url: str, shot: Shot) -> None:
+    session_id = new_session(base_url)
+    page.goto(f"/sessions/{session_id}/hands/new")
+    bob_and_cat(page)
+    page.get_by_label("Picking team points").fill("75")
+    page.get_by_role("button", name="Save hand").tap()
+    status = page.get_by_role("status").filter(has_text="Hand 1 saved.")
+    status.get_by_role("button", name="Undo", exact=True).tap()
+
+    expect(page.get_by_role("status")).to_have_text("Hand 1 undone.")
+    assert totals_on_page(page) == ZERO
+    assert hands(base_url, session_id) == []
+    shot(page, "undone-restore")
+    page.get_by_role("button", name="Restore").tap()
+    expect(page.locator("tr.saved")).to_have_count(1)
+    assert totals_on_page(page) == BOB_AND_CAT_WIN
+    assert len(hands(base_url, session_id)) == 1
+
+    # "Undo last hand" offers Restore too, and the round trip gives the same totals.
+    page.get_by_role("button", name="Undo last hand").tap()
+    expect(page.get_by_role("status")).to_have_text("Hand 1 undone.")
+    assert totals_on_page(page) == ZERO
+    page.get_by_role("button", name="Restore").tap()
+    expect(page.locator("tr.saved")).to_have_count(1)
+    assert totals_on_page(page) == BOB_AND_CAT_WIN
+
+
+def test_a_usual_hand_is_five_taps_from_the_scoresheet(page: Page, base_url: str) -> None:
+    session_id = new_session(base_url)
+    page.goto(f"/sessions/{session_id}")
+    taps = Taps()
+    taps(page.get_by_role("link", name="Record hand"))
+    taps(chip(page, "Picker", "Bob"))
+    taps(chip(page, "Partner", "Cat"))
+    taps(chip(page, "Result", "Won"))
+    taps(page.get_by_role("button", name="Save hand"))
+    assert taps.count == 5
+    expect(page.get_by_role("status")).to_contain_text("Hand 1 saved")
+    assert totals_on_page(page) == BOB_AND_CAT_WIN
+    assert hands(base_url, session_id)[0]["result"] == "won"
+
+
+def test_a_forced_pick_never_offers_the_dealer_as_partner(
+    page: Page, base_url: str, shot: Shot
+) -> None:
+    session_id = new_session(base_url, no_bid="forced_pick")
+    page.goto(f"/sessions/{session_id}/hands/new")
+    chip(page, "Partner", "Ann").tap()  # Ann deals the first hand
+    page.get_by_label("Everyone passed").tap()
+    expect(chip(page, "Partner", "Ann")).to_be_hidden()
+    expect(chip(page, "Partner", "Ann")).not_to_be_checked()
+    expect(page.locator("#cleared")).to_have_text(
+        "Partner Ann cleared: Ann picked, so can't be their own partner."
+    )
+    shot(page, "forced-pick-partner")
+    chip(page, "Partner", "Bob").tap()
+    chip(page, "Result", "Lost").tap()
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_role("status")).to_contain_text("Hand 1 saved.")
+    (hand,) = hands(base_url, session_id)
+    assert (hand["picker"], hand["partner"], hand["result"]) == ("Ann", "Bob", "lost")
+
+
+def test_the_save_bar_never_covers_an_option(page: Page, base_url: str, shot: Shot) -> None:
+    session_id = new_session(base_url, no_bid="leaster")
+    page.goto(f"/sessions/{session_id}/hands/new")
+    for width, height in ((320, 568), (390, 844), (768, 1024), (844, 390)):
+        page.set_viewport_size({"width": width, "height": height})
+        bar = page.locator(".savebar").bounding_box()
+        assert bar is not None
+        # In landscape the bar is slim: well under half the screen.
+        assert bar["height"] <= height * 0.3, (width, bar)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for option in page.locator(
+            ".hand-form .chip, .hand-form input[type=text], .hand-form select"
+        ).all():
+            if not option.is_visible():
+                continue
+            option.scroll_into_view_if_needed()
+            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+            box = option.bounding_box()
+            assert box is not None
+            if box["y"] + box["height"] > bar["y"]:
+                # Scrolled as far as the page goes, the option sits above the bar.
+                raise AssertionError(f"{option} under the Save bar at {width}x{height}")
+        shot(page, f"record-hand-bottom-{width}x{height}")

@@ -25,6 +25,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper.config import upload_limit
 from scorekeeper.extensions import db
+from scorekeeper.stylesheet import minified
 
 from .conftest import fresh_app
 from .helpers import Api, pick
@@ -446,7 +447,7 @@ def test_the_stylesheet_comes_inside_the_page_allowed_by_its_hash(
     style = re.search(r"<style>(.*?)</style>", page.text, re.S)
     assert style is not None and "--accent: #1d6b4c;" in style[1]
     with client.get("/static/style.css") as file:
-        assert style[1] == file.get_data(as_text=True)
+        assert style[1] == minified(file.get_data(as_text=True))
     digest = base64.b64encode(hashlib.sha256(style[1].encode()).digest()).decode()
     csp = page.headers["Content-Security-Policy"]
     assert f"style-src 'self' 'sha256-{digest}';" in csp
@@ -465,7 +466,7 @@ def test_no_page_has_inline_script_handler_or_style(api: Api, client: FlaskClien
     api.record(sid, **pick("Ann", "Bob", 75))
     api.record(sid, kind="leaster", winner="Cat")
     with client.get("/static/style.css") as file:
-        stylesheet = f"<style>{file.get_data(as_text=True)}</style>"
+        stylesheet = f"<style>{minified(file.get_data(as_text=True))}</style>"
     for path in [*PAGES, *session_pages(sid), "/sessions?from=nonsense"]:
         html = client.get(path).text
         assert "<svg" in html or path != f"/sessions/{sid}"
@@ -652,3 +653,17 @@ def test_scoresheet_query_strings(client: FlaskClient, sid: int, query: str) -> 
 )
 def test_stats_query_strings(client: FlaskClient, sid: int, path: str, status: int) -> None:
     assert client.get(path).status_code == status
+
+
+def test_the_stylesheet_is_sent_without_comments_or_needless_spaces() -> None:
+    css = """/* The bar */
+.bar a, .bar button { min-height: 44px;
+  font: 17px/1.4 system-ui, "Segoe UI"; }
+.list > li:has(input[value=""]:checked) .x::before { content: "▸"; }
+@media (min-width: 900px) and (orientation: landscape) { .tv { gap: calc(1rem + 2px); } }
+"""
+    assert minified(css) == (
+        '.bar a,.bar button{min-height: 44px;font: 17px/1.4 system-ui,"Segoe UI"}'
+        '.list>li:has(input[value=""]:checked) .x::before{content: "▸"}'
+        "@media (min-width: 900px) and (orientation: landscape){.tv{gap: calc(1rem + 2px)}}"
+    )

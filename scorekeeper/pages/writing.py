@@ -32,7 +32,7 @@ def shown_flashes() -> list[str]:
     its "Hand N saved." is left for the page the phone shows next."""
     if request.headers.get("X-Sent-By") == "outbox":
         return []
-    return get_flashed_messages()
+    return [str(message) for message in get_flashed_messages()]
 
 
 def _sent_key() -> tuple[str | None, str]:

@@ -17,7 +17,7 @@ from werkzeug.exceptions import (
 
 from . import errors, stylesheet
 
-# style-src also allows the page's own stylesheet by its hash (`stylesheet.py`).
+# style-src also allows the stylesheets inside the pages by their hashes (`stylesheet.py`).
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' {style}; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -147,7 +147,7 @@ def _cookie_with_flags(cookie: str, secure: bool) -> str:
 
 
 def content_security_policy() -> str:
-    return CONTENT_SECURITY_POLICY.format(style=stylesheet.current().source)
+    return CONTENT_SECURITY_POLICY.format(style=stylesheet.sources())
 
 
 def finish_response(response: Response) -> Response:

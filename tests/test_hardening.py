@@ -440,18 +440,34 @@ def test_security_headers_on_every_page(client: FlaskClient, sid: int) -> None:
         assert response.headers["X-Frame-Options"] == "DENY"
 
 
-def test_the_stylesheet_comes_inside_the_page_allowed_by_its_hash(
-    app: Flask, client: FlaskClient
+def inline_styles(client: FlaskClient) -> dict[str, str]:
+    """Each stylesheet as a page carries it."""
+    styles = {}
+    for name in ("style.css", "pages.css"):
+        with client.get(f"/static/{name}") as file:
+            styles[name] = f"<style>{minified(file.get_data(as_text=True))}</style>"
+    return styles
+
+
+def test_the_stylesheets_come_inside_the_page_allowed_by_their_hashes(
+    api: Api, client: FlaskClient
 ) -> None:
-    page = client.get("/")
-    style = re.search(r"<style>(.*?)</style>", page.text, re.S)
-    assert style is not None and "--accent: #1d6b4c;" in style[1]
-    with client.get("/static/style.css") as file:
-        assert style[1] == minified(file.get_data(as_text=True))
-    digest = base64.b64encode(hashlib.sha256(style[1].encode()).digest()).decode()
-    csp = page.headers["Content-Security-Policy"]
-    assert f"style-src 'self' 'sha256-{digest}';" in csp
-    assert 'rel="stylesheet"' not in page.text
+    styles = inline_styles(client)
+    session = api.new_session()
+    home = client.get("/")
+    record = client.get(f"/sessions/{session['id']}/hands/new")
+    assert "--accent: #1d6b4c;" in styles["style.css"] and ".tv{" in styles["pages.css"]
+    # Every page carries both, but the hand form only style.css.
+    assert [home.text.count(style) for style in styles.values()] == [1, 1]
+    assert [record.text.count(style) for style in styles.values()] == [1, 0]
+    for page in (home, record):
+        assert 'rel="stylesheet"' not in page.text
+        csp = page.headers["Content-Security-Policy"]
+        digests = [
+            base64.b64encode(hashlib.sha256(style[7:-8].encode()).digest()).decode()
+            for style in styles.values()
+        ]
+        assert f"style-src 'self' 'sha256-{digests[0]}' 'sha256-{digests[1]}';" in csp
 
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\ssrc=)[^>]*>", re.IGNORECASE)
@@ -465,14 +481,14 @@ def test_no_page_has_inline_script_handler_or_style(api: Api, client: FlaskClien
     sid = session["id"]
     api.record(sid, **pick("Ann", "Bob", 75))
     api.record(sid, kind="leaster", winner="Cat")
-    with client.get("/static/style.css") as file:
-        stylesheet = f"<style>{minified(file.get_data(as_text=True))}</style>"
+    styles = inline_styles(client)
     for path in [*PAGES, *session_pages(sid), "/sessions?from=nonsense"]:
         html = client.get(path).text
         assert "<svg" in html or path != f"/sessions/{sid}"
-        # The one style element is the stylesheet, which the CSP allows by its hash.
-        assert html.count(stylesheet) == 1, path
-        html = html.replace(stylesheet, "")
+        # The style elements are the stylesheets, which the CSP allows by their hashes.
+        assert html.count(styles["style.css"]) == 1, path
+        for style in styles.values():
+            html = html.replace(style, "")
         for pattern in (INLINE_SCRIPT, HANDLER, STYLE_ATTRIBUTE, STYLE_ELEMENT):
             assert not pattern.search(html), (path, pattern.search(html))
 

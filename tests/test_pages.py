@@ -275,12 +275,13 @@ def test_names_are_escaped(api: Api, client: FlaskClient) -> None:
         assert "<b>" not in html
 
 
-def test_stylesheet_is_served_and_linked(client: FlaskClient) -> None:
-    with client.get("/static/style.css") as response:
-        assert response.status_code == 200
-        assert response.mimetype == "text/css"
-        assert response.data.strip()
-    assert 'href="/static/style.css"' in client.get("/").text
+def test_stylesheets_are_served_and_carried_by_the_page(client: FlaskClient) -> None:
+    for name in ("style.css", "pages.css"):
+        with client.get(f"/static/{name}") as response:
+            assert response.status_code == 200
+            assert response.mimetype == "text/css"
+            assert response.data.strip()
+    assert client.get("/").text.count("<style>") == 2
 
 
 # --- a fixed number of queries, whatever the number of hands

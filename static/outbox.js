@@ -219,7 +219,10 @@
     const mine = (await entries()).filter((entry) => entry.session === session);
     if (!mine.some((entry) => entry.key === key && entry.state)) {
       // Opened with hands waiting, or kept by the worker: for the hand after them.
-      if (mine.some((entry) => entry.key === key) || (await wasSent(key))) field("write_key").value = freshKey();
+      // Back to a form already sent keeps its key (hand_form.js), so Save lands on that hand.
+      const [visit] = performance.getEntriesByType("navigation");
+      const back = visit && visit.type === "back_forward";
+      if (mine.some((entry) => entry.key === key) || (!back && (await wasSent(key)))) field("write_key").value = freshKey();
       const last = Math.max(0, ...mine.map((entry) => entry.number));
       if (last >= Number(field("number").value)) advanceTo(last + 1);
     }

@@ -129,6 +129,8 @@ def test_a_forced_pick_never_offers_the_dealer_as_partner(
     chip(page, "Partner", "Bob").tap()
     chip(page, "Result", "Lost").tap()
     page.get_by_role("button", name="Save hand").tap()
+    # The form has two statuses of its own (what was cleared, the preview): the scoresheet first.
+    expect(page).to_have_url(f"{base_url}/sessions/{session_id}?saved=1#hand-1")
     expect(page.get_by_role("status")).to_contain_text("Hand 1 saved.")
     (hand,) = hands(base_url, session_id)
     assert (hand["picker"], hand["partner"], hand["result"]) == ("Ann", "Bob", "lost")

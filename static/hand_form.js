@@ -91,6 +91,10 @@
   }
 
   form.addEventListener("change", tidy);
+  // Another dealer on the edit form: the page comes again for that dealer (bidding order, who
+  // sits out), saying what it cleared, before anything is saved.
+  const dealer = form.querySelector("select#dealer");
+  if (dealer) dealer.addEventListener("change", () => form.requestSubmit(form.querySelector(".preview-button")));
   form.addEventListener("input", () => {
     // An answer for what the form said before is never left standing.
     asked++;

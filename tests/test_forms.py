@@ -1736,3 +1736,39 @@ def test_money_is_written_in_the_app_s_currency(api: Api, app: Flask, client: Fl
     assert api.session(session_id)["rules"]["stake"] == 150
     refused = FormPage(client.post(path, data={"stake": "€"}).text)
     assert refused.errors == ["The stake is money per point such as 0.25, from €0.00 to €100.00."]
+
+
+def test_another_dealer_clears_a_crack_it_rules_out_and_says_so(
+    api: Api, client: FlaskClient
+) -> None:
+    # Ann dealt: Bob, Cat, Dan, Eve, Ann bid; Bob picked and Dan, a later bidder, cracked.
+    session_id = session_with(api, [pick("Bob", "Cat", 75, cracked_by="Dan")])
+    path = hands_path(session_id, "1/edit")
+    sent = filled(client, path, {"dealer": "Cat"})
+    page = html_page(client.post(path, data=sent))
+    # With Cat dealing, Dan bids first: the crack is cleared, said, and nothing saved yet.
+    assert (
+        page.text.count(
+            "Cracked by Dan cleared: with Cat dealing, Dan bids before Bob, and only a later "
+            "bidder can crack."
+        )
+        == 1
+    )
+    assert page.fields["cracked_by"] == [""] and page.fields["dealer"] == ["Cat"]
+    hand = api.session(session_id)["hands"][0]
+    assert (hand["dealer"], hand["cracked_by"]) == ("Ann", "Dan")
+    # Saved as the page now shows it.
+    response = client.post(path, data={**sent, "cracked_by": ""})
+    assert response.status_code == 302
+    hand = api.session(session_id)["hands"][0]
+    assert (hand["dealer"], hand["cracked_by"], hand["multiplier"]) == ("Cat", None, 1)
+
+
+def test_another_dealer_clears_a_player_who_then_sits_out(api: Api, client: FlaskClient) -> None:
+    # Fay dealt and sat out; Ann picked with Eve.
+    session_id = session_with(api, [pick("Ann", "Eve", 70)], players=SIX, first_dealer="Fay")
+    path = hands_path(session_id, "1/edit")
+    page = html_page(client.post(path, data=filled(client, path, {"dealer": "Eve"})))
+    assert "Partner Eve cleared: Eve sits out when Eve deals." in page.text
+    assert "partner" not in page.fields
+    assert api.session(session_id)["hands"][0]["dealer"] == "Fay"

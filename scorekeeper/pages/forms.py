@@ -414,6 +414,36 @@ class HandForm(EngineForm):
             result=self.result.data or None,
         )
 
+    def clear_for(self, dealer: str) -> list[str]:
+        """Clear the choices another dealer rules out, as an edit that changes the dealer may:
+        a player who sits out that hand, a crack by a player who now bids before the picker,
+        a forced picker as their own partner. A sentence for each."""
+        said = []
+        playing = self.table.players_of_hand(dealer)
+        for field in (self.picker, self.partner, self.cracked_by, self.winner, self.penalized):
+            name = field.data
+            if name and name not in playing:
+                said.append(
+                    f"{field.label.text} {name} cleared: {name} sits out when {dealer} deals."
+                )
+                field.data = NO_CRACK if field is self.cracked_by else None
+        forced = self.kind.data == PASSED and self.no_bid is rules.NoBid.FORCED_PICK
+        picker = self.forced_picker(dealer) if forced else self.picker.data
+        order = self.table.bidding_order(dealer)
+        cracker = self.cracked_by.data
+        if picker in order and cracker in order and order.index(cracker) < order.index(picker):
+            said.append(
+                f"Cracked by {cracker} cleared: with {dealer} dealing, {cracker} bids before "
+                f"{picker}, and only a later bidder can crack."
+            )
+            self.cracked_by.data, self.recracked.data = NO_CRACK, False
+        if forced and self.partner.data == picker:
+            said.append(
+                f"Partner {picker} cleared: {picker} picked, so can't be their own partner."
+            )
+            self.partner.data = None
+        return said
+
     def forced_picker(self, dealer: str) -> str:
         """Who has to pick when everyone passes: the last to bid (the dealer, if playing)."""
         return self.table.bidding_order(dealer)[-1]

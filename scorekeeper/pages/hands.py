@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -51,6 +52,7 @@ def _render(
     row: Hand | None,
     preview: str | None = None,
     notice: str | None = None,
+    cleared: Sequence[str] = (),
 ) -> str:
     dealer = _dealer(session, row, form.dealer.data)
     table = form.table
@@ -66,6 +68,7 @@ def _render(
         forced_picker=form.forced_picker(dealer),
         preview=preview,
         notice=notice,
+        cleared=cleared,
     )
 
 
@@ -143,6 +146,12 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
         return _render(session, form, row)
     if not form.validate_on_submit():
         return _render(session, form, row)
+    dealer = _dealer(session, row, form.dealer.data)
+    if dealer != store.hand_of(row).dealer:
+        cleared = form.clear_for(dealer)
+        if cleared:
+            # Shown, not saved: the next Save is of what the page now shows.
+            return _render(session, form, row, cleared=cleared)
     notice = None
     try:
         if "preview" in request.form:

@@ -159,3 +159,26 @@ def test_the_save_bar_never_covers_an_option(page: Page, base_url: str, shot: Sh
                 # Scrolled as far as the page goes, the option sits above the bar.
                 raise AssertionError(f"{option} under the Save bar at {width}x{height}")
         shot(page, f"record-hand-bottom-{width}x{height}")
+
+
+def test_another_dealer_on_an_edit_clears_the_crack_it_rules_out(
+    page: Page, base_url: str, shot: Shot
+) -> None:
+    session_id = new_session(base_url)
+    api(base_url, "POST", f"/api/sessions/{session_id}/hands",
+        {"kind": "pick", "picker": "Bob", "partner": "Cat", "picking_points": 75,
+         "cracked_by": "Dan"})  # fmt: skip
+    page.goto(f"/sessions/{session_id}/hands/1/edit")
+    expect(chip(page, "Cracked by", "Dan")).to_be_checked()
+    page.get_by_label("Dealer").select_option("Cat")
+    expect(page.locator("#cleared")).to_have_text(
+        "Cracked by Dan cleared: with Cat dealing, Dan bids before Bob, and only a later "
+        "bidder can crack."
+    )
+    expect(page.get_by_text("Bidding: Dan → Eve → Ann → Bob → Cat")).to_be_visible()
+    expect(chip(page, "Cracked by", "Dan")).not_to_be_checked()
+    shot(page, "edit-dealer-cleared")
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page).to_have_url(f"{base_url}/sessions/{session_id}?saved=1#hand-1")
+    (hand,) = hands(base_url, session_id)
+    assert (hand["dealer"], hand["cracked_by"], hand["multiplier"]) == ("Cat", None, 1)

@@ -11,8 +11,8 @@ from .words import sitting_out_words
 
 @bp.get("/sessions/<int:session_id>/table")
 def table_view(session_id: int) -> str:
-    session = store.session_or_404(session_id)
-    sheet = store.sheet_of(session)
+    read = store.read_session_or_404(session_id)
+    session, sheet = read.session, read.sheet
     table = sheet.table
     return render_template(
         "table.html",

@@ -126,13 +126,13 @@ def line_chart(series: Sequence[Series], title: str, x_label: str) -> Markup:
     for index, ((line, (_x, value)), label_y) in enumerate(zip(ends, labels, strict=True), 1):
         polylines = "".join(
             '<polyline points="'
-            + " ".join(f"{scale.x(i):.1f},{scale.y(v):.1f}" for i, v in run)
+            + " ".join(f"{scale.x(i):.0f},{scale.y(v):.0f}" for i, v in run)
             + '"/>'
             for run in line.runs()
         )
         dots = "".join(
-            f'<circle class="mark" cx="{scale.x(mark.x):.1f}" '
-            f'cy="{scale.y(line.values[mark.x] or 0):.1f}" r="{MARK_RADIUS}">'
+            f'<circle class="mark" cx="{scale.x(mark.x):.0f}" '
+            f'cy="{scale.y(line.values[mark.x] or 0):.0f}" r="{MARK_RADIUS}">'
             f"<title>{escape(mark.title)}</title></circle>"
             for mark in line.marks
         )

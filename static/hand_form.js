@@ -22,8 +22,7 @@
       .then((response) => response.json())
       .then((answer) => {
         if (ask !== asked) return;
-        // Points and a result that disagree are said once, at the result, as a refused save
-        // says it.
+        // A disagreeing result is said once: at the result.
         const atResult = Boolean(live) && answer.field === "result";
         output.textContent = answer.preview || (atResult ? "No preview: see the result." : answer.error) || "";
         output.classList.toggle("pending", !answer.preview);
@@ -44,8 +43,7 @@
     cracked_by: (picker) => `only a player who bid after ${picker} can crack.`,
   };
   const tidy = () => {
-    // A choice hidden by another (a crack by an earlier bidder, the picker as partner) is dropped,
-    // and the page says which and why.
+    // A choice another hides is dropped, saying which and why.
     const said = [];
     const picked = form.querySelector('input[name="picker"]:checked');
     const picker = picked && isShown(picked.closest("fieldset")) ? picked.value : form.dataset.forced;
@@ -91,8 +89,7 @@
   }
 
   form.addEventListener("change", tidy);
-  // Another dealer on the edit form: the page comes again for that dealer (bidding order, who
-  // sits out), saying what it cleared, before anything is saved.
+  // Another dealer on the edit form: the form comes again for that dealer before any save.
   const dealer = form.querySelector("select#dealer");
   if (dealer) dealer.addEventListener("change", () => form.requestSubmit(form.querySelector(".preview-button")));
   form.addEventListener("input", () => {
@@ -103,9 +100,8 @@
     timer = setTimeout(preview, 120);
   });
 
-  // Back to a form already sent reloads it with a new write key (the flash changed the cookie),
-  // and Chromium refills the choices: the form goes back under the key it was sent with, so
-  // Save again lands on the hand saved then instead of saving it twice.
+  // Back to a sent form (reloaded with a new key, choices refilled): its old key again, so
+  // Save lands on the hand saved then.
   const sentKey = `sent ${location.pathname}`;
   const fields = ["write_key", "number"];
   const [visit] = performance.getEntriesByType("navigation");

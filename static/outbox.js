@@ -218,8 +218,8 @@
     const key = field("write_key").value;
     const mine = (await entries()).filter((entry) => entry.session === session);
     if (!mine.some((entry) => entry.key === key && entry.state)) {
-      // Opened with hands waiting, or kept by the worker: for the hand after them.
-      // Back to a form already sent keeps its key (hand_form.js), so Save lands on that hand.
+      // Opened with hands waiting, or kept by the worker: for the hand after them. Back to a
+      // sent form keeps its key (hand_form.js).
       const [visit] = performance.getEntriesByType("navigation");
       const back = visit && visit.type === "back_forward";
       if (mine.some((entry) => entry.key === key) || (!back && (await wasSent(key)))) field("write_key").value = freshKey();

@@ -46,7 +46,7 @@ def test_points_follow_the_values_in_order() -> None:
     drawn = lines(str(line_chart(series, "Totals", "hands")))
     scale = scale_for(series)
     for line in series:
-        expected = [(round(scale.x(i), 1), round(scale.y(v), 1)) for i, v in enumerate(line.values)]
+        expected = [(round(scale.x(i)), round(scale.y(v))) for i, v in enumerate(line.values)]
         assert drawn[line.name] == expected
     xs = [x for x, _ in drawn["Ann"]]
     assert xs == sorted(xs) and len(set(xs)) == 4
@@ -95,8 +95,8 @@ def test_a_line_with_gaps_is_drawn_in_pieces_labelled_where_it_ends() -> None:
     svg = str(line_chart(series, "Totals", "hands"))
     # x from 30 to 268 in five steps of 47.6; y from 12 (+6) to 188 (-2) in steps of 22.
     assert pieces(svg) == {
-        "Ann": ["30.0,144.0 77.6,100.0", "220.4,56.0 268.0,12.0"],
-        "Bob": ["77.6,144.0 125.2,188.0"],
+        "Ann": ["30,144 78,100", "220,56 268,12"],
+        "Bob": ["78,144 125,188"],
     }
     root = ET.fromstring(svg)
     assert [t.text for g in root.iter(f"{SVG}g") for t in g.iter(f"{SVG}text")] == [
@@ -114,13 +114,11 @@ def test_night_chart_draws_players_only_while_seated(app: Flask, api: Api) -> No
     assert list(drawn) == ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
     # Totals from -5 to +13: y = 12 + 176 * (13 - total) / 18; seven points, x = 30 + 238 * i / 6.
     # Dan from the start to hand 4, when he left: 0, -1, -2, -4, -5.
-    assert drawn["Dan"] == ["30.0,139.1 69.7,148.9 109.3,158.7 149.0,178.2 188.7,188.0"]
+    assert drawn["Dan"] == ["30,139 70,149 109,159 149,178 189,188"]
     # Gus from before hand 3, when he arrived: 0, +8, +8 (sat out 4), +11, +13.
-    assert drawn["Gus"] == ["109.3,139.1 149.0,60.9 188.7,60.9 228.3,31.6 268.0,12.0"]
+    assert drawn["Gus"] == ["109,139 149,61 189,61 228,32 268,12"]
     # Fay sat out hand 6 at the table: her line goes on, flat, to the end.
-    assert drawn["Fay"] == [
-        "30.0,139.1 69.7,148.9 109.3,139.1 149.0,158.7 188.7,168.4 228.3,109.8 268.0,109.8"
-    ]
+    assert drawn["Fay"] == ["30,139 70,149 109,139 149,159 189,168 228,110 268,110"]
     root = ET.fromstring(svg)
     labels = [t for g in root.iter(f"{SVG}g") for t in g.iter(f"{SVG}text")]
     assert [t.text for t in labels] == [f"{p} {TOTALS[p]:+d}".replace("+0", "0") for p in drawn]
@@ -136,7 +134,7 @@ def test_a_marked_point_is_a_dot_with_a_title_on_its_line() -> None:
     ann, bob = root.iter(f"{SVG}g")
     (dot,) = ann.iter(f"{SVG}circle")
     # x from 30 to 268 in two steps; y from 12 (+2) to 188 (-2).
-    assert (dot.get("cx"), dot.get("cy"), dot.get("r")) == ("268.0", "188.0", "4.5")
+    assert (dot.get("cx"), dot.get("cy"), dot.get("r")) == ("268", "188", "4.5")
     assert dot.findtext(f"{SVG}title") == "Hand 2: <penalty>"
     assert list(bob.iter(f"{SVG}circle")) == []
 
@@ -159,7 +157,7 @@ def test_session_chart_marks_penalty_hands_on_the_penalized_line(
     # / 7. Dan is at -2 after hand 4.
     assert dots == {
         "Ann": [], "Bob": [], "Cat": [], "Eve": [],
-        "Dan": [("166.0", "117.0", "Hand 4: penalty, Dan -4")],
+        "Dan": [("166", "117", "Hand 4: penalty, Dan -4")],
     }  # fmt: skip
 
 

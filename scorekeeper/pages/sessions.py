@@ -32,6 +32,9 @@ from .words import change_words, rules_words, short_names, sitting_out_words, ti
 from .writing import done, roster_write, saved_hand, session_write
 
 RECENT = 5
+# Hands the scoresheet shows after "Show hands 1 to N": the last few rounds, so that a long
+# session's page stays small (the totals and the chart still cover every hand).
+SHOWN_HANDS = 15
 
 
 @bp.get("/")
@@ -95,6 +98,7 @@ def session_page(session_id: int) -> str:
         "session.html",
         session=session,
         sheet=sheet,
+        first_shown=_first_shown(len(sheet.results), saved),
         tiebreaks=tiebreaks(sheet.standings),
         chart=running_totals_chart(sheet) if sheet.results else None,
         player_ids=read.player_ids,
@@ -108,6 +112,15 @@ def session_page(session_id: int) -> str:
         saved_change=_saved_change(session.id, saved),
         undone=_undone(session.id, request.args.get("undone", type=int)),
     )
+
+
+def _first_shown(hand_count: int, saved: int | None) -> int:
+    """The number of the first hand the scoresheet shows: every hand when asked, else the last
+    few, and from a hand just saved further back."""
+    if request.args.get("hands") == "all":
+        return 1
+    first = max(1, hand_count - SHOWN_HANDS + 1)
+    return min(first, saved) if saved and saved >= 1 else first
 
 
 def _saved_change(session_id: int, number: int | None) -> tuple[str, int] | None:

@@ -113,7 +113,14 @@ def load(browser: Browser, url: str) -> Load:
         "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"
     )
     measured = Load(fcp_ms=fcp)
+    seen = set()
     for response in responses:
+        # What the service worker answered, or a second answer for the same request (the
+        # worker's install, from the browser's cache), came over no network.
+        key = (response.request.method, response.url)
+        if response.from_service_worker or key in seen:
+            continue
+        seen.add(key)
         try:
             body = response.body()
         except Exception:  # a redirect or a request the page dropped has no body

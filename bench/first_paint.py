@@ -55,14 +55,19 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     given = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
-        server.fresh_schema()
-        server.start()
-        try:
-            run(server, given.runs)
-        finally:
-            server.stop()
-            server.log.unlink(missing_ok=True)
+        served(Path(folder), given.runs)
+
+
+def served(folder: Path, runs: int) -> None:
+    """`run` against gunicorn on a new SQLite database in `folder`."""
+    server = LiveServer(f"sqlite:///{folder / 'paint.sqlite3'}")
+    server.fresh_schema()
+    server.start()
+    try:
+        run(server, runs)
+    finally:
+        server.stop()
+        server.log.unlink(missing_ok=True)
 
 
 def run(server: LiveServer, runs: int) -> None:

@@ -34,7 +34,7 @@ from any_table import build_history, getter, measured_flask, timed
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from tests.faults.server import LiveServer, flask
+from tests.faults.server import flask
 from tests.test_migrations import drop_everything
 from tests.test_seat_budgets import session_of
 
@@ -48,19 +48,8 @@ def main() -> None:
     parser.add_argument("--restore-database", help="a PostgreSQL URL to restore into, emptied")
     given = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        paint(Path(folder), given.paint_runs)
+        first_paint.served(Path(folder), given.paint_runs)
         league(Path(folder), given.runs, given.restore_database)
-
-
-def paint(folder: Path, runs: int) -> None:
-    server = LiveServer(f"sqlite:///{folder / 'paint.sqlite3'}")
-    server.fresh_schema()
-    server.start()
-    try:
-        first_paint.run(server, runs)
-    finally:
-        server.stop()
-        server.log.unlink(missing_ok=True)
 
 
 def league(folder: Path, runs: int, restore_database: str | None) -> None:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from . import rules
 from .extensions import db
+from .json_format import options_json
 from .models import Hand, HandPlayer, Player, Seat, Session, utcnow
 
 MAX_ID = 2**31 - 1
@@ -192,7 +193,8 @@ def read_session_or_404(session_id: int) -> Read:
 
 
 def _hand_of_row(row: Any, seated: list[Any], names: dict[int, str]) -> rules.Hand:
-    """A hand from its row and its seats' (name, points, tricks), in seat order."""
+    """A hand from its row (a `Hand`, or a plain row of its columns) and its seats' (name,
+    points, tricks), in seat order; `names` by player id."""
 
     def name(player_id: int | None) -> str | None:
         return None if player_id is None else names[player_id]
@@ -318,35 +320,8 @@ def seats_of(row: Hand) -> tuple[str, ...]:
 def hand_of(row: Hand) -> rules.Hand:
     # By the player's own id: a hand just written has its players set, their ids not yet.
     names = {hand_player.player.id: hand_player.player.name for hand_player in row.players}
-
-    def name(player_id: int | None) -> str | None:
-        return None if player_id is None else names[player_id]
-
-    blitzes = tuple(
-        blitz
-        for blitz, held in ((rules.Blitz.BLACK, row.black_blitz), (rules.Blitz.RED, row.red_blitz))
-        if held
-    )
-    points = {p.player.name: p.points for p in row.players if p.points is not None}
-    tricks = {p.player.name: p.tricks for p in row.players if p.tricks is not None}
-    return rules.Hand(
-        dealer=names[row.dealer_id],
-        kind=rules.Kind(row.kind),
-        picker=name(row.picker_id),
-        partner=name(row.partner_id),
-        called_card=row.called_card,
-        forced=row.forced,
-        picking_points=row.picking_points,
-        cracked_by=name(row.cracked_by_id),
-        recracked=row.recracked,
-        blitzes=blitzes,
-        winner=name(row.winner_id),
-        points=points or None,
-        tricks=tricks or None,
-        seats=seats_of(row),
-        result=None if row.result is None else rules.Result(row.result),
-        penalized=name(row.penalized_id),
-    )
+    seated = [(p.player.name, p.points, p.tricks) for p in row.players]
+    return _hand_of_row(row, seated, names)
 
 
 def sheet_of(session: Session) -> rules.Sheet:
@@ -401,25 +376,9 @@ def new_session(
 
 
 def _set_rules(session: Session, options: rules.Options) -> None:
-    for column, value in _rules_values(options).items():
+    # The rule columns are named as the API's rule keys.
+    for column, value in options_json(options).items():
         setattr(session, column, value)
-
-
-def _rules_values(options: rules.Options) -> dict[str, Any]:
-    """A session row's rule columns."""
-    return {
-        "partner": options.partner.value,
-        "no_bid": options.no_bid.value,
-        "cracking": options.cracking,
-        "blitzing": options.blitzing,
-        "sitting_out": options.sitting_out.value,
-        "bump": options.bump,
-        "schwarz": options.schwarz.value,
-        "doublers": options.doublers.value,
-        "max_multiplier": options.max_multiplier,
-        "penalties": options.penalties,
-        "stake": options.stake,
-    }
 
 
 def update_session(
@@ -768,7 +727,7 @@ def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) ->
                 ),
                 default=0,
             ),
-            **_rules_values(table.options),
+            **options_json(table.options),
         }
         if new.session_id is not None:
             row["id"] = new.session_id

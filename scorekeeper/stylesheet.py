@@ -1,6 +1,7 @@
 """The stylesheets, sent inside every page: a phone on a slow network paints after one round
-trip instead of two. `style.css` is in every page, `pages.css` in every page but the hand form,
-which stays small. The Content-Security-Policy allows exactly these texts by their hashes."""
+trip instead of two. `style.css` is in every page; the hand form adds only `form.css` and the
+scoresheet only `sheet.css`, which keeps the two pages a player opens at the table small; every
+other page has all four. The Content-Security-Policy allows exactly these texts by their hashes."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from flask import Flask, current_app
 from markupsafe import Markup
 
-NAMES = ("style.css", "pages.css")
+NAMES = ("style.css", "form.css", "sheet.css", "pages.css")
 COMMENT = re.compile(r"/\*.*?\*/", re.S)
 SPACE = re.compile(r"\s+")
 AROUND = re.compile(r" ?([{};,>]) ?")

@@ -443,7 +443,7 @@ def test_security_headers_on_every_page(client: FlaskClient, sid: int) -> None:
 def inline_styles(client: FlaskClient) -> dict[str, str]:
     """Each stylesheet as a page carries it."""
     styles = {}
-    for name in ("style.css", "pages.css"):
+    for name in ("style.css", "form.css", "sheet.css", "pages.css"):
         with client.get(f"/static/{name}") as file:
             styles[name] = f"<style>{minified(file.get_data(as_text=True))}</style>"
     return styles
@@ -456,18 +456,22 @@ def test_the_stylesheets_come_inside_the_page_allowed_by_their_hashes(
     session = api.new_session()
     home = client.get("/")
     record = client.get(f"/sessions/{session['id']}/hands/new")
+    sheet = client.get(f"/sessions/{session['id']}")
     assert "--accent: #1d6b4c;" in styles["style.css"] and ".tv{" in styles["pages.css"]
-    # Every page carries both, but the hand form only style.css.
-    assert [home.text.count(style) for style in styles.values()] == [1, 1]
-    assert [record.text.count(style) for style in styles.values()] == [1, 0]
-    for page in (home, record):
+    assert ".hand-form{" in styles["form.css"] and ".grid{" in styles["sheet.css"]
+    # Every page carries all four, but the hand form only style.css and form.css, and the
+    # scoresheet only style.css and sheet.css.
+    assert [home.text.count(style) for style in styles.values()] == [1, 1, 1, 1]
+    assert [record.text.count(style) for style in styles.values()] == [1, 1, 0, 0]
+    assert [sheet.text.count(style) for style in styles.values()] == [1, 0, 1, 0]
+    sources = " ".join(
+        f"'sha256-{base64.b64encode(hashlib.sha256(style[7:-8].encode()).digest()).decode()}'"
+        for style in styles.values()
+    )
+    for page in (home, record, sheet):
         assert 'rel="stylesheet"' not in page.text
         csp = page.headers["Content-Security-Policy"]
-        digests = [
-            base64.b64encode(hashlib.sha256(style[7:-8].encode()).digest()).decode()
-            for style in styles.values()
-        ]
-        assert f"style-src 'self' 'sha256-{digests[0]}' 'sha256-{digests[1]}';" in csp
+        assert f"style-src 'self' {sources};" in csp
 
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\ssrc=)[^>]*>", re.IGNORECASE)

@@ -1,7 +1,8 @@
 """The stylesheets, sent inside every page: a phone on a slow network paints after one round
-trip instead of two. `style.css` is in every page; the hand form adds only `form.css` and the
-scoresheet only `sheet.css`, which keeps the two pages a player opens at the table small; every
-other page has all four. The Content-Security-Policy allows exactly these texts by their hashes."""
+trip instead of two. `style.css` is in every page. The pages a player opens at the table carry
+only what they use besides it: the hand form `form.css`, the scoresheet `sheet.css`, the home
+page and the table view `pages.css`; every other page has all four. The Content-Security-Policy
+allows exactly these texts by their hashes."""
 
 from __future__ import annotations
 

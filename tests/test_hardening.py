@@ -457,18 +457,22 @@ def test_the_stylesheets_come_inside_the_page_allowed_by_their_hashes(
     home = client.get("/")
     record = client.get(f"/sessions/{session['id']}/hands/new")
     sheet = client.get(f"/sessions/{session['id']}")
+    settings = client.get("/settings")
     assert "--accent: #1d6b4c;" in styles["style.css"] and ".tv{" in styles["pages.css"]
     assert ".hand-form{" in styles["form.css"] and ".grid{" in styles["sheet.css"]
-    # Every page carries all four, but the hand form only style.css and form.css, and the
-    # scoresheet only style.css and sheet.css.
-    assert [home.text.count(style) for style in styles.values()] == [1, 1, 1, 1]
+    # Every page carries all four, but the pages a player opens at the table only style.css and
+    # the one they use.
+    assert [settings.text.count(style) for style in styles.values()] == [1, 1, 1, 1]
+    assert [home.text.count(style) for style in styles.values()] == [1, 0, 0, 1]
     assert [record.text.count(style) for style in styles.values()] == [1, 1, 0, 0]
     assert [sheet.text.count(style) for style in styles.values()] == [1, 0, 1, 0]
+    table = client.get(f"/sessions/{session['id']}/table")
+    assert [table.text.count(style) for style in styles.values()] == [1, 0, 0, 1]
     sources = " ".join(
         f"'sha256-{base64.b64encode(hashlib.sha256(style[7:-8].encode()).digest()).decode()}'"
         for style in styles.values()
     )
-    for page in (home, record, sheet):
+    for page in (home, record, sheet, settings):
         assert 'rel="stylesheet"' not in page.text
         csp = page.headers["Content-Security-Policy"]
         assert f"style-src 'self' {sources};" in csp

@@ -281,7 +281,7 @@ def test_stylesheets_are_served_and_carried_by_the_page(client: FlaskClient) -> 
             assert response.status_code == 200
             assert response.mimetype == "text/css"
             assert response.data.strip()
-    assert client.get("/").text.count("<style>") == 4
+    assert client.get("/settings").text.count("<style>") == 4
 
 
 # --- a fixed number of queries, whatever the number of hands

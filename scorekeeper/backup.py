@@ -463,16 +463,21 @@ def _version(value: Any) -> int:
 
 
 def _held(given: dict[str, Any]) -> bool:
-    """Whether a session with the same start time, table and hands is here already."""
+    """Whether a session with the same start time, name, table and hands is here already."""
     try:
         started = _created_at(given.get("created_at"))
     except RuleError:
         return False
-    same_time = db.session.scalars(
-        select(Session).where(Session.created_at == started).options(*store.WHOLE_SESSION)
+    name = given.get("name")
+    if not isinstance(name, str):
+        return False
+    alike = db.session.scalars(
+        select(Session)
+        .where(Session.created_at == started, Session.name == name)
+        .options(*store.WHOLE_SESSION)
     )
     wanted = _comparable(given)
-    return any(_comparable(session_backup_json(session)) == wanted for session in same_time)
+    return any(_comparable(session_backup_json(session)) == wanted for session in alike)
 
 
 def _comparable(session: dict[str, Any]) -> str:

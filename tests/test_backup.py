@@ -682,8 +682,8 @@ def test_restore_upload_streams_its_progress_then_what_it_restored(
     assert body.count("<h1>") == 1
     assert PROGRESS.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4", "5")]
     outcome = (
-        '<p class="restore-outcome">Backup restored: 5 sessions with 19 hands, and 11 new '
-        'players.</p>\n  <a class="btn primary wide" href="/">See the sessions</a>'
+        '<div class="restore-outcome">\n    <p>Backup restored: 5 sessions with 19 hands, and '
+        '11 new players.</p>\n    <a class="btn primary wide" href="/">See the sessions</a>'
     )
     assert outcome in body
     assert body.index(outcome) > body.index("5 of 5 sessions")
@@ -717,9 +717,9 @@ def test_restore_upload_that_fails_partway_says_so_and_leaves_nothing(
     body = streamed_page(target.test_client().post("/settings/restore", data=upload(backup)))
     assert PROGRESS.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4")]
     assert (
-        '<p class="restore-outcome error">The database failed at session 5 of 5. What the '
-        "restore had added is taken out again: nothing was restored.</p>\n"
-        '  <a class="btn wide" href="/settings">Back to settings</a>'
+        '<div class="restore-outcome">\n    <p class="error">The database failed at session 5 '
+        "of 5. What the restore had added is taken out again: nothing was restored.</p>\n"
+        '    <a class="btn wide" href="/settings">Back to settings</a>'
     ) in body
     assert "Backup restored" not in body
     assert count_rows(target) == (0, 0, 0)

@@ -180,7 +180,7 @@ class Restore:
     Into an empty database, ids and creation times are kept, so every session reads exactly as
     it did. With `merge`, a database that already holds sessions takes the backup's sessions as
     new ones, and its players are matched by name, case ignored; a session that is already here
-    (the same start time and the same hands) is not added again. Rule sets are matched by name
+    (the same start time, name and hands) is not added again. Rule sets are matched by name
     either way: one whose name is here already is not added. A backup made before rule sets
     were kept has none.
     """
@@ -192,6 +192,8 @@ class Restore:
             raise RuleError("This backup is damaged: its rule sets are not a list.")
         _check_rule_sets(self.rule_sets)
         held_sessions, held_players = _counts()
+        # No read stays open through the check: each batch reads again under the lock.
+        db.session.rollback()
         if (held_sessions or held_players) and not merge:
             raise _not_empty(held_sessions, held_players)
         self.keep_ids = not (held_sessions or held_players)

@@ -48,7 +48,8 @@ def main() -> None:
     parser.add_argument("--restore-database", help="a PostgreSQL URL to restore into, emptied")
     given = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        first_paint.served(Path(folder), given.paint_runs)
+        if given.paint_runs:
+            first_paint.served(Path(folder), given.paint_runs)
         league(Path(folder), given.runs, given.restore_database)
 
 

@@ -11,18 +11,19 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, text
+from sqlalchemy import delete, exists, func, select, text
+from sqlalchemy.exc import IntegrityError
 
 from . import rule_sets as rule_sets_module
-from . import rules, store
+from . import rules, store, writes
 from .api.parse import hand_request, session_request
 from .extensions import db
 from .json_format import hand_input_json, iso, options_json
-from .models import Player, RuleSet, Session
+from .models import HandPlayer, Player, RuleSet, Seat, Session
 from .rules import RuleError
 
 FORMAT = "sheepshead-scorekeeper-backup"
@@ -33,7 +34,7 @@ CONFLICT = (
 )
 
 
-# Sessions inserted together by a restore: each batch is a few statements.
+# Sessions inserted together by a restore, in one write: each batch is a few statements.
 SESSIONS_A_BATCH = 100
 
 
@@ -144,52 +145,199 @@ class Restored:
 def import_backup(
     data: Any, merge: bool = False, progress: Callable[[int], object] = lambda done: None
 ) -> Restored:
-    """Load a backup, inside a roster write (`writes.roster_write`), or refuse it; the write
-    then commits all of it or nothing.
+    """Check a backup whole and restore it a batch at a time (see `Restore`); `progress` is
+    told how many of the backup's sessions each batch dealt with."""
+    restore = Restore(data, merge)
+    for done in restore.batches():
+        progress(done)
+    return restore.restored
+
+
+# What a restore answers under its write key, made of what it restored: a status and a body.
+AnswerOf = Callable[[Restored], tuple[int, Any]]
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A session of the backup, checked by the engine; with merge, as the backup gave it, to
+    tell whether it is here already."""
+
+    session_id: int
+    new: store.NewSession
+    given: dict[str, Any] | None
+
+
+class RestoreUndone(RuleError):
+    """A batch failed, and what the batches before it added was taken out again."""
+
+
+class Restore:
+    """A backup, checked whole when made: its structure, players and rule sets, and every
+    session with every hand through the rules engine, so that a refused backup changes nothing.
+    `batches` then writes it, each batch of sessions its own short roster write, so other
+    writers wait for one batch at most, never for the whole restore.
 
     Into an empty database, ids and creation times are kept, so every session reads exactly as
     it did. With `merge`, a database that already holds sessions takes the backup's sessions as
     new ones, and its players are matched by name, case ignored; a session that is already here
-    (the same start time and the same hands) is not added again. Rule sets are matched by name
+    (the same start time, name and hands) is not added again. Rule sets are matched by name
     either way: one whose name is here already is not added. A backup made before rule sets
-    were kept has none. `progress` is told of each session of the backup as it is dealt with.
+    were kept has none.
     """
-    players, sessions = _contents(data)
-    given_rule_sets = data.get("rule_sets", [])
-    if not isinstance(given_rule_sets, list):
-        raise RuleError("This backup is damaged: its rule sets are not a list.")
-    held_sessions, held_players = _counts()
-    if (held_sessions or held_players) and not merge:
-        raise RuleError(
-            f"This scorekeeper already holds {_plural(held_sessions, 'session')} and "
-            f"{_plural(held_players, 'player')}. Restore a backup into an empty one, "
-            "or merge it into what is here."
+
+    def __init__(self, data: Any, merge: bool = False) -> None:
+        players, sessions = _contents(data)
+        self.rule_sets = data.get("rule_sets", [])
+        if not isinstance(self.rule_sets, list):
+            raise RuleError("This backup is damaged: its rule sets are not a list.")
+        _check_rule_sets(self.rule_sets)
+        held_sessions, held_players = _counts()
+        # No read stays open through the check: each batch reads again under the lock.
+        db.session.rollback()
+        if (held_sessions or held_players) and not merge:
+            raise _not_empty(held_sessions, held_players)
+        self.keep_ids = not (held_sessions or held_players)
+        self.players = _checked_players(players)
+        self.sessions = _checked_sessions(sessions, self.players, self.keep_ids)
+        self.restored = Restored(sessions=0, hands=0, players=0)
+        self._added: list[int] = []
+        self._new_players: list[int] = []
+
+    @property
+    def total(self) -> int:
+        """How many sessions the backup holds."""
+        return len(self.sessions)
+
+    def batches(
+        self, key: str | None = None, digest: str = "", answer: AnswerOf | None = None
+    ) -> Iterator[int]:
+        """Write the backup a batch at a time, yielding how many of its sessions each batch
+        dealt with; `restored` then says what was added. The first batch adds the players, the
+        last the rule sets and, under the write key `key`, what `answer` makes of `restored`.
+        A batch that fails takes out what the earlier ones added, and raises `RestoreUndone`."""
+        starts = range(0, max(len(self.sessions), 1), SESSIONS_A_BATCH)
+        for start in starts:
+            batch = self.sessions[start : start + SESSIONS_A_BATCH]
+            first, last = start == 0, start == starts[-1]
+            try:
+                with writes.roster_write(key if first or last else None, digest) as write:
+                    players = self._add_players() if first else []
+                    added = self._add_sessions(batch)
+                    if last:
+                        self._finish(write, answer, len(players))
+            except Exception as error:
+                if not self._added and not self._new_players:
+                    raise
+                raise self._undo(error, start) from error
+            self._new_players.extend(players)
+            self._added.extend(added)
+            yield len(batch)
+
+    def _add_players(self) -> list[int]:
+        """Add the backup's players, or find them by name; return the ids of those added."""
+        held_sessions, held_players = _counts()
+        if self.keep_ids and (held_sessions or held_players):
+            raise writes.Conflict(CONFLICT)
+        names = list(self.players.values())
+        if self.keep_ids:
+            for player_id, name in self.players.items():
+                db.session.add(Player(id=player_id, name=name, name_key=rules.name_key(name)))
+            db.session.flush()
+            _move_sequences_past(max(self.players, default=0), self._largest_session())
+            return list(self.players)
+        here = set(db.session.scalars(select(Player.id)))
+        players = store.players_named(names)
+        db.session.flush()
+        return [player.id for player in players if player.id not in here]
+
+    def _largest_session(self) -> int:
+        return max((checked.session_id for checked in self.sessions), default=0)
+
+    def _add_sessions(self, batch: list[_Checked]) -> list[int]:
+        """Add the batch's sessions that are not here yet, deciding under the write's lock;
+        return their ids."""
+        if self.keep_ids:
+            wanted = [checked.session_id for checked in batch]
+            if db.session.scalar(select(func.count()).where(Session.id.in_(wanted))):
+                raise writes.Conflict(CONFLICT)
+            adding = batch
+        else:
+            adding = [checked for checked in batch if not _held(checked.given or {})]
+        added = store.insert_sessions([checked.new for checked in adding])
+        self.restored = replace(
+            self.restored,
+            sessions=self.restored.sessions + len(adding),
+            hands=self.restored.hands + sum(len(c.new.sheet.results) for c in adding),
+            already=self.restored.already + len(batch) - len(adding),
         )
-    keep_ids = not (held_sessions or held_players)
-    player_keys = _add_players(players, keep_ids)
-    added, hands = _add_sessions(sessions, player_keys, keep_ids, progress)
-    if keep_ids:
-        _move_sequences_past_ids()
-    new_players = _counts()[1] - held_players
-    return Restored(
-        sessions=added,
-        hands=hands,
-        players=new_players,
-        already=len(sessions) - added,
-        rule_sets=_add_rule_sets(given_rule_sets),
+        return added
+
+    def _finish(self, write: writes.Write, answer: AnswerOf | None, players: int) -> None:
+        rule_sets = _add_rule_sets(self.rule_sets)
+        self.restored = replace(
+            self.restored, players=players + len(self._new_players), rule_sets=rule_sets
+        )
+        if answer is not None:
+            write.answered(*answer(self.restored))
+
+    def _undo(self, error: Exception, start: int) -> RestoreUndone:
+        """Take out, in one write, the sessions the earlier batches added and the players they
+        added that nothing else has seated since."""
+        if isinstance(error, RuleError):
+            why = error.message
+        elif isinstance(error, IntegrityError):
+            why = CONFLICT
+        else:
+            why = f"The database failed at session {start + 1} of {self.total}."
+        try:
+            with writes.roster_write():
+                db.session.execute(delete(Session).where(Session.id.in_(self._added)))
+                db.session.execute(
+                    delete(Player).where(
+                        Player.id.in_(self._new_players),
+                        ~exists().where(Seat.player_id == Player.id),
+                        ~exists().where(HandPlayer.player_id == Player.id),
+                    )
+                )
+        except Exception:
+            return RestoreUndone(
+                f"{why} Taking out what the restore had added failed too: "
+                f"{_plural(len(self._added), 'session')} of the backup are still here."
+            )
+        self._added, self._new_players = [], []
+        if why == CONFLICT:
+            return RestoreUndone(why)
+        return RestoreUndone(
+            f"{why} What the restore had added is taken out again: nothing was restored."
+        )
+
+
+def _not_empty(sessions: int, players: int) -> RuleError:
+    return RuleError(
+        f"This scorekeeper already holds {_plural(sessions, 'session')} and "
+        f"{_plural(players, 'player')}. Restore a backup into an empty one, "
+        "or merge it into what is here."
     )
 
 
-def _add_rule_sets(given: list[Any]) -> int:
-    """Add the backup's rule sets whose names are not here yet; return how many."""
-    added = 0
+def _check_rule_sets(given: list[Any]) -> None:
     for position, rule_set in enumerate(given, start=1):
         with _at(f"Rule set {position} of the backup"):
             if not isinstance(rule_set, dict) or not isinstance(rule_set.get("name"), str):
                 raise RuleError("It has no name.", "name")
-            created_at = _created_at(rule_set.get("created_at"))
-            added += rule_sets_module.add(rule_set["name"], rule_set.get("rules"), created_at)
-    return added
+            rule_sets_module.rule_set_name(rule_set["name"])
+            rule_sets_module.rules_json(rule_set.get("rules"))
+            _created_at(rule_set.get("created_at"))
+
+
+def _add_rule_sets(given: list[Any]) -> int:
+    """Add the backup's rule sets whose names are not here yet; return how many."""
+    return sum(
+        rule_sets_module.add(
+            rule_set["name"], rule_set.get("rules"), _created_at(rule_set.get("created_at"))
+        )
+        for rule_set in given
+    )
 
 
 @contextmanager
@@ -231,11 +379,10 @@ def _record_id(value: Any) -> int:
     return value
 
 
-def _add_players(players: list[Any], keep_ids: bool) -> set[str]:
-    """Add the backup's players, or find them by name; return their names' keys."""
+def _checked_players(players: list[Any]) -> dict[int, str]:
+    """The backup's players, checked: their names by their ids."""
     keys: set[str] = set()
-    ids: set[int] = set()
-    names: list[str] = []
+    checked: dict[int, str] = {}
     for position, player in enumerate(players, start=1):
         with _at(f"Player {position} of the backup"):
             if not isinstance(player, dict) or not isinstance(player.get("name"), str):
@@ -244,25 +391,20 @@ def _add_players(players: list[Any], keep_ids: bool) -> set[str]:
             player_id = _record_id(player.get("id"))
             if rules.name_key(name) in keys:
                 raise RuleError(f"{name} is listed twice.", "name")
-            if player_id in ids:
+            if player_id in checked:
                 raise RuleError(f"The id {player_id} is given to two players.", "id")
         keys.add(rules.name_key(name))
-        ids.add(player_id)
-        names.append(name)
-        if keep_ids:
-            db.session.add(Player(id=player_id, name=name, name_key=rules.name_key(name)))
-    store.players_named(names)
-    return keys
+        checked[player_id] = name
+    return checked
 
 
-def _add_sessions(
-    sessions: list[Any], players: set[str], keep_ids: bool, progress: Callable[[int], object]
-) -> tuple[int, int]:
-    """Add the backup's sessions that are not here yet, with their hands, a batch at a time;
-    return how many sessions and hands were added."""
+def _checked_sessions(
+    sessions: list[Any], players: dict[int, str], keep_ids: bool
+) -> list[_Checked]:
+    """Every session of the backup with its hands, checked by the engine."""
+    keys = {rules.name_key(name) for name in players.values()}
     ids: set[int] = set()
-    batch: list[store.NewSession] = []
-    added = hands = 0
+    checked: list[_Checked] = []
     for position, given in enumerate(sessions, start=1):
         with _at(f"Session {position} of the backup"):
             if not isinstance(given, dict):
@@ -273,26 +415,13 @@ def _add_sessions(
                 raise RuleError(f"The id {session_id} is given to two sessions.", "id")
             ids.add(session_id)
             for name in given.get("players") or ():
-                if isinstance(name, str) and rules.name_key(name) not in players:
+                if isinstance(name, str) and rules.name_key(name) not in keys:
                     raise RuleError(
                         f"{name} is seated but not among the backup's players.", "players"
                     )
-            if not keep_ids and _held(given):
-                progress(1)
-                continue
-        batch.append(
-            checked_session(given, session_id if keep_ids else None, f"Session {session_id}")
-        )
-        added += 1
-        hands += len(given["hands"])
-        if len(batch) == SESSIONS_A_BATCH:
-            store.insert_sessions(batch)
-            progress(len(batch))
-            batch = []
-    if batch:
-        store.insert_sessions(batch)
-        progress(len(batch))
-    return added, hands
+        new = checked_session(given, session_id if keep_ids else None, f"Session {session_id}")
+        checked.append(_Checked(session_id, new, None if keep_ids else given))
+    return checked
 
 
 def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:
@@ -336,16 +465,21 @@ def _version(value: Any) -> int:
 
 
 def _held(given: dict[str, Any]) -> bool:
-    """Whether a session with the same start time, table and hands is here already."""
+    """Whether a session with the same start time, name, table and hands is here already."""
     try:
         started = _created_at(given.get("created_at"))
     except RuleError:
         return False
-    same_time = db.session.scalars(
-        select(Session).where(Session.created_at == started).options(*store.WHOLE_SESSION)
+    name = given.get("name")
+    if not isinstance(name, str):
+        return False
+    alike = db.session.scalars(
+        select(Session)
+        .where(Session.created_at == started, Session.name == name)
+        .options(*store.WHOLE_SESSION)
     )
     wanted = _comparable(given)
-    return any(_comparable(session_backup_json(session)) == wanted for session in same_time)
+    return any(_comparable(session_backup_json(session)) == wanted for session in alike)
 
 
 def _comparable(session: dict[str, Any]) -> str:
@@ -382,15 +516,18 @@ def _checked_hand(table: rules.Table, before: list[rules.Hand], hand: Any) -> ru
     )
 
 
-def _move_sequences_past_ids() -> None:
-    """PostgreSQL hands out ids from sequences, which rows inserted with their ids don't move."""
+def _move_sequences_past(player_id: int, session_id: int) -> None:
+    """PostgreSQL hands out ids from sequences, which rows inserted with their ids don't move:
+    move them past the backup's ids, so that a session or player added while the restore runs
+    takes none of them."""
     if db.session.get_bind().dialect.name != "postgresql":
         return
-    for model in (Player, Session):
+    for model, past in ((Player, player_id), (Session, session_id)):
         table = model.__tablename__
         db.session.execute(
             text(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                f"coalesce(max(id), 0) + 1, false) FROM {table}"
-            )
+                f"greatest(coalesce(max(id), 0), :past) + 1, false) FROM {table}"
+            ),
+            {"past": past},
         )

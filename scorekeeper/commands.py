@@ -14,7 +14,7 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
 from . import checks, rules
-from .backup import CONFLICT, Written, backup_text, import_backup, read_backup
+from .backup import CONFLICT, Restore, Written, backup_text, read_backup
 from .csv_import import CsvRefused, import_session
 from .rules import RuleError
 from .rules.table import MAX_STAKE
@@ -53,17 +53,17 @@ def import_backup_command(file: IO[bytes], merge: bool) -> None:
     its tables made by `flask db upgrade`. Nothing is changed when the file is refused."""
     try:
         data = read_backup(file.read())
-        sessions = data.get("sessions") if isinstance(data, dict) else None
-        length = len(sessions) if isinstance(sessions, list) else 0
-        with roster_write(), _progress("Restoring sessions", length) as progress:
-            restored = import_backup(data, merge=merge, progress=progress)
+        restore = Restore(data, merge=merge)
+        with _progress("Restoring sessions", restore.total) as progress:
+            for done in restore.batches():
+                progress(done)
     except RuleError as error:
         raise click.ClickException(error.message) from None
     except IntegrityError:
         raise click.ClickException(CONFLICT) from None
     except (OperationalError, ProgrammingError) as error:
         raise _database_failure(error) from None
-    click.echo(f"Restored {restored}.")
+    click.echo(f"Restored {restore.restored}.")
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import abort
-from sqlalchemy import Integer, func, insert, inspect, select, update
+from sqlalchemy import Integer, Table, func, insert, inspect, select, text, update
 from sqlalchemy.orm import joinedload, selectinload
 
 from . import rules
@@ -669,21 +669,22 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
         for number, result in enumerate(new.sheet.results, start=1)
     ]
     if results:
-        hand_table = Hand.__table__
-        hand_ids = db.session.scalars(
-            insert(hand_table).returning(hand_table.c.id, sort_by_parameter_order=True),
+        hand_ids = _new_ids(Hand.__table__, len(results))
+        _insert_rows(
+            Hand.__table__,
             [
                 {
+                    "id": hand_id,
                     "session_id": session_id,
                     "number": number,
                     "multiplier": result.multiplier,
                     **_hand_values(result.hand, ids),
                 }
-                for session_id, number, result in results
+                for hand_id, (session_id, number, result) in zip(hand_ids, results, strict=True)
             ],
-        ).all()
-        db.session.execute(
-            insert(HandPlayer.__table__),
+        )
+        _insert_rows(
+            HandPlayer.__table__,
             [
                 {
                     "hand_id": hand_id,
@@ -699,6 +700,39 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
             ],
         )
     return session_ids
+
+
+def _new_ids(table: Table, count: int) -> Sequence[int]:
+    """`count` ids for new rows of `table`, inside a write: PostgreSQL's sequence hands them out;
+    on SQLite the write holds the database's lock, so the ids past the largest are free."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        return db.session.scalars(
+            text(
+                f"SELECT nextval(pg_get_serial_sequence('{table.name}', 'id')) "
+                "FROM generate_series(1, :count)"
+            ),
+            {"count": count},
+        ).all()
+    largest = db.session.scalar(select(func.max(table.c.id))) or 0
+    return range(largest + 1, largest + 1 + count)
+
+
+def _insert_rows(table: Table, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert rows that all name the same columns: on PostgreSQL by COPY, many times quicker
+    than an INSERT of many rows for the tables of hands; elsewhere by one `insert()`."""
+    if not rows:
+        return
+    connection = db.session.connection()
+    if connection.dialect.name != "postgresql":
+        connection.execute(insert(table), rows)
+        return
+    columns = list(rows[0])
+    statement = f"COPY {table.name} ({', '.join(columns)}) FROM STDIN"
+    psycopg = connection.connection.driver_connection
+    assert psycopg is not None
+    with psycopg.cursor() as cursor, cursor.copy(statement) as copy:
+        for row in rows:
+            copy.write_row([row[column] for column in columns])
 
 
 def _player_ids(names: Sequence[str]) -> dict[str, int]:

@@ -22,6 +22,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
 from werkzeug.http import parse_options_header
 
 from scorekeeper import backup as backup_module
@@ -30,7 +31,6 @@ from scorekeeper.backup import FORMAT, export_backup, import_backup
 from scorekeeper.extensions import db
 from scorekeeper.models import Hand, HandPlayer, Player, Session
 from scorekeeper.rules import RuleError
-from scorekeeper.writes import roster_write
 
 from .conftest import fresh_app
 from .helpers import SEATS, Api, pick
@@ -194,7 +194,7 @@ def fresh(database: str, tmp_path: Path) -> Iterator[Fresh]:
 
 
 def restore(app: Flask, backup: Any, merge: bool = False) -> str:
-    with app.app_context(), roster_write():
+    with app.app_context():
         return str(import_backup(copy.deepcopy(backup), merge=merge))
 
 
@@ -650,18 +650,79 @@ def test_download_backup_is_a_dated_json_attachment(
     assert without_time(downloaded) == without_time(backup_of(app))
 
 
-def test_restore_upload_reproduces_every_session(
-    client: FlaskClient, api: Api, fresh: Fresh
+def streamed_page(response: Any) -> str:
+    assert response.status_code == 200 and response.is_streamed
+    assert response.mimetype == "text/html"
+    return b"".join(response.iter_encoded()).decode()
+
+
+PROGRESS = re.compile(
+    r'<progress max="(\d+)" value="(\d+)" aria-label="Sessions restored"></progress> '
+    r"(\d+) of (\d+) sessions"
+)
+
+
+def test_restore_upload_streams_its_progress_then_what_it_restored(
+    client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     build_sessions(api)
     original, backup = answers(client), client.get("/settings/backup.json").data
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    target = fresh()
+    response = target.test_client().post("/settings/restore", data=upload(backup))
+    assert response.status_code == 200 and response.is_streamed
+    chunks = response.iter_encoded()
+    head = ""
+    while "<h1>Restoring the backup</h1>" not in head:
+        head += next(chunks).decode()
+    # The page has begun before the restore has written anything.
+    assert count_rows(target) == (0, 0, 0)
+    body = head + b"".join(chunks).decode()
+
+    assert body.count("<h1>") == 1
+    assert PROGRESS.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4", "5")]
+    outcome = (
+        '<div class="restore-outcome">\n    <p>Backup restored: 5 sessions with 19 hands, and '
+        '11 new players.</p>\n    <a class="btn primary wide" href="/">See the sessions</a>'
+    )
+    assert outcome in body
+    assert body.index(outcome) > body.index("5 of 5 sessions")
+    assert_same_answers(answers(target.test_client()), original)
+
+
+def test_restore_upload_sent_again_lands_where_the_first_went(
+    client: FlaskClient, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    backup = client.get("/settings/backup.json").data
     target = fresh().test_client()
-    response = target.post("/settings/restore", data=upload(backup))
-    assert response.status_code == 302
-    assert response.location == "/"
+    key = "restore-key-0123456789"
+    first = target.post("/settings/restore", data=upload(backup, write_key=key))
+    assert "Backup restored: 5 sessions" in streamed_page(first)
+    again = target.post("/settings/restore", data=upload(backup, write_key=key))
+    assert again.status_code == 302 and again.location == "/"
     home = target.get("/")
-    assert "Backup restored: 5 sessions with 19 hands, and 11 new players." in home.text
-    assert_same_answers(answers(target), original)
+    assert home.text.count("Backup restored: 5 sessions with 19 hands, and 11 new players.") == 1
+    assert len(target.get("/api/sessions").json["sessions"]) == 5
+
+
+def test_restore_upload_that_fails_partway_says_so_and_leaves_nothing(
+    client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    backup = client.get("/settings/backup.json").data
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    fail_at_batch(monkeypatch, 3)
+    target = fresh()
+    body = streamed_page(target.test_client().post("/settings/restore", data=upload(backup)))
+    assert PROGRESS.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4")]
+    assert (
+        '<div class="restore-outcome">\n    <p class="error">The database failed at session 5 '
+        "of 5. What the restore had added is taken out again: nothing was restored.</p>\n"
+        '    <a class="btn wide" href="/settings">Back to settings</a>'
+    ) in body
+    assert "Backup restored" not in body
+    assert count_rows(target) == (0, 0, 0)
 
 
 def test_restore_upload_refusal_is_shown_on_the_page(client: FlaskClient, api: Api) -> None:
@@ -689,7 +750,10 @@ def test_restore_upload_merges_when_asked(client: FlaskClient, api: Api) -> None
     backup = client.get("/settings/backup.json").data
     before = client.get("/api/sessions").json
     response = client.post("/settings/restore", data=upload(backup, merge="y"))
-    assert response.status_code == 302
+    assert (
+        "Backup restored: 0 sessions with 0 hands, and 0 new players (5 sessions were here "
+        "already)."
+    ) in streamed_page(response)
     # Every session of the backup is here already, so merging it adds none.
     assert client.get("/api/sessions").json == before
     sessions = [
@@ -697,7 +761,9 @@ def test_restore_upload_merges_when_asked(client: FlaskClient, api: Api) -> None
         for session in json.loads(backup)["sessions"]
     ]
     other = json.dumps({**json.loads(backup), "sessions": sessions}).encode()
-    assert client.post("/settings/restore", data=upload(other, merge="y")).status_code == 302
+    response = client.post("/settings/restore", data=upload(other, merge="y"))
+    restored = "Backup restored: 5 sessions with 19 hands, and 0 new players."
+    assert restored in streamed_page(response)
     assert len(client.get("/api/sessions").json["sessions"]) == 10
 
 
@@ -714,7 +780,7 @@ def test_restore_upload_needs_the_csrf_token(app: Flask, api: Api, fresh: Fresh)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text)
     assert token is not None
     restored = client.post("/settings/restore", data=upload(content, csrf_token=token[1]))
-    assert restored.status_code == 302
+    assert "Backup restored: 5 sessions" in streamed_page(restored)
     assert len(client.get("/api/sessions").json["sessions"]) == 5
 
 
@@ -815,14 +881,109 @@ def test_a_restore_inserts_sessions_in_batches_and_tells_its_progress(
     )
     told: list[int] = []
     target = fresh()
-    with target.app_context(), roster_write():
+    with target.app_context():
         restored = import_backup(copy.deepcopy(backup), progress=told.append)
     assert str(restored) == "5 sessions with 19 hands, and 11 new players"
     assert inserted == [2, 2, 1] and told == [2, 2, 1]
     assert_same_answers(answers(target.test_client()), original)
 
-    # Merged again, every session is here already: each is told as it is skipped.
+    # Merged again, every session is here already: each batch tells the sessions it skipped.
     told.clear()
-    with target.app_context(), roster_write():
+    inserted.clear()
+    with target.app_context():
         again = import_backup(copy.deepcopy(backup), merge=True, progress=told.append)
-    assert again.sessions == 0 and told == [1, 1, 1, 1, 1]
+    assert again.sessions == 0 and again.already == 5
+    assert inserted == [0, 0, 0] and told == [2, 2, 1]
+
+
+def fail_at_batch(monkeypatch: pytest.MonkeyPatch, failing: int) -> list[int]:
+    """Make the restore's batch `failing` (from 1) fail on the database; the sizes of the
+    batches inserted before it."""
+    inserted: list[int] = []
+    insert = store.insert_sessions
+
+    def insert_or_fail(batch: list[store.NewSession]) -> list[int]:
+        if len(inserted) + 1 == failing:
+            raise OperationalError("INSERT INTO hand", {}, Exception("disk I/O error"))
+        inserted.append(len(batch))
+        return insert(batch)
+
+    monkeypatch.setattr(store, "insert_sessions", insert_or_fail)
+    return inserted
+
+
+def test_a_restore_refused_at_its_last_session_changes_nothing(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    backup = backup_of(app)
+    last = backup["sessions"][-1]
+    damaged = tamper(backup, lambda b: b["sessions"][-1]["hands"].append({"kind": "pick"}))
+    inserted = fail_at_batch(monkeypatch, 0)
+    target = fresh()
+    with pytest.raises(RuleError) as refused:
+        restore(target, damaged)
+    assert refused.value.message.startswith(
+        f"Session {last['id']}, hand {len(last['hands']) + 1}: "
+    )
+    assert inserted == []
+    assert count_rows(target) == (0, 0, 0)
+
+    # Merged into a scorekeeper that holds sessions, with a new player: nothing changes either.
+    before, rows = answers(client), count_rows(app)
+    moved = tamper(damaged, lambda b: b["players"].append({"id": 99, "name": "Gus"}))
+    for session in moved["sessions"]:
+        session["created_at"] = "2020-01-01T20:00:00+00:00"
+    with pytest.raises(RuleError, match=rf"^Session {last['id']}, hand "):
+        restore(app, moved, merge=True)
+    assert inserted == []
+    assert count_rows(app) == rows and answers(client) == before
+
+
+@pytest.mark.parametrize("merge", [False, True])
+def test_a_batch_failing_on_the_database_takes_out_what_the_earlier_ones_added(
+    app: Flask,
+    client: FlaskClient,
+    api: Api,
+    fresh: Fresh,
+    monkeypatch: pytest.MonkeyPatch,
+    merge: bool,
+) -> None:
+    build_sessions(api)
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    backup = tamper(backup_of(app), lambda b: b["players"].append({"id": 99, "name": "Gus"}))
+    for session in backup["sessions"]:
+        session["created_at"] = "2020-01-01T20:00:00+00:00"
+    target = app if merge else fresh()
+    before, rows = answers(target.test_client()), count_rows(target)
+    inserted = fail_at_batch(monkeypatch, 2)
+    with pytest.raises(backup_module.RestoreUndone) as undone:
+        restore(target, backup, merge=merge)
+    assert undone.value.message == (
+        "The database failed at session 3 of 5. What the restore had added is taken out "
+        "again: nothing was restored."
+    )
+    assert inserted == [2]
+    assert count_rows(target) == rows
+    assert answers(target.test_client()) == before
+    with target.app_context():
+        assert db.session.scalar(select(Player).where(Player.name == "Gus")) is None
+
+
+def test_import_backup_command_says_a_failed_batch_was_taken_out(
+    app: Flask, api: Api, fresh: Fresh, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    file = tmp_path / "backup.json"
+    file.write_text(json.dumps(backup_of(app)))
+    fail_at_batch(monkeypatch, 3)
+    target = fresh()
+    result = target.test_cli_runner().invoke(args=["import-backup", str(file)])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: The database failed at session 5 of 5. What the restore had added is taken "
+        "out again: nothing was restored.\n"
+    )
+    assert count_rows(target) == (0, 0, 0)

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import suppress
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from flask import Response, render_template, stream_with_context, url_for
+from flask import Response, render_template, stream_template, stream_with_context, url_for
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, StringField
 
-from ..backup import backup_text, import_backup, read_backup
+from ..backup import Restore, Restored, backup_text, read_backup
 from ..csv_import import CsvRefused, import_session
 from ..rules import RuleError
+from ..writes import Replay, check_key
 from . import bp
 from .forms import RulesForm, typed_rounds
-from .writing import done, roster_write
+from .writing import done, roster_write, sent_key
 
 
 class RestoreForm(FlaskForm):  # type: ignore[misc]
@@ -54,16 +58,57 @@ def download_backup() -> Response:
 
 @bp.post("/settings/restore")
 def restore_backup() -> str | BaseResponse:
+    """The backup checked whole (a refusal is shown on the form, nothing changed), then a page
+    streamed as the restore goes: a line of progress a batch, then what came of it."""
     form = RestoreForm()
     if form.validate_on_submit():
+        key, digest = sent_key()
+        check_key(key, digest)
         try:
-            data = read_backup(form.backup.data.read())
-            with roster_write() as write:
-                restored = import_backup(data, merge=form.merge.data)
-                return done(write, url_for("pages.index"), f"Backup restored: {restored}.")
+            restore = Restore(read_backup(form.backup.data.read()), merge=form.merge.data)
         except RuleError as error:
             form.backup.errors.append(error.message)
+        else:
+            steps = _restoring(restore, key, digest, url_for("pages.index"))
+            page = stream_template("restore.html", steps=steps, total=restore.total)
+            return Response(page, headers={"X-Accel-Buffering": "no"})
     return render_template("settings.html", form=form)
+
+
+SENT_BEFORE = "This form was sent before, and the backup it sent is restored: nothing was added."
+
+
+@dataclass(frozen=True)
+class Step:
+    """How far a restore has gone: sessions dealt with, then what was restored or why not."""
+
+    done: int
+    restored: Restored | None = None
+    failure: str | None = None
+
+
+def _restoring(restore: Restore, key: str | None, digest: str, home: str) -> Iterator[Step]:
+    def answer(restored: Restored) -> tuple[int, Any]:
+        # A form sent again lands where a redirect would have gone.
+        return 302, {"location": home, "message": f"Backup restored: {restored}."}
+
+    batches = restore.batches(key, digest, answer)
+    done = 0
+    try:
+        yield Step(done)
+        for count in batches:
+            done += count
+            yield Step(done)
+        yield Step(done, restored=restore.restored)
+    except RuleError as error:
+        yield Step(done, failure=error.message)
+    except Replay:
+        yield Step(done, failure=SENT_BEFORE)
+    finally:
+        # A phone that leaves the page doesn't stop the restore halfway.
+        with suppress(RuleError, Replay):
+            for _ in batches:
+                pass
 
 
 @bp.route("/sessions/import", methods=["GET", "POST"])

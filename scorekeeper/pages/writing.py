@@ -35,7 +35,7 @@ def shown_flashes() -> list[str]:
     return [str(message) for message in get_flashed_messages()]
 
 
-def _sent_key() -> tuple[str | None, str]:
+def sent_key() -> tuple[str | None, str]:
     sent = request.form.get("write_key", "")
     if not WRITE_KEY.fullmatch(sent):
         return None, ""
@@ -44,13 +44,13 @@ def _sent_key() -> tuple[str | None, str]:
 
 @contextmanager
 def session_write(session_id: int) -> Iterator[writes.SessionWrite]:
-    with writes.session_write(session_id, *_sent_key()) as write:
+    with writes.session_write(session_id, *sent_key()) as write:
         yield write
 
 
 @contextmanager
 def roster_write() -> Iterator[writes.Write]:
-    with writes.roster_write(*_sent_key()) as write:
+    with writes.roster_write(*sent_key()) as write:
         yield write
 
 

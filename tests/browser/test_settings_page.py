@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import app_on_new_database, serving
+from .conftest import app_on_new_database, axe_violations, serving
 from .test_table import SEATS, Shot, api, assert_phone_friendly
 
 
@@ -55,8 +55,17 @@ def test_backup_downloaded_and_restored_into_an_empty_scorekeeper(
     page.goto(f"{empty_url}/settings")
     page.get_by_label("Backup file").set_input_files(backup)
     page.get_by_role("button", name="Restore backup").tap()
-    expect(page.get_by_text("Backup restored:")).to_be_visible()
+    expect(page.get_by_role("heading", name="Restoring the backup")).to_be_visible()
+    restored = "Backup restored: 1 session with 2 hands, and 5 new players."
+    expect(page.get_by_text(restored)).to_be_visible()
+    expect(page.get_by_text("1 of 1 sessions")).to_be_visible()
+    expect(page.get_by_text("0 of 1 sessions")).to_be_hidden()
+    assert page.get_by_role("progressbar", name="Sessions restored").count() == 1
+    assert_phone_friendly(page)
+    assert axe_violations(page) == []
     shot(page, "settings-restored", full_page=True)
+    page.get_by_role("link", name="See the sessions").tap()
+    expect(page).to_have_url(f"{empty_url}/")
     assert every_answer(empty_url) == every_answer(base_url)
 
     page.goto(f"{empty_url}/settings")

@@ -1,4 +1,5 @@
-"""A long restore never makes other writers fail: they wait, or get 503 with Retry-After."""
+"""A long restore never makes other writers fail: it writes a batch of sessions at a time, so a
+writer waits for one batch at most."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import json
 import subprocess
 import threading
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,8 @@ from .server import (
     sorted_bodies,
 )
 
-SESSIONS = 50
+# Long enough (several seconds, many batches) that writers keep coming throughout.
+SESSIONS = 600
 HANDS = 40
 WRITERS = 4
 
@@ -48,7 +49,7 @@ def large_backup(server: LiveServer, folder: Path) -> Path:
     return path
 
 
-def test_writes_during_a_restore_wait_or_get_503(server: LiveServer, tmp_path: Path) -> None:
+def test_writes_during_a_restore_never_fail(server: LiveServer, tmp_path: Path) -> None:
     backup = large_backup(server, tmp_path)
     session_id = server.new_session()["id"]
     before = len(server.call("GET", "/api/sessions").json()["sessions"])
@@ -92,9 +93,9 @@ def test_writes_during_a_restore_wait_or_get_503(server: LiveServer, tmp_path: P
     print(f"restore of {SESSIONS * HANDS} hands: {took:.1f} s, {during_restore} writes meanwhile")
 
     assert restore.returncode == 0, out + err
-    statuses = Counter(status for status, _, _ in refused)
-    assert statuses.keys() <= {503}, (statuses, refused[:3])
-    assert all(retry_after for _, retry_after, _ in refused), refused[:3]
+    assert took > 3, took
+    assert during_restore > 20, during_restore
+    assert refused == [], refused[:3]
     sheet = server.session(session_id)
     assert integrity(sheet, acknowledged=len(saved)) == []
     assert as_sent(sheet["hands"], bodies) == sorted_bodies(saved)

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from . import access, api, errors, pages, security, stylesheet
+from . import access, api, errors, pages, scripts, security, stylesheet
 from .commands import register_commands
 from .config import configure
 from .database import register_database
@@ -37,6 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # database, the access check included.
     security.register(app)
     stylesheet.register(app)
+    scripts.register(app)
     access.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

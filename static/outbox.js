@@ -120,9 +120,9 @@
 
   if (!form) {
     render().then(sendAll);
-    // The worker keeps what it fetches.
+    // The worker keeps what it fetches: the record form, and its scripts.
     const record = document.querySelector(`a[href$="/sessions/${session}/hands/new"]`);
-    const urls = record ? [record.href] : [];
+    const urls = record ? [record.href, "/scripts/record.js"] : [];
     const load = (url) => fetch(url, { credentials: "same-origin" }).catch(() => {});
     const worker = navigator.serviceWorker;
     if (worker && worker.controller) urls.map(load);

@@ -1,18 +1,20 @@
 // Pages and the API come from the network whenever it answers, never stale online; each GET
 // answered is kept, and served from here when there is no network.
 "use strict";
-const CACHE = "scorekeeper-v2";
-const SHELL = [
-  "/static/register.js",
-  "/static/hand_form.js",
-  "/static/outbox.js",
-  "/static/vendor/idb-keyval/idb-keyval.js",
-];
+const CACHE = "scorekeeper-v3";
+// The scripts of the pages a player opens at the table, a page's in one file.
+const SHELL = ["/scripts/record.js", "/scripts/edit.js", "/scripts/sheet.js", "/scripts/table.js"];
 
 self.addEventListener("install", (event) => {
-  // The page installing the worker has just loaded these: from the browser's cache, no bytes.
-  const shell = SHELL.map((url) => new Request(url, { cache: "force-cache" }));
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(shell)).then(() => self.skipWaiting()));
+  // The page installing the worker has just loaded its own: kept from the browser's cache, no
+  // bytes. The others are kept as a page first loads them.
+  const keep = async (cache, url) => {
+    const answer = await fetch(new Request(url, { cache: "only-if-cached", mode: "same-origin" })).catch(() => null);
+    if (answer && answer.ok) await cache.put(url, answer);
+  };
+  event.waitUntil(caches.open(CACHE)
+    .then((cache) => Promise.all(SHELL.map((url) => keep(cache, url))))
+    .then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {

@@ -263,7 +263,7 @@ def test_reader_role_guards_reading(client: FlaskClient, runner: FlaskCliRunner,
         client.get(f"/sessions/{session_id}/export.csv", headers=bearer(token)).status_code == 200
     )
     assert client.get("/sign-in").status_code == 200
-    for path in ("/static/style.css", "/sw.js", "/manifest.webmanifest"):
+    for path in ("/static/style.css", "/sw.js", "/manifest.webmanifest", "/scripts/record.js"):
         with client.get(path) as answer:
             assert answer.status_code == 200, path
 

@@ -21,8 +21,8 @@ def page_with_assets(client: FlaskClient, path: str) -> dict[str, bytes]:
     html = client.get(path)
     assert html.status_code == 200
     assert 'rel="stylesheet"' not in html.text
-    scripts = re.findall(r'<script src="(/static/[^"]+)"', html.text)
-    assert "/static/outbox.js" in scripts and "/static/register.js" in scripts
+    scripts = re.findall(r'<script src="(/[^"]+)"', html.text)
+    assert scripts == ["/scripts/record.js"]
     bodies = {path: html.data}
     for asset in [*scripts, "/static/icons/icon.svg", "/manifest.webmanifest", "/sw.js"]:
         with client.get(asset) as response:

@@ -3,6 +3,8 @@ and the pages that name them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask.testing import FlaskClient
 
 from .helpers import Api
@@ -20,15 +22,35 @@ def test_the_service_worker_is_served_from_the_top_never_from_a_cache(
     assert answer.headers["X-Content-Type-Options"] == "nosniff"
     assert body.startswith("// Pages and the API come from the network")
     assert 'const CACHE = "scorekeeper-v' in body
-    # Its shell is files that exist.
+    # Its shell is the scripts of the pages a player opens at the table.
     for path in (
-        "/static/hand_form.js",
-        "/static/outbox.js",
-        "/static/vendor/idb-keyval/idb-keyval.js",
+        "/scripts/record.js",
+        "/scripts/edit.js",
+        "/scripts/sheet.js",
+        "/scripts/table.js",
     ):
         assert f'"{path}"' in body
         with client.get(path) as asset:
             assert asset.status_code == 200
+
+
+def test_a_page_s_scripts_come_in_one_file_answered_304_when_unchanged(
+    client: FlaskClient,
+) -> None:
+    static = Path(client.application.static_folder or "")
+    parts = [
+        (static / name).read_text(encoding="utf-8")
+        for name in ("register.js", "vendor/idb-keyval/idb-keyval.js", "outbox.js", "hand_form.js")
+    ]
+    answer = client.get("/scripts/record.js")
+    assert answer.status_code == 200
+    assert answer.headers["Content-Type"] == "text/javascript; charset=utf-8"
+    assert answer.headers["Cache-Control"] == "no-cache"
+    assert answer.get_data(as_text=True) == "\n;\n".join(parts)
+    etag = answer.headers["ETag"]
+    again = client.get("/scripts/record.js", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and not again.data
+    assert client.get("/scripts/nothing.js").status_code == 404
 
 
 def test_the_manifest_names_the_app_and_its_icons(client: FlaskClient) -> None:
@@ -67,9 +89,10 @@ def test_the_scoresheet_and_the_record_form_carry_the_outbox(api: Api, client: F
     session = api.new_session(players=["Ann", "Bob", "Cat", "Dan", "Eve"])["id"]
     sheet = client.get(f"/sessions/{session}").get_data(as_text=True)
     assert f'<section id="outbox" aria-live="polite" data-session="{session}"></section>' in sheet
-    assert '<script src="/static/outbox.js" defer></script>' in sheet
+    assert '<script src="/scripts/sheet.js" defer></script>' in sheet
     form = client.get(f"/sessions/{session}/hands/new").get_data(as_text=True)
     assert '<section id="outbox" aria-live="polite"></section>' in form
+    assert '<script src="/scripts/record.js" defer></script>' in form
     assert (
         f'data-session="{session}" data-dealer="Ann" '
         """data-seats='["Ann", "Bob", "Cat", "Dan", "Eve"]' data-out="0">"""

@@ -25,6 +25,7 @@ OPEN_ENDPOINTS = frozenset(
         "pages.service_worker",
         "pages.manifest",
         "pages.favicon",
+        "pages.page_scripts",
     }
 )
 NO_TOKEN = (

@@ -1,10 +1,12 @@
 """What lets a phone keep the scoresheet with no network: the service worker, served from the
-top so that its scope is the whole app, and the web app manifest."""
+top so that its scope is the whole app, the web app manifest, and the scripts the worker keeps,
+a page's in one file (`scorekeeper/scripts.py`)."""
 
 from __future__ import annotations
 
-from flask import Response, current_app, jsonify, send_from_directory, url_for
+from flask import Response, abort, current_app, jsonify, request, send_from_directory, url_for
 
+from .. import scripts
 from . import bp
 
 # style.css's --bg and --accent (light), the colours the phone paints around the app.
@@ -19,6 +21,19 @@ def service_worker() -> Response:
     answer.headers["Content-Type"] = "text/javascript; charset=utf-8"
     # A new worker is looked for at every visit, never kept in a cache.
     answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+@bp.get("/scripts/<name>.js")
+def page_scripts(name: str) -> Response:
+    if name not in scripts.BUNDLES:
+        abort(404)
+    held = scripts.bundle(name)
+    answer = Response(held.text, mimetype="text/javascript")
+    answer.set_etag(held.etag)
+    # Asked again at every visit, like the files of static/, and answered 304 when unchanged.
+    answer.headers["Cache-Control"] = "no-cache"
+    answer.make_conditional(request)
     return answer
 
 

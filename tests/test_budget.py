@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from .helpers import Api
 
 MAX_BYTES = 60_000
-MAX_GZIPPED_BYTES = 15_000
+MAX_GZIPPED_BYTES = 13_500
 
 
 def page_with_assets(client: FlaskClient, path: str) -> dict[str, bytes]:

@@ -197,7 +197,7 @@ def test_session_page_shows_every_hand(api: Api, client: FlaskClient) -> None:
     dealers = list(islice(cycle(SEATS), 12))
     pickers = dealers[2:] + dealers[:2]
     session_id = session_with(api, [pick(picker, None, 75) for picker in pickers])
-    columns = grid_columns(page(client, f"/sessions/{session_id}"))
+    columns = grid_columns(page(client, f"/sessions/{session_id}?hands=all"))
     assert columns["#"] == [str(n) for n in range(1, 13)]
     assert columns["about"] == [
         f"{picker} alone, 75 · {dealer} dealt Edit Delete"

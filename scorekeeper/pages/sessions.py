@@ -32,9 +32,9 @@ from .words import change_words, rules_words, short_names, sitting_out_words, ti
 from .writing import done, roster_write, saved_hand, session_write
 
 RECENT = 5
-# Hands the scoresheet shows after "Show hands 1 to N": the last few rounds, so that a long
-# session's page stays small (the totals and the chart still cover every hand).
-SHOWN_HANDS = 15
+# Hands the scoresheet shows after "Show hands 1 to N": a round at the largest table, so that a
+# long session's page stays small and paints soon (the totals and the chart cover every hand).
+SHOWN_HANDS = 8
 
 
 @bp.get("/")

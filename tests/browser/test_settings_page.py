@@ -63,7 +63,7 @@ def test_backup_downloaded_and_restored_into_an_empty_scorekeeper(
         f"{n} {noun}{'' if n == 1 else 's'}"
         for n, noun in ((len(sessions), "session"), (hands, "hand"))
     ]
-    restored = f"Backup restored: {counted[0]} with {counted[1]}, and "
+    restored = f"Backup restored: {counted[0]} with {counted[1]}, "
     expect(page.get_by_text(restored)).to_be_visible()
     expect(page.get_by_text(f"{len(sessions)} of {len(sessions)} sessions")).to_be_visible()
     expect(page.get_by_text(f"0 of {len(sessions)} sessions")).to_be_hidden()

@@ -161,6 +161,6 @@ def test_the_favicon_is_an_icon_file(base_url: str) -> None:
         icon = response.read()
     # An .ico header: reserved 0, type 1 (icon), then how many images it holds.
     assert icon[:4] == b"\x00\x00\x01\x00" and int.from_bytes(icon[4:6], "little") == 3
-    for name in ("icon.svg", "icon-192.png", "icon-512.png"):
+    for name in ("icon-32.png", "icon-192.png", "icon-512.png"):
         with urlopen(f"{base_url}/static/icons/{name}") as response:
-            assert response.status == 200 and len(response.read()) > 400
+            assert response.status == 200 and len(response.read()) > 400, name

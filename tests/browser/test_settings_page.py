@@ -65,8 +65,9 @@ def test_backup_downloaded_and_restored_into_an_empty_scorekeeper(
     ]
     restored = f"Backup restored: {counted[0]} with {counted[1]}, "
     expect(page.get_by_text(restored)).to_be_visible()
-    expect(page.get_by_text(f"{len(sessions)} of {len(sessions)} sessions")).to_be_visible()
-    expect(page.get_by_text(f"0 of {len(sessions)} sessions")).to_be_hidden()
+    count = len(sessions)
+    expect(page.get_by_text(f"{count} of {count} sessions", exact=True)).to_be_visible()
+    expect(page.get_by_text(f"0 of {count} sessions", exact=True)).to_be_hidden()
     assert page.get_by_role("progressbar", name="Sessions restored").count() == 1
     assert_phone_friendly(page)
     assert axe_violations(page) == []

@@ -13,7 +13,8 @@ from flask import Flask, current_app, url_for
 from markupsafe import Markup
 
 BUNDLES: dict[str, tuple[str, ...]] = {
-    "record": ("register.js", "vendor/idb-keyval/idb-keyval.js", "outbox.js", "hand_form.js"),
+    # The hand form's own script first: its handlers of Save come before the outbox's.
+    "record": ("register.js", "hand_form.js", "vendor/idb-keyval/idb-keyval.js", "outbox.js"),
     "edit": ("register.js", "hand_form.js"),
     "sheet": ("register.js", "vendor/idb-keyval/idb-keyval.js", "outbox.js", "live.js"),
     "table": ("register.js", "live.js"),

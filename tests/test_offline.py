@@ -40,7 +40,7 @@ def test_a_page_s_scripts_come_in_one_file_answered_304_when_unchanged(
     static = Path(client.application.static_folder or "")
     parts = [
         (static / name).read_text(encoding="utf-8")
-        for name in ("register.js", "vendor/idb-keyval/idb-keyval.js", "outbox.js", "hand_form.js")
+        for name in ("register.js", "hand_form.js", "vendor/idb-keyval/idb-keyval.js", "outbox.js")
     ]
     answer = client.get("/scripts/record.js")
     assert answer.status_code == 200

@@ -58,9 +58,13 @@ def register_extensions(app: Flask) -> None:
 
 
 def read_static_file_whole(response: Response) -> Response:
-    """A static file (a few KB) read whole, so that it is compressed like a page; a file
-    answer is otherwise a stream, which goes uncompressed."""
-    if request.endpoint == "static" and response.is_streamed and response.status_code == 200:
+    """A static file (a few KB, the service worker too) read whole, so that it is compressed
+    like a page; a file answer is otherwise a stream, which goes uncompressed."""
+    if (
+        request.endpoint in ("static", "pages.service_worker")
+        and response.is_streamed
+        and response.status_code == 200
+    ):
         response.direct_passthrough = False
         response.make_sequence()
     return response

@@ -1,8 +1,13 @@
 """The stylesheets, sent inside every page: a phone on a slow network paints after one round
 trip instead of two. `style.css` is in every page. The pages a player opens at the table carry
 only what they use besides it: the hand form `form.css`, the scoresheet `sheet.css`, the home
-page and the table view `pages.css`; every other page has all four. The Content-Security-Policy
-allows exactly these texts by their hashes."""
+page and the table view `pages.css`; every other page has them all. The Content-Security-Policy
+allows exactly these texts by their hashes.
+
+What the scoresheet shows below its first screen, the grid and the chart, is styled by
+`grid.css`, which it links just above them instead: the parser waits at the link, so the first
+screen paints without laying out the grid and the chart first. The link's address carries the
+text's version, so a phone fetches it once and keeps it."""
 
 from __future__ import annotations
 
@@ -12,10 +17,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Flask, current_app
+from flask import Flask, current_app, url_for
 from markupsafe import Markup
 
-NAMES = ("style.css", "form.css", "sheet.css", "pages.css")
+NAMES = ("style.css", "form.css", "sheet.css", "grid.css", "pages.css")
 COMMENT = re.compile(r"/\*.*?\*/", re.S)
 SPACE = re.compile(r"\s+")
 AROUND = re.compile(r" ?([{};,>]) ?")
@@ -26,6 +31,8 @@ class Stylesheet:
     text: str
     # The CSP source that allows this text in a <style> element: 'sha256-...'.
     source: str
+    # The start of its SHA-256 in hex, in the address of the linked copy.
+    version: str
     modified: float
 
 
@@ -38,8 +45,9 @@ def minified(css: str) -> str:
 
 def _read(path: Path) -> Stylesheet:
     text = minified(path.read_text(encoding="utf-8"))
-    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
-    return Stylesheet(text, f"'sha256-{digest}'", path.stat().st_mtime)
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    source = f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+    return Stylesheet(text, source, digest.hex()[:16], path.stat().st_mtime)
 
 
 def current(name: str) -> Stylesheet:
@@ -61,7 +69,15 @@ def inline_style(name: str = "style.css") -> Markup:
     return Markup(current(name).text)
 
 
+def linked_style(name: str) -> Markup:
+    address = url_for(
+        "pages.linked_stylesheet", name=name.removesuffix(".css"), v=current(name).version
+    )
+    return Markup('<link rel="stylesheet" href="{}">').format(address)
+
+
 def register(app: Flask) -> None:
     folder = Path(app.static_folder or "")
     app.extensions["stylesheets"] = {name: _read(folder / name) for name in NAMES}
     app.add_template_global(inline_style)
+    app.add_template_global(linked_style)

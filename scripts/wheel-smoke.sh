@@ -93,6 +93,7 @@ grep -qi '<html' "$work/body" || fail "GET / is not an HTML page"
 grep -q '<style>' "$work/body" || fail "GET / carries no stylesheet"
 fetch /static/style.css
 fetch /static/pages.css
+fetch /styles/grid.css
 fetch /api/sessions
 fetch /api/openapi.json
 grep -q '"openapi": *"3.1.0"' "$work/body" || fail "GET /api/openapi.json is not the OpenAPI document"

@@ -120,13 +120,15 @@
 
   if (!form) {
     render().then(sendAll);
-    // The worker keeps what it fetches: the record form, and its scripts.
+    // The worker keeps what it fetches: the record form, and its scripts; this page and the
+    // stylesheets it links, which came before the worker did.
     const record = document.querySelector(`a[href$="/sessions/${session}/hands/new"]`);
     const urls = record ? [record.href, "/scripts/record.js"] : [];
+    const styles = Array.from(document.querySelectorAll("link[rel=stylesheet]"), (link) => link.href);
     const load = (url) => fetch(url, { credentials: "same-origin" }).catch(() => {});
     const worker = navigator.serviceWorker;
     if (worker && worker.controller) urls.map(load);
-    else if (worker) worker.addEventListener("controllerchange", () => [location.href, ...urls].map(load), { once: true });
+    else if (worker) worker.addEventListener("controllerchange", () => [location.href, ...styles, ...urls].map(load), { once: true });
     return;
   }
 

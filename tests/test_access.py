@@ -263,7 +263,8 @@ def test_reader_role_guards_reading(client: FlaskClient, runner: FlaskCliRunner,
         client.get(f"/sessions/{session_id}/export.csv", headers=bearer(token)).status_code == 200
     )
     assert client.get("/sign-in").status_code == 200
-    for path in ("/static/style.css", "/sw.js", "/manifest.webmanifest", "/scripts/record.js"):
+    open_to_all = ("/static/style.css", "/sw.js", "/manifest.webmanifest", "/scripts/record.js")
+    for path in (*open_to_all, "/styles/grid.css"):
         with client.get(path) as answer:
             assert answer.status_code == 200, path
 

@@ -137,7 +137,8 @@ def test_pages_styles_and_scripts_go_compressed_and_the_api_does_not(
     with sqlite_app.app_context():
         db.create_all()
     client = sqlite_app.test_client()
-    for path in ("/", "/static/style.css", "/static/hand_form.js"):
+    paths = ("/", "/static/style.css", "/static/hand_form.js", "/sw.js", "/styles/grid.css")
+    for path in paths:
         with client.get(path, headers={"Accept-Encoding": "gzip"}) as response:
             assert response.headers["Content-Encoding"] == "gzip", path
             assert "Accept-Encoding" in response.headers["Vary"]

@@ -3,11 +3,15 @@ and the pages that name them."""
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from .helpers import Api
+from scorekeeper.stylesheet import minified
+
+from .helpers import Api, pick
 
 
 def test_the_service_worker_is_served_from_the_top_never_from_a_cache(
@@ -51,6 +55,37 @@ def test_a_page_s_scripts_come_in_one_file_answered_304_when_unchanged(
     again = client.get("/scripts/record.js", headers={"If-None-Match": etag})
     assert again.status_code == 304 and not again.data
     assert client.get("/scripts/nothing.js").status_code == 404
+
+
+def test_the_scoresheet_links_the_grid_s_stylesheet_just_above_the_chart_and_the_grid(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = api.new_session()["id"]
+    api.record(session_id, **pick("Ann", "Bob", 75))
+    sheet = client.get(f"/sessions/{session_id}").text
+    link = re.search(r'<link rel="stylesheet" href="(/styles/grid\.css\?v=([0-9a-f]{16}))">', sheet)
+    assert link is not None
+    # Below the first screen: after the totals, before the chart.
+    assert sheet.index('id="sheet-totals"') < link.start() < sheet.index('<svg class="chart"')
+    static = Path(client.application.static_folder or "")
+    text = minified((static / "grid.css").read_text(encoding="utf-8"))
+
+    answer = client.get(link[1])
+    assert answer.status_code == 200
+    assert answer.headers["Content-Type"] == "text/css; charset=utf-8"
+    assert answer.get_data(as_text=True) == text
+    # Its address names its text, so a phone keeps it for good.
+    assert link[2] == hashlib.sha256(text.encode()).hexdigest()[:16]
+    assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+
+    # An address of an earlier text gets today's, asked again at every visit.
+    stale = client.get("/styles/grid.css?v=0123456789abcdef")
+    assert stale.get_data(as_text=True) == text
+    assert stale.headers["Cache-Control"] == "no-cache"
+    again = client.get("/styles/grid.css", headers={"If-None-Match": stale.headers["ETag"]})
+    assert again.status_code == 304 and not again.data
+    assert client.get("/styles/nothing.css").status_code == 404
+    assert client.get("/styles/style.js").status_code == 404
 
 
 def test_the_manifest_names_the_app_and_its_icons(client: FlaskClient) -> None:

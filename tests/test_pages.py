@@ -276,12 +276,12 @@ def test_names_are_escaped(api: Api, client: FlaskClient) -> None:
 
 
 def test_stylesheets_are_served_and_carried_by_the_page(client: FlaskClient) -> None:
-    for name in ("style.css", "form.css", "sheet.css", "pages.css"):
+    for name in ("style.css", "form.css", "sheet.css", "grid.css", "pages.css"):
         with client.get(f"/static/{name}") as response:
             assert response.status_code == 200
             assert response.mimetype == "text/css"
             assert response.data.strip()
-    assert client.get("/settings").text.count("<style>") == 4
+    assert client.get("/settings").text.count("<style>") == 5
 
 
 # --- a fixed number of queries, whatever the number of hands

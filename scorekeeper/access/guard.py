@@ -26,6 +26,7 @@ OPEN_ENDPOINTS = frozenset(
         "pages.manifest",
         "pages.favicon",
         "pages.page_scripts",
+        "pages.linked_stylesheet",
     }
 )
 NO_TOKEN = (

@@ -1,12 +1,13 @@
 """What lets a phone keep the scoresheet with no network: the service worker, served from the
-top so that its scope is the whole app, the web app manifest, and the scripts the worker keeps,
-a page's in one file (`scorekeeper/scripts.py`)."""
+top so that its scope is the whole app, the web app manifest, and what the worker keeps: the
+scripts, a page's in one file (`scorekeeper/scripts.py`), and the stylesheets a page links
+(`scorekeeper/stylesheet.py`)."""
 
 from __future__ import annotations
 
 from flask import Response, abort, current_app, jsonify, request, send_from_directory, url_for
 
-from .. import scripts
+from .. import scripts, stylesheet
 from . import bp
 
 # style.css's --bg and --accent (light), the colours the phone paints around the app.
@@ -34,6 +35,22 @@ def page_scripts(name: str) -> Response:
     # Asked again at every visit, like the files of static/, and answered 304 when unchanged.
     answer.headers["Cache-Control"] = "no-cache"
     answer.make_conditional(request)
+    return answer
+
+
+@bp.get("/styles/<name>.css")
+def linked_stylesheet(name: str) -> Response:
+    if f"{name}.css" not in stylesheet.NAMES:
+        abort(404)
+    held = stylesheet.current(f"{name}.css")
+    answer = Response(held.text, mimetype="text/css")
+    if request.args.get("v") == held.version:
+        # The address names this very text: a phone keeps it without asking again.
+        answer.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    else:
+        answer.set_etag(held.version)
+        answer.headers["Cache-Control"] = "no-cache"
+        answer.make_conditional(request)
     return answer
 
 

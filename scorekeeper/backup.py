@@ -200,7 +200,8 @@ class Restore:
         self.players = _checked_players(players)
         self.sessions = _checked_sessions(sessions, self.players, self.keep_ids)
         self.restored = Restored(sessions=0, hands=0, players=0)
-        self._added: list[int] = []
+        # Each session the batches added, with the version it was added at.
+        self._added: dict[int, int] = {}
         self._new_players: list[int] = []
 
     @property
@@ -230,7 +231,7 @@ class Restore:
                     raise
                 raise self._undo(error, start) from error
             self._new_players.extend(players)
-            self._added.extend(added)
+            self._added.update(added)
             yield len(batch)
 
     def _add_players(self) -> list[int]:
@@ -253,9 +254,9 @@ class Restore:
     def _largest_session(self) -> int:
         return max((checked.session_id for checked in self.sessions), default=0)
 
-    def _add_sessions(self, batch: list[_Checked]) -> list[int]:
+    def _add_sessions(self, batch: list[_Checked]) -> dict[int, int]:
         """Add the batch's sessions that are not here yet, deciding under the write's lock;
-        return their ids."""
+        return their ids, each with its version."""
         if self.keep_ids:
             wanted = [checked.session_id for checked in batch]
             if db.session.scalar(select(func.count()).where(Session.id.in_(wanted))):
@@ -264,13 +265,14 @@ class Restore:
         else:
             adding = [checked for checked in batch if not _held(checked.given or {})]
         added = store.insert_sessions([checked.new for checked in adding])
+        versions = dict(zip(added, (checked.new.version for checked in adding), strict=True))
         self.restored = replace(
             self.restored,
             sessions=self.restored.sessions + len(adding),
             hands=self.restored.hands + sum(len(c.new.sheet.results) for c in adding),
             already=self.restored.already + len(batch) - len(adding),
         )
-        return added
+        return versions
 
     def _finish(self, write: writes.Write, answer: AnswerOf | None, players: int) -> None:
         rule_sets = _add_rule_sets(self.rule_sets)
@@ -282,7 +284,8 @@ class Restore:
 
     def _undo(self, error: Exception, start: int) -> RestoreUndone:
         """Take out, in one write, the sessions the earlier batches added and the players they
-        added that nothing else has seated since."""
+        added that nothing else has seated since. A session a phone has written to since it was
+        added stays, with what was written: a hand recorded meanwhile is never lost."""
         if isinstance(error, RuleError):
             why = error.message
         elif isinstance(error, IntegrityError):
@@ -291,7 +294,15 @@ class Restore:
             why = f"The database failed at session {start + 1} of {self.total}."
         try:
             with writes.roster_write():
-                db.session.execute(delete(Session).where(Session.id.in_(self._added)))
+                # Locked, so that no session write lands between this read and the delete.
+                now = db.session.execute(
+                    select(Session.id, Session.version)
+                    .where(Session.id.in_(self._added))
+                    .with_for_update()
+                ).all()
+                changed = sorted(key for key, version in now if version != self._added[key])
+                unchanged = [key for key, version in now if version == self._added[key]]
+                db.session.execute(delete(Session).where(Session.id.in_(unchanged)))
                 db.session.execute(
                     delete(Player).where(
                         Player.id.in_(self._new_players),
@@ -304,7 +315,17 @@ class Restore:
                 f"{why} Taking out what the restore had added failed too: "
                 f"{_plural(len(self._added), 'session')} of the backup are still here."
             )
-        self._added, self._new_players = [], []
+        self._added, self._new_players = {}, []
+        if changed:
+            if why == CONFLICT:
+                why = "Someone changed the scorekeeper while the backup was being restored."
+            one = len(changed) == 1
+            return RestoreUndone(
+                f"{why} What the restore had added is taken out again, except "
+                f"{_plural(len(changed), 'session')} that a phone has changed since "
+                f"(id {', '.join(map(str, changed))}), kept with {'its' if one else 'their'} "
+                "changes."
+            )
         if why == CONFLICT:
             return RestoreUndone(why)
         return RestoreUndone(

@@ -971,6 +971,38 @@ def test_a_batch_failing_on_the_database_takes_out_what_the_earlier_ones_added(
         assert db.session.scalar(select(Player).where(Player.name == "Gus")) is None
 
 
+def test_a_failed_restore_keeps_a_session_a_phone_changed_meanwhile(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    backup = backup_of(app)
+    first, second = (session["id"] for session in backup["sessions"][:2])
+    target = fresh()
+    phone = Api(target.test_client())
+    changed = pick("Bob", "Cat", 80, called_card="JD")
+
+    def a_phone_changes_the_first_session(done: int) -> None:
+        # Between the first batch and the second, which fails.
+        if phone.session(first)["hands"][0]["picking_points"] == 75:
+            phone.replace(first, 1, **changed)
+
+    fail_at_batch(monkeypatch, 2)
+    with target.app_context(), pytest.raises(backup_module.RestoreUndone) as undone:
+        import_backup(copy.deepcopy(backup), progress=a_phone_changes_the_first_session)
+    assert undone.value.message == (
+        "The database failed at session 3 of 5. What the restore had added is taken out "
+        f"again, except 1 session that a phone has changed since (id {first}), kept with its "
+        "changes."
+    )
+    kept = phone.session(first)
+    assert len(kept["hands"]) == len(backup["sessions"][0]["hands"])
+    assert kept["hands"][0]["picking_points"] == 80
+    assert phone.client.get(f"/api/sessions/{second}").status_code == 404
+    with target.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Session)) == 1
+
+
 def test_import_backup_command_says_a_failed_batch_was_taken_out(
     app: Flask, api: Api, fresh: Fresh, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -103,3 +103,53 @@ def test_writes_during_a_restore_never_fail(server: LiveServer, tmp_path: Path) 
     assert len(sessions) == before + SESSIONS
     restored = [s for s in sessions if s["name"].startswith("Restored ")]
     assert sorted(s["hand_count"] for s in restored) == [HANDS] * SESSIONS
+
+
+def test_a_failed_restore_keeps_every_hand_recorded_meanwhile(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    """A phone records hands into a session as soon as the restore has added it, then starts a
+    new session. On SQLite that session takes an id a later batch needs, so the restore fails and
+    takes out what it added: all but the session the phone changed, which keeps every hand."""
+    backup = large_backup(server, tmp_path)
+    server.stop()
+    server.fresh_schema()
+    server.start()
+    restore = subprocess.Popen(
+        flask_command("import-backup", str(backup)),
+        env=server_env(server.database),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        began = time.perf_counter()
+        while server.call("GET", "/api/sessions/1").status != 200:
+            assert restore.poll() is None, restore.communicate()
+            assert time.perf_counter() - began < 4 * TIMEOUT
+            time.sleep(0.02)
+        bodies = pick_bodies(3)
+        for body in bodies:
+            assert server.call("POST", "/api/sessions/1/hands", body).status == 201
+        new_id = server.new_session(name="New at the table")["id"]
+        out, err = restore.communicate(timeout=4 * TIMEOUT)
+    finally:
+        restore.kill()
+
+    sheet = server.session(1)
+    assert len(sheet["hands"]) == HANDS + len(bodies)
+    assert integrity(sheet, acknowledged=HANDS + len(bodies)) == []
+    assert as_sent(sheet["hands"][HANDS:], bodies) == sorted_bodies(bodies)
+    ids = sorted(s["id"] for s in server.call("GET", "/api/sessions").json()["sessions"])
+    if server.database.startswith("sqlite"):
+        assert restore.returncode == 1, out + err
+        assert err.endswith(
+            "What the restore had added is taken out again, except 1 session that a phone has "
+            "changed since (id 1), kept with its changes.\n"
+        ), err
+        assert ids == [1, new_id]
+    else:
+        # PostgreSQL's ids come from sequences the restore moved past the backup's ids.
+        assert restore.returncode == 0, out + err
+        assert ids == [*range(1, SESSIONS + 1), new_id]

@@ -185,7 +185,10 @@ class Restore:
     were kept has none.
     """
 
-    def __init__(self, data: Any, merge: bool = False) -> None:
+    def __init__(
+        self, data: Any, merge: bool = False, checking: Callable[[int], object] = lambda done: None
+    ) -> None:
+        """Check the backup whole; `checking` is told of each session checked."""
         players, sessions = _contents(data)
         self.rule_sets = data.get("rule_sets", [])
         if not isinstance(self.rule_sets, list):
@@ -198,7 +201,7 @@ class Restore:
             raise _not_empty(held_sessions, held_players)
         self.keep_ids = not (held_sessions or held_players)
         self.players = _checked_players(players)
-        self.sessions = _checked_sessions(sessions, self.players, self.keep_ids)
+        self.sessions = _checked_sessions(sessions, self.players, self.keep_ids, checking)
         self.restored = Restored(sessions=0, hands=0, players=0)
         # Each session the batches added, with the version it was added at.
         self._added: dict[int, int] = {}
@@ -420,7 +423,10 @@ def _checked_players(players: list[Any]) -> dict[int, str]:
 
 
 def _checked_sessions(
-    sessions: list[Any], players: dict[int, str], keep_ids: bool
+    sessions: list[Any],
+    players: dict[int, str],
+    keep_ids: bool,
+    checking: Callable[[int], object],
 ) -> list[_Checked]:
     """Every session of the backup with its hands, checked by the engine."""
     keys = {rules.name_key(name) for name in players.values()}
@@ -442,6 +448,7 @@ def _checked_sessions(
                     )
         new = checked_session(given, session_id if keep_ids else None, f"Session {session_id}")
         checked.append(_Checked(session_id, new, None if keep_ids else given))
+        checking(1)
     return checked
 
 

@@ -53,7 +53,10 @@ def import_backup_command(file: IO[bytes], merge: bool) -> None:
     its tables made by `flask db upgrade`. Nothing is changed when the file is refused."""
     try:
         data = read_backup(file.read())
-        restore = Restore(data, merge=merge)
+        sessions = data.get("sessions") if isinstance(data, dict) else None
+        total = len(sessions) if isinstance(sessions, list) else 0
+        with _progress("Checking sessions", total) as checked:
+            restore = Restore(data, merge=merge, checking=checked)
         with _progress("Restoring sessions", restore.total) as progress:
             for done in restore.batches():
                 progress(done)

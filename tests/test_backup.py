@@ -882,6 +882,10 @@ def test_a_restore_inserts_sessions_in_batches_and_tells_its_progress(
     told: list[int] = []
     target = fresh()
     with target.app_context():
+        # The check, which writes nothing, tells of each session it has checked.
+        checked: list[int] = []
+        backup_module.Restore(copy.deepcopy(backup), checking=checked.append)
+        assert checked == [1] * 5 and inserted == []
         restored = import_backup(copy.deepcopy(backup), progress=told.append)
     assert str(restored) == "5 sessions with 19 hands, and 11 new players"
     assert inserted == [2, 2, 1] and told == [2, 2, 1]

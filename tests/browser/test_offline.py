@@ -189,6 +189,8 @@ def test_a_pending_hand_can_be_discarded_after_asking(page: Page, base_url: str)
     page.context.set_offline(True)
     fill(page, "Dan", "Eve", 75)
     page.get_by_role("button", name="Save hand").tap()
+    # Kept on the phone before the network comes back.
+    expect(outbox(page).locator("li")).to_have_count(1)
     api(base_url, "POST", f"/api/sessions/{session_id}/hands",
         {"kind": "pick", "picker": "Bob", "partner": "Cat", "picking_points": 80})  # fmt: skip
     page.context.set_offline(False)

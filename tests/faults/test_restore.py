@@ -23,7 +23,7 @@ from .server import (
     sorted_bodies,
 )
 
-# Long enough (several seconds, many batches) that writers keep coming throughout.
+# Many batches (a hundred sessions each), so that writers keep coming between them.
 SESSIONS = 600
 HANDS = 40
 WRITERS = 4
@@ -58,7 +58,9 @@ def test_writes_during_a_restore_never_fail(server: LiveServer, tmp_path: Path) 
     lock = threading.Lock()
     saved: list[dict[str, Any]] = []
     refused: list[tuple[int, str | None, bytes]] = []
-    during_restore = 0
+    writes: list[tuple[float, float]] = []
+    # When the watcher saw some but not all of the restored sessions: batches were being written.
+    amid: list[float] = []
 
     restore = subprocess.Popen(
         flask_command("import-backup", "--merge", str(backup)),
@@ -70,31 +72,43 @@ def test_writes_during_a_restore_never_fail(server: LiveServer, tmp_path: Path) 
     )
     began = time.perf_counter()
 
+    def running() -> bool:
+        return restore.poll() is None and time.perf_counter() - began < 4 * TIMEOUT
+
     def write(writer: int) -> None:
-        nonlocal during_restore
         for body in bodies[writer * 500 : (writer + 1) * 500]:
-            running = restore.poll() is None
-            if not running or time.perf_counter() - began > 4 * TIMEOUT:
+            if not running():
                 return
+            sent = time.perf_counter()
             answer = server.call("POST", path, body)
             with lock:
-                during_restore += 1
+                writes.append((sent, time.perf_counter()))
                 if answer.status == 201:
                     saved.append(body)
                 else:
                     refused.append((answer.status, answer.header("Retry-After"), answer.body))
 
+    def watch() -> None:
+        while running():
+            count = len(server.call("GET", "/api/sessions").json()["sessions"]) - before
+            if 0 < count < SESSIONS:
+                amid.append(time.perf_counter())
+            time.sleep(0.02)
+
     try:
-        at_once(WRITERS, write)
+        at_once(WRITERS + 1, lambda worker: watch() if worker == WRITERS else write(worker))
         out, err = restore.communicate(timeout=4 * TIMEOUT)
     finally:
         restore.kill()
-    took = time.perf_counter() - began
-    print(f"restore of {SESSIONS * HANDS} hands: {took:.1f} s, {during_restore} writes meanwhile")
-
     assert restore.returncode == 0, out + err
-    assert took > 3, took
-    assert during_restore > 20, during_restore
+    assert len(amid) >= 2, amid
+    # On SQLite a write waits while a batch is written, so few land in that second or so.
+    amid_batches = sum(sent <= amid[-1] and answered >= amid[0] for sent, answered in writes)
+    print(
+        f"restore of {SESSIONS * HANDS} hands: {time.perf_counter() - began:.1f} s, "
+        f"{len(writes)} writes meanwhile, {amid_batches} of them while batches were written"
+    )
+    assert amid_batches >= WRITERS, amid_batches
     assert refused == [], refused[:3]
     sheet = server.session(session_id)
     assert integrity(sheet, acknowledged=len(saved)) == []

@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError
-from psycopg.errors import LockNotAvailable
 from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -19,6 +18,9 @@ BUSY = "The scorekeeper is busy saving a restore or an import. Try again in a mo
 BUSY_RETRY_SECONDS = 2
 # What SQLite says when its busy timeout ran out waiting for another writer.
 SQLITE_BUSY = ("database is locked", "database is busy")
+# PostgreSQL's lock_timeout ran out. Read from the error rather than importing psycopg, which
+# costs a SQLite server about 10 MiB of memory.
+LOCK_NOT_AVAILABLE = "55P03"
 STALE_FORM = (
     "This form could not be checked (it may be older than the app's last restart). "
     "Go back, reload the page and try again."
@@ -43,7 +45,7 @@ def error_answer(
 def database_busy(error: OperationalError) -> bool:
     """Another writer held the database past our wait: SQLite's busy timeout or PostgreSQL's
     lock_timeout ran out."""
-    if isinstance(error.orig, LockNotAvailable):
+    if getattr(error.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
         return True
     return any(words in str(error.orig).lower() for words in SQLITE_BUSY)
 

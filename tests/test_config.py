@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,6 +104,17 @@ def test_default_database_lives_in_the_instance_folder(
     with app.app_context():
         assert db.engine.url.database == str(instance / "scorekeeper.sqlite3")
         db.engine.dispose()
+
+
+def test_a_sqlite_app_does_not_load_the_postgresql_driver() -> None:
+    """psycopg and its libpq cost every SQLite worker and `flask export-backup` about 10 MiB;
+    the export's budget is 100 MiB."""
+    program = "import sys, scorekeeper; scorekeeper.create_app(); print(sorted(sys.modules))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert "'scorekeeper.errors'" in loaded
+    assert "'psycopg'" not in loaded
 
 
 @pytest.mark.parametrize(("pragma", "expected"), [("foreign_keys", 1), ("journal_mode", "wal")])

@@ -148,6 +148,8 @@ def import_backup(
     """Check a backup whole and restore it a batch at a time (see `Restore`); `progress` is
     told how many of the backup's sessions each batch dealt with."""
     restore = Restore(data, merge)
+    for _ in restore.check():
+        pass
     for done in restore.batches():
         progress(done)
     return restore.restored
@@ -172,10 +174,11 @@ class RestoreUndone(RuleError):
 
 
 class Restore:
-    """A backup, checked whole when made: its structure, players and rule sets, and every
-    session with every hand through the rules engine, so that a refused backup changes nothing.
-    `batches` then writes it, each batch of sessions its own short roster write, so other
-    writers wait for one batch at most, never for the whole restore.
+    """A backup, checked whole before anything is written: its structure, players and rule sets
+    when made, then (`check`) every session with every hand through the rules engine, so that a
+    refused backup changes nothing. `batches` then writes it, each batch of sessions its own
+    short roster write, so other writers wait for one batch at most, never for the whole
+    restore.
 
     Into an empty database, ids and creation times are kept, so every session reads exactly as
     it did. With `merge`, a database that already holds sessions takes the backup's sessions as
@@ -185,11 +188,9 @@ class Restore:
     were kept has none.
     """
 
-    def __init__(
-        self, data: Any, merge: bool = False, checking: Callable[[int], object] = lambda done: None
-    ) -> None:
-        """Check the backup whole; `checking` is told of each session checked."""
-        players, sessions = _contents(data)
+    def __init__(self, data: Any, merge: bool = False) -> None:
+        """Check all but the sessions, which takes no time."""
+        players, self._given = _contents(data)
         self.rule_sets = data.get("rule_sets", [])
         if not isinstance(self.rule_sets, list):
             raise RuleError("This backup is damaged: its rule sets are not a list.")
@@ -201,7 +202,7 @@ class Restore:
             raise _not_empty(held_sessions, held_players)
         self.keep_ids = not (held_sessions or held_players)
         self.players = _checked_players(players)
-        self.sessions = _checked_sessions(sessions, self.players, self.keep_ids, checking)
+        self.sessions: list[_Checked] = []
         self.restored = Restored(sessions=0, hands=0, players=0)
         # Each session the batches added, with the version it was added at.
         self._added: dict[int, int] = {}
@@ -210,7 +211,21 @@ class Restore:
     @property
     def total(self) -> int:
         """How many sessions the backup holds."""
-        return len(self.sessions)
+        return len(self._given)
+
+    def check(self) -> Iterator[int]:
+        """Check every session and its hands through the rules engine, yielding how many
+        sessions each batch's worth checked; a refusal raises `RuleError`. Nothing is written."""
+        self.sessions = []
+        pending = 0
+        for session in _checked_sessions(self._given, self.players, self.keep_ids):
+            self.sessions.append(session)
+            pending += 1
+            if pending == SESSIONS_A_BATCH:
+                yield pending
+                pending = 0
+        if pending:
+            yield pending
 
     def batches(
         self, key: str | None = None, digest: str = "", answer: AnswerOf | None = None
@@ -218,7 +233,10 @@ class Restore:
         """Write the backup a batch at a time, yielding how many of its sessions each batch
         dealt with; `restored` then says what was added. The first batch adds the players, the
         last the rule sets and, under the write key `key`, what `answer` makes of `restored`.
-        A batch that fails takes out what the earlier ones added, and raises `RestoreUndone`."""
+        A batch that fails takes out what the earlier ones added, and raises `RestoreUndone`.
+        Only a backup that `check` went through whole is written."""
+        if len(self.sessions) != self.total:
+            raise RuntimeError("The backup's sessions are not checked yet.")
         starts = range(0, max(len(self.sessions), 1), SESSIONS_A_BATCH)
         for start in starts:
             batch = self.sessions[start : start + SESSIONS_A_BATCH]
@@ -423,15 +441,11 @@ def _checked_players(players: list[Any]) -> dict[int, str]:
 
 
 def _checked_sessions(
-    sessions: list[Any],
-    players: dict[int, str],
-    keep_ids: bool,
-    checking: Callable[[int], object],
-) -> list[_Checked]:
-    """Every session of the backup with its hands, checked by the engine."""
+    sessions: list[Any], players: dict[int, str], keep_ids: bool
+) -> Iterator[_Checked]:
+    """Each session of the backup with its hands, checked by the engine, in turn."""
     keys = {rules.name_key(name) for name in players.values()}
     ids: set[int] = set()
-    checked: list[_Checked] = []
     for position, given in enumerate(sessions, start=1):
         with _at(f"Session {position} of the backup"):
             if not isinstance(given, dict):
@@ -447,9 +461,7 @@ def _checked_sessions(
                         f"{name} is seated but not among the backup's players.", "players"
                     )
         new = checked_session(given, session_id if keep_ids else None, f"Session {session_id}")
-        checked.append(_Checked(session_id, new, None if keep_ids else given))
-        checking(1)
-    return checked
+        yield _Checked(session_id, new, None if keep_ids else given)
 
 
 def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:

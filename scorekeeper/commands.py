@@ -52,11 +52,10 @@ def import_backup_command(file: IO[bytes], merge: bool) -> None:
     """Restore a backup FILE written by export-backup ("-" for stdin) into an empty database,
     its tables made by `flask db upgrade`. Nothing is changed when the file is refused."""
     try:
-        data = read_backup(file.read())
-        sessions = data.get("sessions") if isinstance(data, dict) else None
-        total = len(sessions) if isinstance(sessions, list) else 0
-        with _progress("Checking sessions", total) as checked:
-            restore = Restore(data, merge=merge, checking=checked)
+        restore = Restore(read_backup(file.read()), merge=merge)
+        with _progress("Checking sessions", restore.total) as checked:
+            for done in restore.check():
+                checked(done)
         with _progress("Restoring sessions", restore.total) as progress:
             for done in restore.batches():
                 progress(done)

@@ -660,6 +660,10 @@ PROGRESS = re.compile(
     r'<progress max="(\d+)" value="(\d+)" aria-label="Sessions restored"></progress> '
     r"(\d+) of (\d+) sessions"
 )
+CHECKED = re.compile(
+    r'<progress max="(\d+)" value="(\d+)" aria-label="Sessions checked"></progress> '
+    r"(\d+) of (\d+) sessions checked"
+)
 
 
 def test_restore_upload_streams_its_progress_then_what_it_restored(
@@ -680,7 +684,12 @@ def test_restore_upload_streams_its_progress_then_what_it_restored(
     body = head + b"".join(chunks).decode()
 
     assert body.count("<h1>") == 1
+    # The check first, then the writing, each a batch's worth of sessions a line.
+    assert CHECKED.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4", "5")]
     assert PROGRESS.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4", "5")]
+    assert body.index("5 of 5 sessions checked") < body.index(
+        'value="0" aria-label="Sessions restored"'
+    )
     outcome = (
         '<div class="restore-outcome">\n    <p>Backup restored: 5 sessions with 19 hands, and '
         '11 new players.</p>\n    <a class="btn primary wide" href="/">See the sessions</a>'
@@ -743,6 +752,33 @@ def test_restore_upload_refusal_is_shown_on_the_page(client: FlaskClient, api: A
 
     missing = client.post("/settings/restore", data={"merge": "y"})
     assert "Choose the backup file." in missing.text
+
+
+def test_restore_upload_refused_by_its_check_shows_the_form_again_and_changes_nothing(
+    client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    backup = json.loads(client.get("/settings/backup.json").data)
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    third = backup["sessions"][2]
+    third["hands"].append({"kind": "pick"})
+    target = fresh().test_client()
+    body = streamed_page(
+        target.post("/settings/restore", data=upload(json.dumps(backup).encode(), merge="y"))
+    )
+
+    # Refused in the second batch's worth: what was checked shows, and nothing was written.
+    assert CHECKED.findall(body) == [("5", done, done, "5") for done in ("0", "2")]
+    assert PROGRESS.findall(body) == []
+    assert '<p class="error">The backup is refused: nothing was changed.</p>' in body
+    error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', body)
+    assert error is not None
+    assert error.group(1).startswith(f"Session {third['id']}, hand {len(third['hands'])}: ")
+    assert 'aria-describedby="backup-error"' in body
+    assert re.search(r'name="merge" value="y" checked', body)
+    assert 'action="/settings/restore"' in body
+    assert "Backup restored" not in body
+    assert target.get("/api/sessions").json["sessions"] == []
 
 
 def test_restore_upload_merges_when_asked(client: FlaskClient, api: Api) -> None:
@@ -882,10 +918,11 @@ def test_a_restore_inserts_sessions_in_batches_and_tells_its_progress(
     told: list[int] = []
     target = fresh()
     with target.app_context():
-        # The check, which writes nothing, tells of each session it has checked.
-        checked: list[int] = []
-        backup_module.Restore(copy.deepcopy(backup), checking=checked.append)
-        assert checked == [1] * 5 and inserted == []
+        # The check, which writes nothing, tells of each batch's worth of sessions checked.
+        restore = backup_module.Restore(copy.deepcopy(backup))
+        with pytest.raises(RuntimeError, match="not checked yet"):
+            next(restore.batches())
+        assert list(restore.check()) == [2, 2, 1] and inserted == []
         restored = import_backup(copy.deepcopy(backup), progress=told.append)
     assert str(restored) == "5 sessions with 19 hands, and 11 new players"
     assert inserted == [2, 2, 1] and told == [2, 2, 1]

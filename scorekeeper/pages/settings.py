@@ -58,8 +58,10 @@ def download_backup() -> Response:
 
 @bp.post("/settings/restore")
 def restore_backup() -> str | BaseResponse:
-    """The backup checked whole (a refusal is shown on the form, nothing changed), then a page
-    streamed as the restore goes: a line of progress a batch, then what came of it."""
+    """A backup refused at once (not JSON, not a backup, not for this scorekeeper) is shown on
+    the form, nothing changed. Otherwise a page streamed as the restore goes: a line of progress
+    as its sessions are checked, then a batch at a time as they are written, then what came of
+    it; a session refused by the check shows the form again, nothing changed."""
     form = RestoreForm()
     if form.validate_on_submit():
         key, digest = sent_key()
@@ -69,8 +71,8 @@ def restore_backup() -> str | BaseResponse:
         except RuleError as error:
             form.backup.errors.append(error.message)
         else:
-            steps = _restoring(restore, key, digest, url_for("pages.index"))
-            page = stream_template("restore.html", steps=steps, total=restore.total)
+            steps = _restoring(restore, form, key, digest, url_for("pages.index"))
+            page = stream_template("restore.html", steps=steps, total=restore.total, form=form)
             return Response(page, headers={"X-Accel-Buffering": "no"})
     return render_template("settings.html", form=form)
 
@@ -80,17 +82,33 @@ SENT_BEFORE = "This form was sent before, and the backup it sent is restored: no
 
 @dataclass(frozen=True)
 class Step:
-    """How far a restore has gone: sessions dealt with, then what was restored or why not."""
+    """How far a restore has gone: sessions checked, then sessions written, then what was
+    restored, or why not: refused by the check (the form's errors say why), or failed."""
 
     done: int
+    checking: bool = False
     restored: Restored | None = None
+    refused: bool = False
     failure: str | None = None
 
 
-def _restoring(restore: Restore, key: str | None, digest: str, home: str) -> Iterator[Step]:
+def _restoring(
+    restore: Restore, form: RestoreForm, key: str | None, digest: str, home: str
+) -> Iterator[Step]:
     def answer(restored: Restored) -> tuple[int, Any]:
         # A form sent again lands where a redirect would have gone.
         return 302, {"location": home, "message": f"Backup restored: {restored}."}
+
+    checked = 0
+    try:
+        yield Step(checked, checking=True)
+        for count in restore.check():
+            checked += count
+            yield Step(checked, checking=True)
+    except RuleError as error:
+        form.backup.errors.append(error.message)
+        yield Step(checked, refused=True)
+        return
 
     batches = restore.batches(key, digest, answer)
     done = 0

@@ -189,7 +189,8 @@ class Restore:
     """
 
     def __init__(self, data: Any, merge: bool = False) -> None:
-        """Check all but the sessions, which takes no time."""
+        """Check at once what takes no time: the backup's shape, its players and rule sets,
+        and that it may go into this database. `check` then checks the sessions."""
         players, self._given = _contents(data)
         self.rule_sets = data.get("rule_sets", [])
         if not isinstance(self.rule_sets, list):

@@ -699,6 +699,24 @@ def test_restore_upload_streams_its_progress_then_what_it_restored(
     assert_same_answers(answers(target.test_client()), original)
 
 
+def test_a_phone_that_leaves_the_restore_page_during_the_check_still_gets_it_restored(
+    client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    original, backup = answers(client), client.get("/settings/backup.json").data
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    target = fresh()
+    response = target.test_client().post("/settings/restore", data=upload(backup))
+    chunks = response.iter_encoded()
+    page = ""
+    while "sessions checked" not in page:
+        page += next(chunks).decode()
+    assert 'value="0" aria-label="Sessions checked"' in page
+    assert count_rows(target) == (0, 0, 0)
+    response.close()
+    assert_same_answers(answers(target.test_client()), original)
+
+
 def test_restore_upload_sent_again_lands_where_the_first_went(
     client: FlaskClient, api: Api, fresh: Fresh
 ) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
@@ -95,6 +94,21 @@ class Step:
 def _restoring(
     restore: Restore, form: RestoreForm, key: str | None, digest: str, home: str
 ) -> Iterator[Step]:
+    steps = _steps(restore, form, key, digest, home)
+    try:
+        # Not `yield from`, which would close `steps` along with this generator.
+        for step in steps:  # noqa: UP028
+            yield step
+    finally:
+        # A phone that leaves the page doesn't stop the restore: the check and the writing go
+        # on to the end without it.
+        for _ in steps:
+            pass
+
+
+def _steps(
+    restore: Restore, form: RestoreForm, key: str | None, digest: str, home: str
+) -> Iterator[Step]:
     def answer(restored: Restored) -> tuple[int, Any]:
         # A form sent again lands where a redirect would have gone.
         return 302, {"location": home, "message": f"Backup restored: {restored}."}
@@ -110,11 +124,10 @@ def _restoring(
         yield Step(checked, refused=True)
         return
 
-    batches = restore.batches(key, digest, answer)
     done = 0
     try:
         yield Step(done)
-        for count in batches:
+        for count in restore.batches(key, digest, answer):
             done += count
             yield Step(done)
         yield Step(done, restored=restore.restored)
@@ -122,11 +135,6 @@ def _restoring(
         yield Step(done, failure=error.message)
     except Replay:
         yield Step(done, failure=SENT_BEFORE)
-    finally:
-        # A phone that leaves the page doesn't stop the restore halfway.
-        with suppress(RuleError, Replay):
-            for _ in batches:
-                pass
 
 
 @bp.route("/sessions/import", methods=["GET", "POST"])

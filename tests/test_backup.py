@@ -656,6 +656,14 @@ def streamed_page(response: Any) -> str:
     return b"".join(response.iter_encoded()).decode()
 
 
+def read_until(chunks: Iterator[bytes], marker: str) -> str:
+    """A streamed page read only as far as the chunk that holds `marker`."""
+    page = ""
+    while marker not in page:
+        page += next(chunks).decode()
+    return page
+
+
 PROGRESS = re.compile(
     r'<progress max="(\d+)" value="(\d+)" aria-label="Sessions restored"></progress> '
     r"(\d+) of (\d+) sessions"
@@ -676,9 +684,7 @@ def test_restore_upload_streams_its_progress_then_what_it_restored(
     response = target.test_client().post("/settings/restore", data=upload(backup))
     assert response.status_code == 200 and response.is_streamed
     chunks = response.iter_encoded()
-    head = ""
-    while "<h1>Restoring the backup</h1>" not in head:
-        head += next(chunks).decode()
+    head = read_until(chunks, "<h1>Restoring the backup</h1>")
     # The page has begun before the restore has written anything.
     assert count_rows(target) == (0, 0, 0)
     body = head + b"".join(chunks).decode()
@@ -707,10 +713,7 @@ def test_a_phone_that_leaves_the_restore_page_during_the_check_still_gets_it_res
     monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
     target = fresh()
     response = target.test_client().post("/settings/restore", data=upload(backup))
-    chunks = response.iter_encoded()
-    page = ""
-    while "sessions checked" not in page:
-        page += next(chunks).decode()
+    page = read_until(response.iter_encoded(), "sessions checked")
     assert 'value="0" aria-label="Sessions checked"' in page
     assert count_rows(target) == (0, 0, 0)
     response.close()

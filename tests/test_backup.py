@@ -705,6 +705,19 @@ def test_restore_upload_streams_its_progress_then_what_it_restored(
     assert_same_answers(answers(target.test_client()), original)
 
 
+def test_restore_upload_of_one_session_counts_it_as_one(
+    client: FlaskClient, api: Api, fresh: Fresh
+) -> None:
+    session = api.new_session(name="Alone")["id"]
+    api.record(session, **pick("Bob", "Cat", 75))
+    backup = client.get("/settings/backup.json").data
+    body = streamed_page(fresh().test_client().post("/settings/restore", data=upload(backup)))
+    assert "0 of 1 session checked</p>" in body and "1 of 1 session checked</p>" in body
+    assert "0 of 1 session</p>" in body and "1 of 1 session</p>" in body
+    assert "sessions checked" not in body and "of 1 sessions" not in body
+    assert "Backup restored: 1 session with 1 hand" in body
+
+
 def test_a_phone_that_leaves_the_restore_page_during_the_check_still_gets_it_restored(
     client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
 ) -> None:

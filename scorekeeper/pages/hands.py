@@ -59,7 +59,6 @@ def _render(
     return render_template(
         "hand_form.html",
         session=session,
-        sheet=store.sheet_of(session),
         form=form,
         row=row,
         dealer=dealer,

@@ -24,6 +24,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 from werkzeug.http import parse_options_header
+from werkzeug.test import TestResponse
 
 from scorekeeper import backup as backup_module
 from scorekeeper import store
@@ -674,14 +675,22 @@ CHECKED = re.compile(
 )
 
 
-def test_restore_upload_streams_its_progress_then_what_it_restored(
+def upload_in_batches_of_two(
     client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> tuple[dict[str, Any], Flask, TestResponse]:
+    """The built sessions' answers, the fresh app their backup is uploaded to, and its restore
+    page, restoring two sessions a batch."""
     build_sessions(api)
     original, backup = answers(client), client.get("/settings/backup.json").data
     monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
     target = fresh()
-    response = target.test_client().post("/settings/restore", data=upload(backup))
+    return original, target, target.test_client().post("/settings/restore", data=upload(backup))
+
+
+def test_restore_upload_streams_its_progress_then_what_it_restored(
+    client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original, target, response = upload_in_batches_of_two(client, api, fresh, monkeypatch)
     assert response.status_code == 200 and response.is_streamed
     chunks = response.iter_encoded()
     head = read_until(chunks, "<h1>Restoring the backup</h1>")
@@ -721,11 +730,7 @@ def test_restore_upload_of_one_session_counts_it_as_one(
 def test_a_phone_that_leaves_the_restore_page_during_the_check_still_gets_it_restored(
     client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    build_sessions(api)
-    original, backup = answers(client), client.get("/settings/backup.json").data
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
-    target = fresh()
-    response = target.test_client().post("/settings/restore", data=upload(backup))
+    original, target, response = upload_in_batches_of_two(client, api, fresh, monkeypatch)
     page = read_until(response.iter_encoded(), "sessions checked")
     assert 'value="0" aria-label="Sessions checked"' in page
     assert count_rows(target) == (0, 0, 0)

@@ -7,7 +7,6 @@ PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 5000
 WORKERS ?= 2
-THREADS ?= 4
 PYTEST_ARGS ?=
 
 BIN := $(VENV)/bin
@@ -49,7 +48,7 @@ run: $(APP_STAMP)
 	echo "  From a phone on the same Wi-Fi: http://$$ip:$(PORT)/"; \
 	echo "  (Ctrl-C stops it.)"; \
 	echo
-	exec $(BIN)/gunicorn --bind 0.0.0.0:$(PORT) --workers $(WORKERS) --threads $(THREADS) \
+	exec $(BIN)/gunicorn --bind 0.0.0.0:$(PORT) --workers $(WORKERS) \
 		--config python:scorekeeper.serving \
 		--access-logfile - "scorekeeper:create_app()"
 

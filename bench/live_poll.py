@@ -1,6 +1,6 @@
 """What live updates cost: a phone's poll that finds nothing new, and idle phones polling.
 
-Serves the app with gunicorn as `make run` does (2 workers x 4 threads) on a fresh temporary
+Serves the app with gunicorn as `make run` does (2 gevent workers) on a fresh temporary
 SQLite database and creates sessions of 20 and 200 hands through the API. For each session:
 
 - the server's time for `GET /api/sessions/<id>` with `If-None-Match` naming its version (the
@@ -73,7 +73,7 @@ def main() -> None:
         server.start()
         try:
             sessions = {count: session_of(server, count) for count in HAND_COUNTS}
-            print("A poll that finds nothing new (304), SQLite, gunicorn 2x4")
+            print("A poll that finds nothing new (304), SQLite, gunicorn, 2 gevent workers")
             for count, (session_id, etag) in sessions.items():
                 one_session(server, database, session_id, etag, count, given.runs)
             session_id, etag = sessions[HAND_COUNTS[-1]]

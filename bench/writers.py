@@ -1,6 +1,6 @@
 """How one table's saves fare with several writers at once, under `make run`'s server.
 
-Serves the app with gunicorn as `make run` does (2 workers x 4 threads) on a free local port,
+Serves the app with gunicorn as `make run` does (2 gevent workers) on a free local port,
 on a fresh temporary SQLite database (or an emptied PostgreSQL one with --database), creates one
 session of 5 players through the API, then has 8 threads each POST 200 pick hands to it. Reports
 hands per second, the latency of a save (p50, p95, max), the statuses seen, and whether the
@@ -77,7 +77,9 @@ def run(server: LiveServer, writers: int, hands: int) -> None:
     latencies.sort()
     ms = [1000 * latencies[int(q * (len(latencies) - 1))] for q in (0.5, 0.95, 1.0)]
     backend = server.database.split(":", 1)[0]
-    print(f"{writers} writers x {hands} hands on one session, {backend}, gunicorn 2x4")
+    print(
+        f"{writers} writers x {hands} hands on one session, {backend}, gunicorn, 2 gevent workers"
+    )
     print(f"  {saved} saved in {elapsed:.1f} s: {saved / elapsed:.0f} hands/s")
     print(f"  save latency: p50 {ms[0]:.1f} ms, p95 {ms[1]:.1f} ms, max {ms[2]:.1f} ms")
     print(f"  mean {1000 * statistics.fmean(latencies):.1f} ms over {len(latencies)} requests")

@@ -1,18 +1,46 @@
 """How gunicorn serves the app, read with `gunicorn --config python:scorekeeper.serving` by
-`make run`, the fault tests and the benchmark: a worker whose own refusals (a request line or
-headers too long for it to read) answer JSON like the app's, instead of gunicorn's HTML page."""
+`make run`, the fault tests and the benchmarks.
+
+The worker is gevent's: a connection waiting for a slow or stalled client holds a greenlet, not
+one of a few threads, so clients trickling their headers or body never keep a phone at the table
+waiting. Every read from a client has a deadline all the same: its headers within
+`HEADER_SECONDS` (gunicorn's keep-alive), each read of a body or write of an answer within
+`IDLE_SECONDS`, and a whole body at no less than `MIN_BODY_RATE` after `BODY_GRACE_SECONDS`. The
+worker's own refusals (a request line or headers too long for it to read) answer JSON like the
+app's, instead of gunicorn's HTML page.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import gevent
+import gevent.local
 from gunicorn import util  # type: ignore[import-untyped]
 from gunicorn.http.errors import (  # type: ignore[import-untyped]
     LimitRequestHeaders,
     LimitRequestLine,
 )
-from gunicorn.workers.gthread import ThreadWorker  # type: ignore[import-untyped]
+from gunicorn.workers.base_async import AsyncWorker  # type: ignore[import-untyped]
+from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped]
+from werkzeug.exceptions import RequestTimeout
+
+HEADER_SECONDS = 10
+IDLE_SECONDS = 30
+BODY_GRACE_SECONDS = 30
+# Bytes a second: a 64 MB backup may take 17 minutes, a 1 MB form 46 seconds.
+MIN_BODY_RATE = 64 * 1024
+# How long, and how much, a connection closed on an unread body reads before it closes.
+LINGER_SECONDS = 2
+LINGER_BYTES = 1024 * 1024
+# Answers to a request whose body was left unread.
+UNREAD_BODY = ("408", "411", "413")
+BODY_TOO_SLOW = "The request's body came too slowly, so it was not read. Send it again."
 
 REFUSALS: dict[type[Exception], tuple[int, str, str]] = {
     LimitRequestLine: (414, "URI Too Long", "The address is too long for this scorekeeper."),
@@ -33,7 +61,110 @@ def json_refusal(status: int, reason: str, message: str) -> bytes:
     return head.encode("latin-1") + body
 
 
-class JsonErrorWorker(ThreadWorker):  # type: ignore[misc]
+def body_seconds(length: int | None) -> float:
+    """How long a body of `length` bytes may take to arrive (one of unknown length: the grace)."""
+    return BODY_GRACE_SECONDS + (length or 0) / MIN_BODY_RATE
+
+
+class TimedBody:
+    """A request's body that must arrive by a deadline: a read past it raises the 408 the app
+    answers, as does a client that stops sending for `IDLE_SECONDS`."""
+
+    def __init__(self, body: Any, seconds: float) -> None:
+        self._body = body
+        self._deadline = time.monotonic() + seconds
+
+    def _within(self, read: Callable[..., Any], *args: Any) -> Any:
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            raise RequestTimeout(BODY_TOO_SLOW)
+        try:
+            with gevent.Timeout(remaining, RequestTimeout(BODY_TOO_SLOW)):
+                return read(*args)
+        except TimeoutError:
+            raise RequestTimeout(BODY_TOO_SLOW) from None
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._within(self._body.read, size)  # type: ignore[no-any-return]
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._within(self._body.readline, size)  # type: ignore[no-any-return]
+
+    def readlines(self, hint: int | None = -1) -> list[bytes]:
+        return self._within(self._body.readlines, hint)  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Iterator[bytes]:
+        while line := self.readline():
+            yield line
+
+
+# The request each greenlet is answering, for `closing_refusals`.
+_answering = gevent.local.local()
+
+
+def with_body_deadline(
+    app: Callable[..., Any], seconds: Callable[[int | None], float] = body_seconds
+) -> Callable[..., Any]:
+    def timed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        length = environ.get("CONTENT_LENGTH")
+        allowed = seconds(int(length) if length and length.isdigit() else None)
+        environ["wsgi.input"] = TimedBody(environ["wsgi.input"], allowed)
+        return app(environ, start_response)
+
+    return timed
+
+
+def closing_refusals(app: Callable[..., Any]) -> Callable[..., Any]:
+    """A body refused unread (too large, too slow, of no length) is not read afterwards either,
+    as gunicorn would to reach the connection's next request: the connection closes."""
+
+    def closing(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        def start(status: str, headers: Any, exc_info: Any = None) -> Any:
+            if status[:3] in UNREAD_BODY:
+                _answering.request.must_close = True
+                _answering.request.left_unread = True
+            return start_response(status, headers, exc_info)
+
+        return app(environ, start)
+
+    return closing
+
+
+def linger(sock: socket.socket) -> None:
+    """Close a connection whose request is left unread so that the client still reads the
+    answer: say no more is coming, then read and drop what the client is still sending, for a
+    while, before the close (a close with unread bytes would reset the connection)."""
+    deadline = time.monotonic() + LINGER_SECONDS
+    dropped = 0
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_WR)
+        while dropped < LINGER_BYTES and (remaining := deadline - time.monotonic()) > 0:
+            sock.settimeout(remaining)
+            chunk = sock.recv(65536)
+            if not chunk:
+                return
+            dropped += len(chunk)
+
+
+class Worker(GeventWorker):  # type: ignore[misc]
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        self.wsgi = closing_refusals(with_body_deadline(self.wsgi))  # type: ignore[has-type]
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        _answering.request = req
+        try:
+            return super().handle_request(listener_name, req, sock, addr)
+        except StopIteration:
+            if getattr(req, "left_unread", False):
+                linger(sock)
+            raise
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        # In place of gevent's blocking socket: a client silent this long is let go.
+        client.settimeout(IDLE_SECONDS)
+        AsyncWorker.handle(self, listener, client, addr)
+
     def handle_error(self, req: Any, client: Any, addr: Any, exc: Exception) -> None:
         refusal = next((r for kind, r in REFUSALS.items() if isinstance(exc, kind)), None)
         if refusal is None:
@@ -47,5 +178,8 @@ class JsonErrorWorker(ThreadWorker):  # type: ignore[misc]
 
 
 # gunicorn settings (the names are gunicorn's).
-worker_class = "scorekeeper.serving.JsonErrorWorker"
+worker_class = "scorekeeper.serving.Worker"
+worker_connections = 1000
+# Also how long a connection may take to send a request's headers.
+keepalive = HEADER_SECONDS
 limit_request_line = 8190

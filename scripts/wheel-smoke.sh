@@ -70,8 +70,8 @@ base="http://127.0.0.1:$port"
 say "serving with gunicorn on $base"
 # Its own HOME, so its control socket (~/.gunicorn) can't disturb another gunicorn.
 mkdir "$work/home"
-HOME="$work/home" "$work/venv/bin/gunicorn" --bind "127.0.0.1:$port" --workers 1 --threads 2 \
-    "scorekeeper:create_app()" >"$work/server.log" 2>&1 &
+HOME="$work/home" "$work/venv/bin/gunicorn" --bind "127.0.0.1:$port" --workers 1 \
+    --config python:scorekeeper.serving "scorekeeper:create_app()" >"$work/server.log" 2>&1 &
 server_pid=$!
 
 for _ in $(seq 1 60); do

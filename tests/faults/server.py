@@ -1,4 +1,4 @@
-"""The app served as `make run` serves it (gunicorn, 2 workers x 4 threads) for fault tests and
+"""The app served as `make run` serves it (gunicorn, 2 gevent workers) for fault tests and
 the writers benchmark, and a small HTTP client with bounded timeouts.
 
 The server and the `flask` commands run in their own processes, so a test sees exactly what a
@@ -84,7 +84,6 @@ class LiveServer:
 
     database: str
     workers: int = 2
-    threads: int = 4
     port: int = 0
     log: Path = field(default_factory=lambda: Path(tempfile.mkstemp(suffix=".log")[1]))
     process: subprocess.Popen[bytes] | None = None
@@ -108,8 +107,6 @@ class LiveServer:
                     f"127.0.0.1:{self.port}",
                     "--workers",
                     str(self.workers),
-                    "--threads",
-                    str(self.threads),
                     "--no-control-socket",
                     "--config",
                     "python:scorekeeper.serving",

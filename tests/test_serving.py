@@ -1,0 +1,78 @@
+"""The deadlines of `scorekeeper/serving.py`: a body that comes too slowly is answered 408 and
+never reaches a view whole."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import gevent
+import pytest
+from flask import Flask
+from werkzeug.exceptions import RequestTimeout
+from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+from scorekeeper.serving import (
+    BODY_GRACE_SECONDS,
+    MIN_BODY_RATE,
+    TimedBody,
+    body_seconds,
+    with_body_deadline,
+)
+
+MB = 1024 * 1024
+
+
+class Trickling(io.RawIOBase):
+    """A body that sends a byte every `pause` seconds, cooperatively (as a socket under gevent)."""
+
+    def __init__(self, data: bytes, pause: float) -> None:
+        self.data = data
+        self.pause = pause
+        self.sent = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        gevent.sleep(self.pause)
+        chunk = self.data[self.sent : self.sent + 1]
+        self.sent += len(chunk)
+        return chunk
+
+
+def test_a_body_may_take_the_grace_and_a_second_for_each_64_kb() -> None:
+    assert body_seconds(None) == BODY_GRACE_SECONDS
+    assert body_seconds(0) == BODY_GRACE_SECONDS
+    assert body_seconds(64 * MB) == BODY_GRACE_SECONDS + 64 * MB / MIN_BODY_RATE
+    assert MIN_BODY_RATE == 64 * 1024
+
+
+def test_a_read_past_the_deadline_is_a_408() -> None:
+    body = TimedBody(Trickling(b"x" * 100, pause=0.05), seconds=0.2)
+    with pytest.raises(RequestTimeout):
+        while body.read(1):
+            pass
+    assert 1 <= body._body.sent < 10  # type: ignore[attr-defined]
+
+
+def test_a_body_in_time_reads_whole() -> None:
+    body = TimedBody(Trickling(b"abc", pause=0.001), seconds=5)
+    assert b"".join(iter(lambda: body.read(1), b"")) == b"abc"
+
+
+def test_the_app_answers_a_body_too_slow_with_a_json_408(app: Flask) -> None:
+    data = json.dumps({"players": ["Ann", "Bob", "Cat", "Dan", "Eve"], "rounds": 0}).encode()
+    environ = EnvironBuilder(
+        path="/api/sessions",
+        method="POST",
+        headers={"Content-Type": "application/json", "Content-Length": str(len(data))},
+    ).get_environ()
+    environ["wsgi.input"] = Trickling(data, pause=0.01)
+    environ["wsgi.input_terminated"] = True
+    timed = with_body_deadline(app.wsgi_app, seconds=lambda _length: 0.1)
+    answer, status, _headers = run_wsgi_app(timed, environ)
+    body = b"".join(answer)
+    assert status.startswith("408")
+    assert json.loads(body)["error"].startswith("The request's body came too slowly")
+    assert app.test_client().get("/api/sessions").json == {"sessions": []}

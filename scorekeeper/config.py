@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import Flask
 
+from . import hosts
+
 SECRET_KEY_FILE = "secret_key"
 MB = 1024 * 1024
 SIZE = re.compile(r"(\d+)\s*(MB|M|KB|K|B)?", re.ASCII | re.IGNORECASE)
@@ -88,6 +90,9 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         COMPRESS_BR_LEVEL=6,
         # Written before every amount of money: the stake and the settle-up.
         CURRENCY=DEFAULT_CURRENCY,
+        # Names the app is served under besides IP addresses, localhost and this computer's
+        # own names (`hosts.py`): a write under any other is refused.
+        ALLOWED_HOSTS=[],
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):
@@ -98,8 +103,11 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config["UPLOAD_LIMIT"] = upload_limit(limit)
     if symbol := os.environ.get("CURRENCY"):
         app.config["CURRENCY"] = currency(symbol)
+    if allowed := os.environ.get("ALLOWED_HOSTS"):
+        app.config["ALLOWED_HOSTS"] = hosts.names(allowed)
     if test_config is not None:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config["ALLOWED_HOSTS"] = sorted(hosts.own_names() | set(app.config["ALLOWED_HOSTS"]))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))

@@ -10,12 +10,13 @@ from flask import Flask, Request, Response, current_app, has_request_context, js
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import (
     Forbidden,
+    LengthRequired,
     RequestEntityTooLarge,
     RequestURITooLarge,
     UnsupportedMediaType,
 )
 
-from . import errors, stylesheet
+from . import errors, hosts, stylesheet
 
 # style-src also allows the stylesheets inside the pages by their hashes (`stylesheet.py`).
 CONTENT_SECURITY_POLICY = (
@@ -39,8 +40,20 @@ class CrossSite(Forbidden):
     description = "This change came from another site, so it was refused."
 
 
+class UntrustedHost(Forbidden):
+    def __init__(self, host: str) -> None:
+        super().__init__(
+            f"This scorekeeper is not served at {hosts.shown(host)}, so the change was refused. "
+            "Open it at its own address; a server reached by that name lists it in ALLOWED_HOSTS."
+        )
+
+
 class UrlTooLong(RequestURITooLarge):
     description = "The address is too long for this scorekeeper."
+
+
+class NoLength(LengthRequired):
+    description = "Send the form with its length (a Content-Length header), as browsers do."
 
 
 class NotJson(UnsupportedMediaType):
@@ -109,14 +122,20 @@ def check_request() -> Response | None:
     url_length = len(request.path) + len(request.query_string)
     if url_length > current_app.config["URL_LIMIT"]:
         raise UrlTooLong()
-    if request.method not in SAFE_METHODS and from_another_site(request):
-        raise CrossSite()
+    if request.method not in SAFE_METHODS:
+        if not hosts.is_trusted(request.host):
+            raise UntrustedHost(request.host)
+        if from_another_site(request):
+            raise CrossSite()
     limit = body_limit(request)
     # Werkzeug stops reading a streamed (chunked) body at this limit too.
     request.max_content_length = limit
     if request.content_length is not None and request.content_length > limit:
         raise too_large(limit)
     if not is_api(request.path):
+        # A streamed form would be cut at the limit without a word, then read as another form.
+        if request.content_length is None and _has_body(request):
+            raise NoLength()
         return None
     has_body = request.method in BODY_METHODS and _has_body(request)
     if has_body and request.mimetype != "application/json":
@@ -164,7 +183,8 @@ def finish_response(response: Response) -> Response:
 
 def register(app: Flask) -> None:
     app.session_interface = SessionCookie()
-    app.before_request(check_request)
+    # Before every other check, CSRF protection's included, since that one reads the form.
+    app.before_request_funcs.setdefault(None, []).insert(0, check_request)
     app.after_request(finish_response)
 
     @app.errorhandler(RequestEntityTooLarge)

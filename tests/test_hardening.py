@@ -25,6 +25,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper.config import upload_limit
 from scorekeeper.extensions import db
+from scorekeeper.serving import HEADER_SECONDS
 from scorekeeper.stylesheet import minified
 
 from .conftest import fresh_app
@@ -274,6 +275,36 @@ def test_upload_limit_is_configurable(database: str) -> None:
         assert session_count(client) == 0
 
 
+@pytest.mark.parametrize("path", ["/sign-in", "/sessions/new", "/settings/restore"])
+@pytest.mark.parametrize("size", [200 * MB, 3 * 1024 * MB])
+def test_a_form_too_large_is_refused_before_csrf_reads_it(
+    database: str, path: str, size: int
+) -> None:
+    with fresh_app(database, csrf=True) as app:
+        response = app.test_client().post(
+            path,
+            input_stream=Unreadable(size),
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        assert response.status_code == 413
+        assert "the most this scorekeeper accepts" in response.text
+
+
+def test_a_streamed_form_is_refused_unread(database: str) -> None:
+    with fresh_app(database, csrf=True) as app:
+        response = app.test_client().post(
+            "/sign-in",
+            input_stream=Unreadable(2 * MB),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Transfer-Encoding": "chunked",
+            },
+            environ_overrides={"wsgi.input_terminated": True},
+        )
+    assert response.status_code == 411
+    assert "Send the form with its length" in response.text
+
+
 @pytest.mark.parametrize(
     ("typed", "size"),
     [("64MB", 64 * MB), ("500kb", 500 * 1024), ("1048576", MB), (" 2 M ", 2 * MB)],
@@ -370,12 +401,8 @@ def gunicorn(tmp_path: Path) -> Iterator[int]:
             f"127.0.0.1:{port}",
             "--workers",
             "1",
-            "--threads",
-            "2",
-            "--worker-class",
-            "scorekeeper.serving.JsonErrorWorker",
-            "--limit-request-line",
-            "8190",
+            "--config",
+            "python:scorekeeper.serving",
             "--no-control-socket",
             "scorekeeper:create_app()",
         ],
@@ -408,6 +435,30 @@ def test_gunicorn_too_long_request_line_is_json_414(gunicorn: int) -> None:
     assert answer.startswith(b"HTTP/1.1 414 URI Too Long\r\n")
     assert b"Content-Type: application/json\r\n" in answer
     assert answer.endswith(b'{"error": "The address is too long for this scorekeeper."}')
+
+
+def test_gunicorn_closes_the_connection_of_a_body_too_large_unread(gunicorn: int) -> None:
+    with socket.create_connection(("127.0.0.1", gunicorn), timeout=3) as s:
+        s.sendall(
+            b"POST /sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n"
+            + f"Content-Length: {3 * 1024 * MB}\r\n\r\n".encode()
+            + b"passcode="
+            + b"a" * 65536
+        )
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413")
+    assert b"the most this scorekeeper accepts" in answer
+
+
+def test_gunicorn_lets_go_of_a_client_stalled_in_its_headers(gunicorn: int) -> None:
+    with socket.create_connection(("127.0.0.1", gunicorn), timeout=HEADER_SECONDS + 5) as s:
+        s.sendall(b"GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
+        started = time.monotonic()
+        assert s.recv(65536) == b""
+        assert time.monotonic() - started < HEADER_SECONDS + 2
 
 
 # --- headers and cookies

@@ -9,6 +9,7 @@ from wtforms import StringField
 
 from .. import rule_sets
 from ..extensions import db
+from ..hosts import external_url
 from ..models import RuleSet
 from ..rules import RuleError
 from . import bp
@@ -61,7 +62,7 @@ def _rule_set_or_404(rule_set_id: int) -> RuleSet:
 def share_rule_set(rule_set_id: int) -> str:
     rule_set = _rule_set_or_404(rule_set_id)
     options = rule_sets.options_of(rule_set)
-    link = f"{url_for('pages.new_session', _external=True)}?{rule_sets.new_session_query(options)}"
+    link = f"{external_url('pages.new_session')}?{rule_sets.new_session_query(options)}"
     return render_template(
         "share_rule_set.html",
         rule_set=rule_set,

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from werkzeug.security import check_password_hash
 from werkzeug.test import TestResponse
 
-from scorekeeper.access.models import AccessSetting, ApiToken, SignInFailure
+from scorekeeper.access.models import AccessSetting, ApiToken, SignIn, SignInFailure
 from scorekeeper.extensions import db
 
 from .conftest import second_worker
@@ -242,6 +242,36 @@ def test_sign_out_from_the_settings_page(client: FlaskClient, runner: FlaskCliRu
     assert client.post("/api/sessions", json={"players": SEATS, "rounds": 0}).status_code == 401
 
 
+def test_signing_out_refuses_a_copy_of_the_cookie_too(
+    app: Flask, client: FlaskClient, runner: FlaskCliRunner
+) -> None:
+    set_passcode(runner)
+    value = session_cookie(sign_in(client)).split(";")[0].removeprefix("session=")
+    copy = app.test_client()
+    copy.set_cookie("session", value)
+    body = {"players": SEATS, "rounds": 0}
+    assert copy.post("/api/sessions", json=body).status_code == 201
+    assert client.post("/sign-out").status_code == 303
+    assert_unauthorized(copy.post("/api/sessions", json=body), NO_TOKEN)
+    assert copy.post("/sessions/new", data=NEW_SESSION).status_code == 303
+    with app.app_context():
+        assert db.session.scalar(select(db.func.count()).select_from(SignIn)) == 0
+
+
+def test_a_sign_in_older_than_30_days_no_longer_holds(
+    app: Flask, client: FlaskClient, runner: FlaskCliRunner
+) -> None:
+    set_passcode(runner)
+    sign_in(client)
+    body = {"players": SEATS, "rounds": 0}
+    assert client.post("/api/sessions", json=body).status_code == 201
+    with app.app_context():
+        row = db.session.scalars(select(SignIn)).one()
+        row.created_at = datetime.now(UTC) - timedelta(days=30, minutes=1)
+        db.session.commit()
+    assert_unauthorized(client.post("/api/sessions", json=body), NO_TOKEN)
+
+
 # --- Role reader: reading needs it too
 
 
@@ -414,17 +444,19 @@ def test_the_limit_holds_across_server_workers(app: Flask) -> None:
         assert 1 <= int(page.headers["Retry-After"]) <= 60
 
 
-def test_wrong_tries_older_than_a_minute_no_longer_count_and_are_purged(
+def test_wrong_tries_older_than_a_minute_no_longer_count_and_an_hour_are_purged(
     app: Flask, client: FlaskClient, runner: FlaskCliRunner
 ) -> None:
     set_passcode(runner)
     long_ago = datetime.now(UTC) - timedelta(seconds=61)
+    over_an_hour = datetime.now(UTC) - timedelta(minutes=61)
     with app.app_context():
         db.session.add_all(SignInFailure(address="127.0.0.1", at=long_ago) for _ in range(10))
+        db.session.add_all(SignInFailure(address="10.0.0.9", at=over_an_hour) for _ in range(5))
         db.session.commit()
     assert wrong_token(client).status_code == 401
     with app.app_context():
-        assert db.session.scalar(select(db.func.count()).select_from(SignInFailure)) == 1
+        assert db.session.scalar(select(db.func.count()).select_from(SignInFailure)) == 11
 
     # The wait ends when the oldest of the last ten wrong tries is a minute old.
     recent = datetime.now(UTC) - timedelta(seconds=30)
@@ -433,6 +465,52 @@ def test_wrong_tries_older_than_a_minute_no_longer_count_and_are_purged(
         db.session.commit()
     wait = assert_too_many(wrong_token(client))
     assert 29 <= wait <= 31
+
+
+def test_a_hundred_wrong_tries_an_hour_from_every_address_stop_every_address(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
+    set_passcode(runner)
+    token = create_token(runner)
+    half_an_hour_ago = datetime.now(UTC) - timedelta(minutes=30)
+    with app.app_context():
+        db.session.add_all(
+            SignInFailure(address=f"10.0.{n // 200}.{n % 200}", at=half_an_hour_ago)
+            for n in range(99)
+        )
+        db.session.commit()
+    newcomer = app.test_client()
+    newcomer.environ_base["REMOTE_ADDR"] = "10.9.9.9"
+    assert wrong_token(newcomer).status_code == 401
+    for phone in (newcomer, app.test_client()):
+        refused = phone.post("/api/sessions", json={}, headers=bearer(token))
+        assert refused.status_code == 429
+        wait = int(refused.headers["Retry-After"])
+        assert 29 * 60 <= wait <= 30 * 60 + 1
+        assert refused.json == {
+            "error": "Too many wrong passcodes or tokens were tried within the hour. Try again "
+            "in 30 minutes; phones signed in already go on."
+        }
+        page = sign_in(phone)
+        assert page.status_code == 429
+        assert "Try again in 30 minutes" in page.text
+    assert "100 wrong tries within the last hour" in invoke(runner, "status").output
+
+
+def test_a_right_passcode_or_token_is_not_counted_as_wrong(
+    app: Flask, client: FlaskClient, runner: FlaskCliRunner
+) -> None:
+    set_passcode(runner)
+    token = create_token(runner)
+    for _ in range(12):
+        assert sign_in(client).status_code == 303
+        assert client.post("/sign-out").status_code == 303
+    body = {"players": SEATS, "rounds": 0}
+    other = app.test_client()
+    for _ in range(12):
+        assert other.post("/api/sessions", json=body, headers=bearer(token)).status_code == 201
+    with app.app_context():
+        assert db.session.scalar(select(db.func.count()).select_from(SignInFailure)) == 0
 
 
 # --- The command line
@@ -491,11 +569,11 @@ def test_set_passcode_prompts_twice_hidden_and_stores_a_hash(
         "Access is on. Reading and changing the scores need a sign-in or an API token"
     )
 
-    mismatch = invoke(runner, "set-passcode", input="abcd1\nabcd2\nabcd1\nabcd1\n")
+    mismatch = invoke(runner, "set-passcode", input="abcdef1\nabcdef2\nabcdef1\nabcdef1\n")
     assert mismatch.exit_code == 0
     assert "Error: The two entered values do not match." in mismatch.output
-    short = invoke(runner, "set-passcode", "--passcode", "abc")
+    short = invoke(runner, "set-passcode", "--passcode", "abcde")
     assert short.exit_code == 1
-    assert short.output == "Error: A passcode needs at least 4 characters.\n"
+    assert short.output == "Error: A passcode needs at least 6 characters.\n"
     with app.app_context():
         assert db.session.scalars(select(AccessSetting)).one().role == "scorer"

@@ -3,16 +3,13 @@ the API guard every change (role scorer) or every request (role reader)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from flask import Flask
 
 from . import models  # noqa: F401  (the tables join the metadata)
 from .commands import access
 from .guard import guard, status
 from .pages import bp
-
-SIGN_IN_LIFETIME = timedelta(days=30)
+from .state import SIGN_IN_LIFETIME
 
 
 def init_app(app: Flask) -> None:

@@ -79,6 +79,8 @@ def status_command() -> None:
         click.echo(f"To ask for a passcode, run: {SET_PASSCODE}")
     else:
         click.echo(f"Access is on. {describe(role)}")
+        wrong = state.recent_failures()
+        click.echo(f"{wrong} wrong {'try' if wrong == 1 else 'tries'} within the last hour.")
     tokens = state.tokens()
     if not tokens:
         click.echo("API tokens: none.")

@@ -3,6 +3,7 @@ lets it through; otherwise a page goes to sign-in and the API answers 401."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -14,7 +15,7 @@ from ..extensions import db
 from . import state
 from .state import Access
 
-# The session key of a sign-in: the passcode's generation it was made with.
+# The session key of a sign-in: `<id>.<secret>` of its row (`state.new_sign_in`).
 SIGNED_IN = "access"
 # What a phone fetches before anyone signs in, which shows nothing of the scores.
 OPEN_ENDPOINTS = frozenset(
@@ -51,16 +52,19 @@ def status() -> Status:
 
 
 def signed_in(access: Access) -> bool:
-    return access.generation is not None and session.get(SIGNED_IN) == access.generation
+    cookie = session.get(SIGNED_IN)
+    return access.on and isinstance(cookie, str) and state.sign_in_holds(cookie)
 
 
-def sign_in(access: Access) -> None:
-    session[SIGNED_IN] = access.generation
+def sign_in() -> None:
+    session[SIGNED_IN] = state.new_sign_in()
     session.permanent = True
 
 
 def sign_out() -> None:
-    session.pop(SIGNED_IN, None)
+    cookie = session.pop(SIGNED_IN, None)
+    if isinstance(cookie, str):
+        state.end_sign_in(cookie)
     session.permanent = False
 
 
@@ -86,11 +90,14 @@ def check(access: Access) -> ResponseReturnValue | None:
         if is_api():
             return unauthorized(NO_TOKEN)
         return redirect_to_sign_in()
-    if (wait := state.retry_after(address())) is not None:
-        return too_many_tries(wait)
-    if state.token_matches(token):
+    if state.token_known(token):
         return None
-    state.record_failure(address())
+    counted = state.count_try(address())
+    if isinstance(counted, state.Wait):
+        return too_many_tries(counted)
+    if state.token_matches(token):
+        state.take_back(counted)
+        return None
     return unauthorized(WRONG_TOKEN)
 
 
@@ -109,12 +116,19 @@ def unauthorized(message: str) -> ResponseReturnValue:
     return error_answer(401, message, headers={"WWW-Authenticate": "Bearer"})
 
 
-def too_many_tries(wait: int) -> ResponseReturnValue:
-    return error_answer(
-        429,
-        f"Too many wrong passcodes or tokens from this address. Try again in {wait} seconds.",
-        headers={"Retry-After": str(wait)},
-    )
+def too_many_tries(wait: state.Wait) -> ResponseReturnValue:
+    if wait.everywhere:
+        minutes = math.ceil(wait.seconds / 60)
+        message = (
+            f"Too many wrong passcodes or tokens were tried within the hour. Try again in "
+            f"{minutes} minute{'s' if minutes != 1 else ''}; phones signed in already go on."
+        )
+    else:
+        message = (
+            "Too many wrong passcodes or tokens from this address. "
+            f"Try again in {wait.seconds} seconds."
+        )
+    return error_answer(429, message, headers={"Retry-After": str(wait.seconds)})
 
 
 def redirect_to_sign_in() -> ResponseReturnValue:

@@ -1,4 +1,5 @@
-"""The stored access records: the passcode, the API tokens and recent wrong tries.
+"""The stored access records: the passcode, the phones signed in, the API tokens and recent
+tries of a passcode or token.
 
 Passcodes and token secrets are kept only as Werkzeug's slow salted hashes.
 """
@@ -20,9 +21,19 @@ class AccessSetting(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     role: Mapped[str | None] = mapped_column(String(10))
     passcode_hash: Mapped[str | None] = mapped_column(String(255))
-    # Held in every sign-in cookie; a new passcode draws a new one, signing every phone out.
-    generation: Mapped[str] = mapped_column(String(64))
     changed_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+
+
+class SignIn(db.Model):  # type: ignore[name-defined,misc]
+    """A phone signed in with the passcode. Its cookie holds `<id>.<secret>`; only the secret's
+    SHA-256 is kept (it is random, so a fast hash is enough). Signing out deletes the row, so a
+    copy of the cookie is refused too; a new passcode deletes every row."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(
+        db.DateTime(timezone=True), default=utcnow, index=True
+    )
 
 
 class ApiToken(db.Model):  # type: ignore[name-defined,misc]
@@ -35,7 +46,9 @@ class ApiToken(db.Model):  # type: ignore[name-defined,misc]
 
 
 class SignInFailure(db.Model):  # type: ignore[name-defined,misc]
-    """A wrong passcode or token, kept a minute, so every server worker counts the same tries."""
+    """A try of a passcode or token, counted before it is checked and taken back when it is
+    right, so that tries sent at once are all counted; kept an hour, in the database, so that
+    every server worker counts the same tries."""
 
     __table_args__ = (Index("ix_sign_in_failure_address_at", "address", "at"),)
 

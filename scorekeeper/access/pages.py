@@ -28,12 +28,13 @@ def sign_in_page() -> ResponseReturnValue:
     back = local_path(request.args.get("next")) or url_for("pages.index")
     form = SignInForm()
     if access.on and form.validate_on_submit():
-        if (wait := state.retry_after(address())) is not None:
-            return too_many_tries(wait)
+        counted = state.count_try(address())
+        if isinstance(counted, state.Wait):
+            return too_many_tries(counted)
         if state.passcode_matches(form.passcode.data):
-            sign_in(access)
+            state.take_back(counted)
+            sign_in()
             return redirect(back, code=303)
-        state.record_failure(address())
         form.passcode.errors.append("That passcode is wrong. Check it and try again.")
     return render_template("sign_in.html", form=form, access=access, back=back)
 

@@ -1,26 +1,34 @@
-"""Reading and changing access: the passcode and its role, API tokens, and wrong tries counted
-in the database so that every server worker sees the same counts."""
+"""Reading and changing access: the passcode and its role, the phones signed in, API tokens,
+and tries of a passcode or token counted in the database, so that every server worker sees the
+same counts."""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import math
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from ..database import begin_write
 from ..extensions import db
-from ..models import utcnow
-from .models import AccessSetting, ApiToken, SignInFailure
+from ..models import as_utc, utcnow
+from .models import AccessSetting, ApiToken, SignIn, SignInFailure
 
 SETTING_ID = 1
+# Wrong tries: at most MAX_FAILURES a minute from one address, and MAX_FAILURES_EVERYWHERE an
+# hour from every address together.
 MAX_FAILURES = 10
 FAILURE_WINDOW = timedelta(minutes=1)
-MIN_PASSCODE = 4
+MAX_FAILURES_EVERYWHERE = 100
+WIDE_FAILURE_WINDOW = timedelta(hours=1)
+MIN_PASSCODE = 6
+SIGN_IN_LIFETIME = timedelta(days=30)
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_TOKEN_NAME = 100
 # Verified tokens by their SHA-256: a repeat request skips the slow hash, yet its row is still
@@ -45,7 +53,6 @@ class AccessRefused(Exception):
 @dataclass(frozen=True)
 class Access:
     role: Role | None
-    generation: str | None
 
     @property
     def on(self) -> bool:
@@ -60,8 +67,8 @@ class Access:
 def current() -> Access:
     setting = db.session.get(AccessSetting, SETTING_ID)
     if setting is None or setting.role is None:
-        return Access(None, None)
-    return Access(Role(setting.role), setting.generation)
+        return Access(None)
+    return Access(Role(setting.role))
 
 
 def set_passcode(passcode: str, role: Role) -> None:
@@ -70,9 +77,9 @@ def set_passcode(passcode: str, role: Role) -> None:
     setting = db.session.get(AccessSetting, SETTING_ID) or AccessSetting(id=SETTING_ID)
     setting.role = role.value
     setting.passcode_hash = generate_password_hash(passcode)
-    setting.generation = secrets.token_urlsafe(24)
     setting.changed_at = utcnow()
     db.session.add(setting)
+    db.session.execute(delete(SignIn))
     db.session.commit()
 
 
@@ -81,9 +88,9 @@ def turn_off() -> None:
     if setting is not None:
         setting.role = None
         setting.passcode_hash = None
-        setting.generation = secrets.token_urlsafe(24)
         setting.changed_at = utcnow()
-        db.session.commit()
+    db.session.execute(delete(SignIn))
+    db.session.commit()
 
 
 def passcode_matches(passcode: str) -> bool:
@@ -128,36 +135,132 @@ def token_matches(token: str) -> bool:
     row = db.session.get(ApiToken, int(token_id))
     if row is None:
         return False
-    key = hashlib.sha256(token.encode()).hexdigest()
-    if _verified.get(key) == row.secret_hash:
-        return True
     if not check_password_hash(row.secret_hash, secret):
         return False
     if len(_verified) >= MAX_VERIFIED:
         _verified.clear()
-    _verified[key] = row.secret_hash
+    _verified[_sha256(token)] = row.secret_hash
     return True
 
 
-def record_failure(address: str) -> None:
+def new_sign_in() -> str:
+    """Sign a phone in: what its cookie keeps, `<id>.<secret>`."""
+    secret = secrets.token_urlsafe(32)
     now = utcnow()
-    db.session.execute(delete(SignInFailure).where(SignInFailure.at < now - FAILURE_WINDOW))
-    db.session.add(SignInFailure(address=address, at=now))
+    db.session.execute(delete(SignIn).where(SignIn.created_at < now - SIGN_IN_LIFETIME))
+    row = SignIn(secret_hash=_sha256(secret), created_at=now)
+    db.session.add(row)
     db.session.commit()
+    return f"{row.id}.{secret}"
 
 
-def retry_after(address: str) -> int | None:
-    """Seconds until `address` may try again, or None when it has not had too many wrong tries
-    within the last minute."""
-    now = utcnow()
-    recent = db.session.scalars(
-        select(SignInFailure.at)
-        .where(SignInFailure.address == address, SignInFailure.at >= now - FAILURE_WINDOW)
-        .order_by(SignInFailure.at.desc())
-        .limit(MAX_FAILURES)
-    ).all()
-    if len(recent) < MAX_FAILURES:
+def sign_in_holds(cookie: str) -> bool:
+    """Whether a sign-in cookie's value is a sign-in that still holds."""
+    row = _sign_in(cookie)
+    return row is not None and as_utc(row.created_at) > utcnow() - SIGN_IN_LIFETIME
+
+
+def end_sign_in(cookie: str) -> None:
+    row = _sign_in(cookie)
+    if row is not None:
+        db.session.delete(row)
+        db.session.commit()
+
+
+def _sign_in(cookie: str) -> SignIn | None:
+    sign_in_id, _, secret = cookie.partition(".")
+    if not sign_in_id.isdigit() or len(sign_in_id) > 18 or not secret:
         return None
-    # Once the oldest of the last ten leaves the window, the address may try again.
-    oldest = recent[-1] if recent[-1].tzinfo else recent[-1].replace(tzinfo=UTC)
-    return max(1, math.ceil((oldest + FAILURE_WINDOW - now).total_seconds()))
+    row = db.session.get(SignIn, int(sign_in_id))
+    if row is None or not hmac.compare_digest(row.secret_hash, _sha256(secret)):
+        return None
+    return row
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def token_known(token: str) -> bool:
+    """Whether this process has checked the token already and it still exists: no try to
+    count, no slow hash."""
+    token_id, _, _secret = token.partition(".")
+    cached = _verified.get(_sha256(token))
+    if cached is None or not token_id.isdigit() or len(token_id) > 18:
+        return False
+    row = db.session.get(ApiToken, int(token_id))
+    return row is not None and row.secret_hash == cached
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Too many wrong tries: from this address (`everywhere` False) or from every address."""
+
+    seconds: int
+    everywhere: bool
+
+
+def count_try(address: str) -> int | Wait:
+    """Count a try of a passcode or token from `address` before it is checked, in a write of
+    its own: the try's id, to take back once it proves right, or how long to wait when too
+    many tries were wrong. Tries sent at once are counted one after another, every one."""
+    begin_write(None)
+    try:
+        now = utcnow()
+        db.session.execute(
+            delete(SignInFailure).where(SignInFailure.at < now - WIDE_FAILURE_WINDOW)
+        )
+        wait = _wait(address, now)
+        if wait is None:
+            row = SignInFailure(address=address, at=now)
+            db.session.add(row)
+            db.session.flush()
+            counted: int | Wait = row.id
+        else:
+            counted = wait
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return counted
+
+
+def take_back(try_id: int) -> None:
+    """A try proved right: it no longer counts."""
+    begin_write(None)
+    try:
+        db.session.execute(delete(SignInFailure).where(SignInFailure.id == try_id))
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _wait(address: str, now: datetime) -> Wait | None:
+    here = _oldest_of_last(MAX_FAILURES, now - FAILURE_WINDOW, address)
+    if here is not None:
+        return Wait(_seconds_until(here + FAILURE_WINDOW, now), everywhere=False)
+    everywhere = _oldest_of_last(MAX_FAILURES_EVERYWHERE, now - WIDE_FAILURE_WINDOW, None)
+    if everywhere is not None:
+        return Wait(_seconds_until(everywhere + WIDE_FAILURE_WINDOW, now), everywhere=True)
+    return None
+
+
+def _oldest_of_last(count: int, since: datetime, address: str | None) -> datetime | None:
+    """The oldest of the last `count` tries since `since` (from `address`, or from anywhere),
+    when there are that many; once it leaves the window, one more try may be made."""
+    query = select(SignInFailure.at).where(SignInFailure.at >= since)
+    if address is not None:
+        query = query.where(SignInFailure.address == address)
+    recent = db.session.scalars(query.order_by(SignInFailure.at.desc()).limit(count)).all()
+    return as_utc(recent[-1]) if len(recent) == count else None
+
+
+def _seconds_until(moment: datetime, now: datetime) -> int:
+    return max(1, math.ceil((moment - now).total_seconds()))
+
+
+def recent_failures() -> int:
+    """How many tries were wrong within the last hour, from every address."""
+    since = utcnow() - WIDE_FAILURE_WINDOW
+    return db.session.scalar(select(func.count()).where(SignInFailure.at >= since)) or 0

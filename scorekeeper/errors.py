@@ -32,13 +32,18 @@ def _wants_json() -> bool:
 
 
 def error_answer(
-    status: int, message: str, field: str | None = None, headers: dict[str, str] | None = None
+    status: int,
+    message: str,
+    field: str | None = None,
+    headers: dict[str, str] | None = None,
+    more: dict[str, Any] | None = None,
 ) -> tuple[Any, int, dict[str, str]]:
+    """A refusal: JSON under /api/ (with `more` keys), else the error page."""
     if _wants_json():
         body: dict[str, Any] = {"error": message}
         if field is not None:
             body["field"] = field
-        return body, status, headers or {}
+        return body | (more or {}), status, headers or {}
     return render_template("error.html", status=status, message=message), status, headers or {}
 
 
@@ -58,7 +63,7 @@ def register(app: Flask) -> None:
         if isinstance(error, SessionComplete | HandsPlayed | Conflict):
             status = 409
         elif isinstance(error, VersionMismatch):
-            status = 412
+            return error_answer(412, error.message, error.field, more={"version": error.current})
         elif isinstance(error, NotFound):
             status = 404
         return error_answer(status, error.message, error.field)

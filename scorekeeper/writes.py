@@ -52,6 +52,7 @@ class VersionMismatch(RuleError):
             "Reload it and try again.",
             "version",
         )
+        self.current = current
 
 
 class NotFound(RuleError):

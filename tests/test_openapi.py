@@ -88,7 +88,20 @@ def test_every_operation_has_the_write_headers_and_json_errors() -> None:
             for status, answer in operation["responses"].items():
                 if int(status) >= 400:
                     assert answer == {"$ref": f"#/components/responses/{status}"}
-    for status in ("400", "401", "403", "404", "405", "409", "412", "413", "415", "429", "503"):
+    for status in (
+        "400",
+        "401",
+        "403",
+        "404",
+        "405",
+        "408",
+        "409",
+        "412",
+        "413",
+        "415",
+        "429",
+        "503",
+    ):
         answer = doc["components"]["responses"][status]
         assert answer["content"]["application/json"]["schema"] == {
             "$ref": "#/components/schemas/Error"

@@ -81,6 +81,7 @@ def test_a_stale_if_match_is_refused_and_changes_nothing(
     )
     assert response.status_code == 412
     assert response.json["field"] == "version"
+    assert response.json["version"] == before["version"]
     assert response.json["error"] == (
         f"The session is at version {before['version']} now, not {before['version'] - 1}: "
         "it has changed since. Reload it and try again."

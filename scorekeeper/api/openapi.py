@@ -30,20 +30,24 @@ Schema = dict[str, Any]
 ERRORS = {
     400: "Refused: malformed JSON, a wrong type, an unknown player or key, a number out of range.",
     401: "Access is on and the bearer token is missing or wrong.",
-    403: "A write whose `Origin` names another site.",
+    403: "A write whose `Origin` names another site, or that reached the server under a name it "
+    "is not served at.",
+    408: "The body came too slowly.",
     404: "No such session, hand or change.",
     405: "The method is not allowed on this path.",
     409: "A conflict: the session is complete, or the `Idempotency-Key` was used for another "
     "request.",
-    412: "`If-Match` names an older version of the session; `field` is `version`.",
+    412: "`If-Match` names an older version of the session; `field` is `version`, and `version` "
+    "is the session's version now.",
     413: "The body is over 1 MB.",
     415: "The body is not `application/json`.",
-    429: "Too many wrong passcodes or tokens from this address; wait `Retry-After` seconds.",
+    429: "Too many wrong passcodes or tokens, from this address or from every address within "
+    "the hour; wait `Retry-After` seconds.",
     503: "A restore or import holds the database; try again after `Retry-After` seconds.",
 }
 RETRY_AFTER = (429, 503)
 READ_ERRORS = (401, 429)
-WRITE_ERRORS = (400, 401, 403, 409, 413, 415, 429, 503)
+WRITE_ERRORS = (400, 401, 403, 408, 409, 413, 415, 429, 503)
 
 
 def _ref(name: str) -> Schema:
@@ -290,6 +294,10 @@ def _schemas() -> dict[str, Schema]:
             "properties": {
                 "error": {"type": "string", "description": "A sentence a person understands."},
                 "field": {"type": "string", "description": "The offending field, if any."},
+                "version": {
+                    "type": "integer",
+                    "description": "On a 412, the session's version now.",
+                },
             },
             "required": ["error"],
         },

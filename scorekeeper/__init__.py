@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import access, api, errors, pages, scripts, security, stylesheet
 from .commands import register_commands
@@ -32,6 +33,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     configure(app, test_config)
+    if proxies := app.config["TRUSTED_PROXIES"]:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     register_extensions(app)
     # The security checks come first: they refuse hostile requests before anything reads the
     # database, the access check included.

@@ -18,6 +18,7 @@ MB = 1024 * 1024
 SIZE = re.compile(r"(\d+)\s*(MB|M|KB|K|B)?", re.ASCII | re.IGNORECASE)
 UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "m": MB, "mb": MB}
 DEFAULT_CURRENCY = "$"
+MAX_PROXIES = 5
 
 
 def database_url(url: str) -> str:
@@ -34,6 +35,15 @@ def upload_limit(text: str) -> int:
     if match is None:
         raise ValueError(f"UPLOAD_LIMIT must be a size such as 64MB or 1048576, not {text!r}.")
     return int(match[1]) * UNITS[(match[2] or "").lower()]
+
+
+def proxy_count(text: str) -> int:
+    if not text.strip().isdigit() or int(text) > MAX_PROXIES:
+        raise ValueError(
+            f"TRUSTED_PROXIES must be how many proxies stand in front, 0 to {MAX_PROXIES}, "
+            f"not {text!r}."
+        )
+    return int(text)
 
 
 def currency(text: str) -> str:
@@ -93,6 +103,9 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # Names the app is served under besides IP addresses, localhost and this computer's
         # own names (`hosts.py`): a write under any other is refused.
         ALLOWED_HOSTS=[],
+        # How many reverse proxies stand in front of the app: their X-Forwarded-For and
+        # X-Forwarded-Proto are believed (`create_app`), no one else's.
+        TRUSTED_PROXIES=0,
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):
@@ -105,6 +118,8 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config["CURRENCY"] = currency(symbol)
     if allowed := os.environ.get("ALLOWED_HOSTS"):
         app.config["ALLOWED_HOSTS"] = hosts.names(allowed)
+    if proxies := os.environ.get("TRUSTED_PROXIES"):
+        app.config["TRUSTED_PROXIES"] = proxy_count(proxies)
     if test_config is not None:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])

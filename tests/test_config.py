@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
+from flask import Flask, request
 from sqlalchemy import text
 
 from scorekeeper import create_app
-from scorekeeper.config import database_url
+from scorekeeper.config import database_url, proxy_count
 from scorekeeper.extensions import db
 
 
@@ -162,3 +162,38 @@ def test_pages_styles_and_scripts_go_compressed_and_the_api_does_not(
         assert "Content-Encoding" not in plain.headers
     with client.get("/api/sessions", headers={"Accept-Encoding": "gzip, br"}) as api:
         assert api.status_code == 200 and "Content-Encoding" not in api.headers
+
+
+def seen_by_the_app(app: Flask) -> tuple[str | None, bool]:
+    """The address and https-ness the app sees of a request forwarded by a proxy."""
+    seen: list[tuple[str | None, bool]] = []
+
+    @app.get("/whoami")
+    def whoami() -> str:
+        seen.append((request.remote_addr, request.is_secure))
+        return ""
+
+    with app.app_context():
+        db.create_all()
+    forwarded = {"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https"}
+    assert app.test_client().get("/whoami", headers=forwarded).status_code == 200
+    with app.app_context():
+        db.engine.dispose()
+    return seen[0]
+
+
+def test_behind_trusted_proxies_a_phone_is_known_by_its_forwarded_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TRUSTED_PROXIES", "1")
+    assert seen_by_the_app(create_app()) == ("203.0.113.7", True)
+
+
+def test_without_trusted_proxies_forwarded_headers_are_not_believed() -> None:
+    assert seen_by_the_app(create_app()) == ("127.0.0.1", False)
+
+
+@pytest.mark.parametrize("given", ["yes", "-1", "6", ""])
+def test_trusted_proxies_must_be_a_small_count(given: str) -> None:
+    with pytest.raises(ValueError, match="TRUSTED_PROXIES must be how many proxies"):
+        proxy_count(given)

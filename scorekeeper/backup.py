@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import rule_sets as rule_sets_module
 from . import rules, store, writes
-from .api.parse import hand_request, session_request
+from .api.parse import LONE_SURROGATE, hand_request, session_request
 from .extensions import db
 from .json_format import hand_input_json, iso, options_json
 from .models import HandPlayer, Player, RuleSet, Seat, Session
@@ -36,6 +36,15 @@ CONFLICT = (
 
 # Sessions inserted together by a restore, in one write: each batch is a few statements.
 SESSIONS_A_BATCH = 100
+# The largest id or version a backup may give: far below 2**31 - 1 (PostgreSQL's integer, and
+# the largest id the routes take), so the ids and versions that come after never run out.
+MAX_KEPT = 1_000_000_000
+# The longest number a backup holds is an id or a version; a longer one is damage.
+MAX_DIGITS = 20
+# The times a backup may give, far enough inside what a datetime holds that every time zone
+# can show them.
+EARLIEST = datetime(2, 1, 1, tzinfo=UTC)
+LATEST = datetime(9999, 1, 1, tzinfo=UTC)
 
 
 @dataclass
@@ -111,7 +120,7 @@ def session_backup_json(session: Session) -> dict[str, Any]:
 def read_backup(raw: bytes | str) -> Any:
     """The JSON of a backup file, or a refusal saying why it can't be read."""
     try:
-        return json.loads(raw)
+        data = json.loads(raw, parse_int=_backup_int)
     except json.JSONDecodeError as error:
         raise RuleError(
             f"This file is damaged or not a backup: it is not valid JSON "
@@ -119,6 +128,61 @@ def read_backup(raw: bytes | str) -> Any:
         ) from None
     except (UnicodeDecodeError, RecursionError):
         raise RuleError("This file is damaged or not a backup: it is not JSON text.") from None
+    where = _lone_surrogate(data)
+    if where is not None:
+        raise RuleError(
+            f"{where}: its text holds a lone surrogate (such as \\ud800), which is not a character."
+        )
+    return data
+
+
+def _backup_int(literal: str) -> int:
+    # Checked before int(), which raises on thousands of digits.
+    digits = len(literal.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise RuleError(
+            f"This file is damaged or not a backup: it holds a number of {digits} digits."
+        )
+    return int(literal)
+
+
+PARTS = {"players": "Player", "sessions": "Session", "rule_sets": "Rule set"}
+
+
+def _lone_surrogate(data: Any) -> str | None:
+    """Where in the backup a text (a key too) holds a lone surrogate, which JSON's escapes can
+    write and no database stores: "Session 3 of the backup"; None when none does."""
+    return next((where for where, part in _parts(data) if _holds_lone_surrogate(part)), None)
+
+
+def _parts(data: Any) -> Iterator[tuple[str, Any]]:
+    """The backup in parts, each with where it is: each player, session and rule set, and the
+    rest."""
+    if not isinstance(data, dict):
+        yield "This backup", data
+        return
+    for key, value in data.items():
+        label = PARTS.get(key)
+        if label is not None and isinstance(value, list):
+            for position, item in enumerate(value, start=1):
+                yield f"{label} {position} of the backup", item
+        else:
+            yield "This backup", [key, value]
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    pending = [value]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if LONE_SURROGATE.search(value):
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value)
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
 
 
 @dataclass(frozen=True)
@@ -417,8 +481,8 @@ def _counts() -> tuple[int, int]:
 
 
 def _record_id(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= store.MAX_ID:
-        raise RuleError(f"Its id must be a whole number from 1 to {store.MAX_ID}.", "id")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_KEPT:
+        raise RuleError(f"Its id must be a whole number from 1 to {MAX_KEPT}.", "id")
     return value
 
 
@@ -500,8 +564,8 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
 
 
 def _version(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= store.MAX_ID:
-        raise RuleError(f"Its version must be a whole number from 0 to {store.MAX_ID}.", "version")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_KEPT:
+        raise RuleError(f"Its version must be a whole number from 0 to {MAX_KEPT}.", "version")
     return value
 
 
@@ -530,7 +594,7 @@ def _comparable(session: dict[str, Any]) -> str:
 
 
 def _created_at(value: Any) -> datetime:
-    """An ISO 8601 time; one without a time zone is UTC, as every stored time is."""
+    """An ISO 8601 time, in UTC; one without a time zone is UTC, as every stored time is."""
     try:
         moment = datetime.fromisoformat(value)
     except (TypeError, ValueError):
@@ -540,8 +604,18 @@ def _created_at(value: Any) -> datetime:
             "created_at",
         ) from None
     if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+        moment = moment.replace(tzinfo=UTC)
+    try:
+        utc = moment.astimezone(UTC)
+    except OverflowError:
+        utc = None
+    if utc is None or not EARLIEST <= utc < LATEST:
+        raise RuleError(
+            f"Its created_at must be a time from the year {EARLIEST.year} to the year "
+            f"{LATEST.year - 1}.",
+            "created_at",
+        )
+    return utc
 
 
 def _checked_hand(table: rules.Table, before: list[rules.Hand], hand: Any) -> rules.Hand:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import escape
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 from werkzeug.http import parse_options_header
@@ -456,7 +457,7 @@ REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     (
         "a session without an id",
         lambda b: b["sessions"][3].pop("id"),
-        "Session 4 of the backup: Its id must be a whole number from 1 to 2147483647.",
+        "Session 4 of the backup: Its id must be a whole number from 1 to 1000000000.",
     ),
     (
         "a creation time that is not a time",
@@ -534,6 +535,154 @@ def test_an_invalid_backup_is_refused_and_changes_nothing(
 def test_json_that_is_not_a_backup_is_refused(fresh: Fresh, data: Any) -> None:
     with pytest.raises(RuleError, match=r"^This file is not a backup of the scorekeeper:"):
         restore(fresh(), data)
+
+
+# --- Hostile values: refused with a sentence on the page and the command line, nothing changed
+
+
+def dumped(change: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], str]:
+    """A change to a backup, then the backup as JSON text (lone surrogates escaped, as JSON
+    writes them)."""
+    return lambda backup: json.dumps(tamper(backup, change))
+
+
+LONE_SURROGATE = "its text holds a lone surrogate (such as \\ud800), which is not a character."
+CREATED_AT = "Its created_at must be a time from the year 2 to the year 9998."
+HOSTILE: list[tuple[str, Callable[[dict[str, Any]], str], str]] = [
+    (
+        "a number of 5000 digits",
+        lambda b: json.dumps(b).replace('"rounds": 1,', f'"rounds": {"9" * 5000},', 1),
+        "This file is damaged or not a backup: it holds a number of 5000 digits.",
+    ),
+    (
+        "a lone surrogate in a session's name",
+        dumped(lambda b: b["sessions"][1].update(name="Friday \ud800")),
+        f"Session 2 of the backup: {LONE_SURROGATE}",
+    ),
+    (
+        "a lone surrogate in a key",
+        dumped(lambda b: b["sessions"][3]["rules"].update({"\udc00": True})),
+        f"Session 4 of the backup: {LONE_SURROGATE}",
+    ),
+    (
+        "a lone surrogate in a player's name",
+        dumped(lambda b: b["players"][2].update(name="Cat\ud83d")),
+        f"Player 3 of the backup: {LONE_SURROGATE}",
+    ),
+    (
+        "a lone surrogate in a rule set",
+        dumped(lambda b: b["rule_sets"].append({"name": "\udfff", "rules": {}})),
+        f"Rule set 1 of the backup: {LONE_SURROGATE}",
+    ),
+    (
+        "a creation time of the year 1 at +14:00",
+        dumped(lambda b: b["sessions"][2].update(created_at="0001-01-01T00:00:00+14:00")),
+        f"Session 3: {CREATED_AT}",
+    ),
+    (
+        "a creation time of the year 9999 at -14:00",
+        dumped(lambda b: b["sessions"][0].update(created_at="9999-12-31T23:59:59-14:00")),
+        f"Session 1: {CREATED_AT}",
+    ),
+    (
+        "a rule set created in the year 1 at +14:00",
+        dumped(
+            lambda b: b["rule_sets"].append(
+                {"name": "Friday", "rules": {}, "created_at": "0001-01-01T00:00:00+14:00"}
+            )
+        ),
+        f"Rule set 1 of the backup: {CREATED_AT}",
+    ),
+    (
+        "a rule set created in the year 9999 at -14:00",
+        dumped(
+            lambda b: b["rule_sets"].append(
+                {"name": "Friday", "rules": {}, "created_at": "9999-12-31T23:59:59-14:00"}
+            )
+        ),
+        f"Rule set 1 of the backup: {CREATED_AT}",
+    ),
+    (
+        "rules that are an empty list",
+        dumped(lambda b: b["sessions"][1].update(rules=[])),
+        "Session 2: Rules must be an object of rule options.",
+    ),
+    (
+        "rules that are text",
+        dumped(lambda b: b["sessions"][1].update(rules="")),
+        "Session 2: Rules must be an object of rule options.",
+    ),
+    (
+        "a session id of 2147483647",
+        dumped(lambda b: b["sessions"][4].update(id=2**31 - 1)),
+        "Session 5 of the backup: Its id must be a whole number from 1 to 1000000000.",
+    ),
+    (
+        "a player id of 2147483647",
+        dumped(lambda b: b["players"][0].update(id=2**31 - 1)),
+        "Player 1 of the backup: Its id must be a whole number from 1 to 1000000000.",
+    ),
+    (
+        "a version of 2147483647",
+        dumped(lambda b: b["sessions"][0].update(version=2**31 - 1)),
+        "Session 1: Its version must be a whole number from 0 to 1000000000.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [pytest.param(change, message, id=name) for name, change, message in HOSTILE],
+)
+def test_a_hostile_backup_is_refused_with_a_sentence_on_the_page_and_the_command_line(
+    app: Flask,
+    api: Api,
+    fresh: Fresh,
+    tmp_path: Path,
+    change: Callable[[dict[str, Any]], str],
+    message: str,
+) -> None:
+    build_sessions(api)
+    text = change(backup_of(app))
+    target = fresh()
+    page = target.test_client().post("/settings/restore", data=upload(text.encode()))
+    body = streamed_page(page) if page.is_streamed else page.text
+    assert page.status_code == 200
+    assert f'<p class="error" id="backup-error">{escape(message)}</p>' in body
+    assert count_rows(target) == (0, 0, 0)
+
+    file = tmp_path / "hostile.json"
+    file.write_text(text, "utf-8")
+    command = target.test_cli_runner().invoke(args=["import-backup", str(file)])
+    assert (command.exit_code, command.stderr) == (1, f"Error: {message}\n")
+    assert count_rows(target) == (0, 0, 0)
+
+
+def test_rules_that_are_not_an_object_are_refused_by_the_api_too(api: Api) -> None:
+    for rules in ([], "", 0, False):
+        answer = api.client.post(
+            "/api/sessions", json={"players": SEATS, "rounds": 0, "rules": rules}
+        )
+        assert answer.status_code == 400
+        assert answer.json == {
+            "error": "Rules must be an object of rule options.",
+            "field": "rules",
+        }
+    assert api.new_session(rules=None)["rules"]["partner"] == "jack_of_diamonds"
+
+
+def test_the_largest_id_a_backup_may_give_leaves_room_for_new_sessions(
+    app: Flask, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    backup = tamper(backup_of(app), lambda b: b["sessions"][4].update(id=backup_module.MAX_KEPT))
+    restored_app = fresh()
+    restore(restored_app, backup)
+    restored = Api(restored_app.test_client())
+    new = restored.new_session()
+    assert new["id"] == backup_module.MAX_KEPT + 1
+    restored.record(new["id"], **pick("Ann", "Bob", 70))
+    assert len(restored.session(new["id"])["hands"]) == 1
 
 
 # --- The command line

@@ -15,15 +15,15 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, exists, func, select, text
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
+from . import journal, rules, store, writes
 from . import rule_sets as rule_sets_module
-from . import rules, store, writes
 from .api.parse import LONE_SURROGATE, hand_request, session_request
 from .extensions import db
 from .json_format import hand_input_json, iso, options_json
-from .models import HandPlayer, Player, RuleSet, Seat, Session
+from .models import Player, RuleSet, Session
 from .rules import RuleError
 
 FORMAT = "sheepshead-scorekeeper-backup"
@@ -254,24 +254,27 @@ class Restore:
 
     def __init__(self, data: Any, merge: bool = False) -> None:
         """Check at once what takes no time: the backup's shape, its players and rule sets,
-        and that it may go into this database. `check` then checks the sessions."""
+        and that it may go into this database, once a restore that was cut short is undone
+        (refused while another restore is under way). `check` then checks the sessions."""
         players, self._given = _contents(data)
         self.rule_sets = data.get("rule_sets", [])
         if not isinstance(self.rule_sets, list):
             raise RuleError("This backup is damaged: its rule sets are not a list.")
         _check_rule_sets(self.rule_sets)
+        self.players = _checked_players(players)
+        # What undoing a restore that was cut short took out, if there was one.
+        self.undone = journal.undo_cut_short()
         held_sessions, held_players = _counts()
         # No read stays open through the check: each batch reads again under the lock.
         db.session.rollback()
         if (held_sessions or held_players) and not merge:
-            raise _not_empty(held_sessions, held_players)
+            refusal = _not_empty(held_sessions, held_players)
+            raise RuleError(f"{self.undone} {refusal.message}" if self.undone else refusal.message)
+        self.merge = merge
         self.keep_ids = not (held_sessions or held_players)
-        self.players = _checked_players(players)
         self.sessions: list[_Checked] = []
         self.restored = Restored(sessions=0, hands=0, players=0)
-        # Each session the batches added, with the version it was added at.
-        self._added: dict[int, int] = {}
-        self._new_players: list[int] = []
+        self._players_added = 0
 
     @property
     def total(self) -> int:
@@ -299,26 +302,35 @@ class Restore:
         dealt with; `restored` then says what was added. The first batch adds the players, the
         last the rule sets and, under the write key `key`, what `answer` makes of `restored`.
         A batch that fails takes out what the earlier ones added, and raises `RestoreUndone`.
-        Only a backup that `check` went through whole is written."""
+        Each batch keeps the restore's journal in its own transaction, and the whole run holds
+        the lock of a running restore (see `journal`): a restore a crash cuts short is undone
+        later, and while one runs another is refused. Only a backup that `check` went through
+        whole is written."""
         if len(self.sessions) != self.total:
             raise RuntimeError("The backup's sessions are not checked yet.")
         starts = range(0, max(len(self.sessions), 1), SESSIONS_A_BATCH)
-        for start in starts:
-            batch = self.sessions[start : start + SESSIONS_A_BATCH]
-            first, last = start == 0, start == starts[-1]
-            try:
-                with writes.roster_write(key if first or last else None, digest) as write:
-                    players = self._add_players() if first else []
-                    added = self._add_sessions(batch)
-                    if last:
-                        self._finish(write, answer, len(players))
-            except Exception as error:
-                if not self._added and not self._new_players:
-                    raise
-                raise self._undo(error, start) from error
-            self._new_players.extend(players)
-            self._added.update(added)
-            yield len(batch)
+        with journal.running() as undone:
+            if undone is not None:
+                # Another restore, started alongside this one, was cut short meanwhile.
+                raise writes.Conflict(f"{undone} Nothing of this backup is restored: start again.")
+            for start in starts:
+                batch = self.sessions[start : start + SESSIONS_A_BATCH]
+                first, last = start == 0, start == starts[-1]
+                try:
+                    with writes.roster_write(key if first or last else None, digest) as write:
+                        if first:
+                            players = self._add_players()
+                            self._players_added = len(players)
+                            journal.begin(self.merge, self.total, players)
+                        journal.record(self._add_sessions(batch), len(batch))
+                        if last:
+                            self._finish(write, answer)
+                            journal.end()
+                except Exception as error:
+                    if first:
+                        raise
+                    raise self._undo(error, start) from error
+                yield len(batch)
 
     def _add_players(self) -> list[int]:
         """Add the backup's players, or find them by name; return the ids of those added."""
@@ -330,7 +342,9 @@ class Restore:
             for player_id, name in self.players.items():
                 db.session.add(Player(id=player_id, name=name, name_key=rules.name_key(name)))
             db.session.flush()
-            _move_sequences_past(max(self.players, default=0), self._largest_session())
+            # So that a session or player added while the restore runs takes none of its ids.
+            store.reserve_ids(Player.__table__, max(self.players, default=0))
+            store.reserve_ids(Session.__table__, self._largest_session())
             return list(self.players)
         here = set(db.session.scalars(select(Player.id)))
         players = store.players_named(names)
@@ -360,18 +374,14 @@ class Restore:
         )
         return versions
 
-    def _finish(self, write: writes.Write, answer: AnswerOf | None, players: int) -> None:
+    def _finish(self, write: writes.Write, answer: AnswerOf | None) -> None:
         rule_sets = _add_rule_sets(self.rule_sets)
-        self.restored = replace(
-            self.restored, players=players + len(self._new_players), rule_sets=rule_sets
-        )
+        self.restored = replace(self.restored, players=self._players_added, rule_sets=rule_sets)
         if answer is not None:
             write.answered(*answer(self.restored))
 
     def _undo(self, error: Exception, start: int) -> RestoreUndone:
-        """Take out, in one write, the sessions the earlier batches added and the players they
-        added that nothing else has seated since. A session a phone has written to since it was
-        added stays, with what was written: a hand recorded meanwhile is never lost."""
+        """Take out what the batches before have added (`journal.undo`), saying why."""
         if isinstance(error, RuleError):
             why = error.message
         elif isinstance(error, IntegrityError):
@@ -379,38 +389,19 @@ class Restore:
         else:
             why = f"The database failed at session {start + 1} of {self.total}."
         try:
-            with writes.roster_write():
-                # Locked, so that no session write lands between this read and the delete.
-                now = db.session.execute(
-                    select(Session.id, Session.version)
-                    .where(Session.id.in_(self._added))
-                    .with_for_update()
-                ).all()
-                changed = sorted(key for key, version in now if version != self._added[key])
-                unchanged = [key for key, version in now if version == self._added[key]]
-                db.session.execute(delete(Session).where(Session.id.in_(unchanged)))
-                db.session.execute(
-                    delete(Player).where(
-                        Player.id.in_(self._new_players),
-                        ~exists().where(Seat.player_id == Player.id),
-                        ~exists().where(HandPlayer.player_id == Player.id),
-                    )
-                )
+            undone = journal.undo()
         except Exception:
             return RestoreUndone(
                 f"{why} Taking out what the restore had added failed too: "
-                f"{_plural(len(self._added), 'session')} of the backup are still here."
+                f"{_plural(self.restored.sessions, 'session')} of the backup are still here, "
+                "until the server's next start or `flask --app scorekeeper check --repair` "
+                "takes them out."
             )
-        self._added, self._new_players = {}, []
-        if changed:
+        if undone.kept:
             if why == CONFLICT:
                 why = "Someone changed the scorekeeper while the backup was being restored."
-            one = len(changed) == 1
             return RestoreUndone(
-                f"{why} What the restore had added is taken out again, except "
-                f"{_plural(len(changed), 'session')} that a phone has changed since "
-                f"(id {', '.join(map(str, changed))}), kept with {'its' if one else 'their'} "
-                "changes."
+                f"{why} What the restore had added is taken out again, {undone.except_kept()}."
             )
         if why == CONFLICT:
             return RestoreUndone(why)
@@ -629,20 +620,3 @@ def _checked_hand(table: rules.Table, before: list[rules.Hand], hand: Any) -> ru
     return store.next_hand(
         table, len(before), last, recorded.entry, recorded.dealer, recorded.seats
     )
-
-
-def _move_sequences_past(player_id: int, session_id: int) -> None:
-    """PostgreSQL hands out ids from sequences, which rows inserted with their ids don't move:
-    move them past the backup's ids, so that a session or player added while the restore runs
-    takes none of them."""
-    if db.session.get_bind().dialect.name != "postgresql":
-        return
-    for model, past in ((Player, player_id), (Session, session_id)):
-        table = model.__tablename__
-        db.session.execute(
-            text(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                f"greatest(coalesce(max(id), 0), :past) + 1, false) FROM {table}"
-            ),
-            {"past": past},
-        )

@@ -1,6 +1,7 @@
 """How gunicorn serves the app, read with `gunicorn --config python:scorekeeper.serving` by
 `make run`, the fault tests and the benchmark: a worker whose own refusals (a request line or
-headers too long for it to read) answer JSON like the app's, instead of gunicorn's HTML page."""
+headers too long for it to read) answer JSON like the app's, instead of gunicorn's HTML page;
+and, before the workers start, a restore that a crash cut short undone."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from gunicorn.http.errors import (  # type: ignore[import-untyped]
     LimitRequestLine,
 )
 from gunicorn.workers.gthread import ThreadWorker  # type: ignore[import-untyped]
+
+from . import create_app, journal
 
 REFUSALS: dict[type[Exception], tuple[int, str, str]] = {
     LimitRequestLine: (414, "URI Too Long", "The address is too long for this scorekeeper."),
@@ -44,6 +47,13 @@ class JsonErrorWorker(ThreadWorker):  # type: ignore[misc]
             util.write_nonblock(client, json_refusal(*refusal))
         except OSError:
             self.log.debug("Failed to send error message.")
+
+
+def on_starting(server: Any) -> None:
+    """Undo a restore that a crash cut short, before any worker serves (see `journal`)."""
+    said = journal.undo_at_start(create_app())
+    if said is not None:
+        server.log.warning(said)
 
 
 # gunicorn settings (the names are gunicorn's).

@@ -28,7 +28,7 @@ from werkzeug.http import parse_options_header
 from werkzeug.test import TestResponse
 
 from scorekeeper import backup as backup_module
-from scorekeeper import store
+from scorekeeper import journal, store
 from scorekeeper.backup import FORMAT, export_backup, import_backup
 from scorekeeper.extensions import db
 from scorekeeper.models import Hand, HandPlayer, Player, Session
@@ -646,8 +646,7 @@ def test_a_hostile_backup_is_refused_with_a_sentence_on_the_page_and_the_command
     text = change(backup_of(app))
     target = fresh()
     page = target.test_client().post("/settings/restore", data=upload(text.encode()))
-    body = streamed_page(page) if page.is_streamed else page.text
-    assert page.status_code == 200
+    body = streamed_page(page)
     assert f'<p class="error" id="backup-error">{escape(message)}</p>' in body
     assert count_rows(target) == (0, 0, 0)
 
@@ -1198,6 +1197,7 @@ def test_a_batch_failing_on_the_database_takes_out_what_the_earlier_ones_added(
     assert answers(target.test_client()) == before
     with target.app_context():
         assert db.session.scalar(select(Player).where(Player.name == "Gus")) is None
+        assert journal.unfinished() is None
 
 
 def test_a_failed_restore_keeps_a_session_a_phone_changed_meanwhile(
@@ -1248,3 +1248,163 @@ def test_import_backup_command_says_a_failed_batch_was_taken_out(
         "out again: nothing was restored.\n"
     )
     assert count_rows(target) == (0, 0, 0)
+
+
+# --- A restore cut short: reported, undone, and never run twice at once
+
+CUT_SHORT = re.compile(
+    r"A (restore|merge) of a backup started \d{4}-\d\d-\d\d \d\d:\d\d UTC was cut short "
+    r"after (\d+) of (\d+) sessions were written\."
+)
+
+
+def restore_in_batches_of_two(app: Flask, backup: dict[str, Any], merge: bool = False) -> Any:
+    """A restore of `backup`, checked, whose batches of two sessions are written one at a time
+    as the generator returned is advanced."""
+    with app.app_context():
+        restore = backup_module.Restore(copy.deepcopy(backup), merge)
+        for _ in restore.check():
+            pass
+        yield from restore.batches()
+
+
+def cut_short(app: Flask, backup: dict[str, Any], batches: int, merge: bool = False) -> None:
+    """A restore that writes `batches` batches of two sessions, then stops as a crash stops it:
+    its journal stays, its lock is let go."""
+    writing = restore_in_batches_of_two(app, backup, merge)
+    for _ in range(batches):
+        next(writing)
+    writing.close()
+
+
+@pytest.fixture
+def batches_of_two(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+
+
+@pytest.mark.usefixtures("batches_of_two")
+def test_a_restore_cut_short_is_reported_by_check_and_undone_by_repair(
+    app: Flask, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    backup = backup_of(app)
+    target = fresh()
+    cut_short(target, backup, batches=2)
+    phone = Api(target.test_client())
+    phone.record(2, kind="pass")
+    assert count_rows(target)[1] == 4
+
+    found = target.test_cli_runner().invoke(args=["check"])
+    assert found.exit_code == 1
+    said, *_, last = found.output.splitlines()
+    match = CUT_SHORT.fullmatch(
+        said.removesuffix(" `flask --app scorekeeper check --repair` undoes it.")
+    )
+    assert match is not None and match.groups() == ("restore", "4", "5"), said
+    assert last == "Error: Checked 4 sessions: 1 problem."
+    settings = target.test_client().get("/settings").text
+    assert (
+        f'<p class="notice" role="status">{escape(match[0])} What it had added is taken out'
+        in settings
+    )
+
+    repaired = target.test_cli_runner().invoke(args=["check", "--repair"])
+    assert repaired.exit_code == 0, repaired.output
+    assert repaired.output.splitlines() == [
+        f"Repaired: {match[0]} What it had added is taken out again (3 sessions and 6 players), "
+        "except 1 session that a phone has changed since (id 2), kept with its changes.",
+        "Checked 1 session: every one is consistent with its hands.",
+    ]
+    assert [s["id"] for s in phone.client.get("/api/sessions").json["sessions"]] == [2]
+    assert len(phone.session(2)["hands"]) == len(backup["sessions"][1]["hands"]) + 1
+    assert 'class="notice"' not in target.test_client().get("/settings").text
+    merged = target.test_cli_runner().invoke(
+        args=["import-backup", "--merge", "-"], input=json.dumps(backup)
+    )
+    assert merged.exit_code == 0, merged.output
+    assert merged.output == "Restored 5 sessions with 19 hands, and 6 new players.\n"
+
+
+@pytest.mark.usefixtures("batches_of_two")
+@pytest.mark.parametrize("merge", [False, True])
+def test_a_restore_first_undoes_one_cut_short(
+    app: Flask, api: Api, fresh: Fresh, merge: bool
+) -> None:
+    build_sessions(api)
+    original, backup = answers(api.client), backup_of(app)
+    target = fresh()
+    cut_short(target, backup, batches=1, merge=merge)
+    assert count_rows(target)[1] == 2
+
+    page = target.test_client().post("/settings/restore", data=upload(json.dumps(backup).encode()))
+    body = streamed_page(page)
+    notice = re.search(r'<p class="notice">(.*?)</p>', body)
+    assert notice is not None
+    match = CUT_SHORT.match(notice[1])
+    assert match is not None and match.groups() == ("merge" if merge else "restore", "2", "5")
+    assert notice[1].endswith("What it had added is taken out again: 2 sessions and 11 players.")
+    assert "Backup restored: 5 sessions with 19 hands, and 11 new players." in body
+    assert_same_answers(answers(target.test_client()), original)
+    assert target.test_cli_runner().invoke(args=["check"]).exit_code == 0
+
+
+@pytest.mark.usefixtures("batches_of_two")
+def test_a_restore_cut_short_is_named_before_a_refusal_that_follows(
+    app: Flask, api: Api, fresh: Fresh, tmp_path: Path
+) -> None:
+    """A session a phone changed is kept, so a restore that needs an empty scorekeeper is then
+    refused, saying what was undone first."""
+    build_sessions(api)
+    backup = backup_of(app)
+    target = fresh()
+    cut_short(target, backup, batches=1)
+    Api(target.test_client()).record(2, kind="pass")
+    file = tmp_path / "backup.json"
+    file.write_text(json.dumps(backup))
+    refused = target.test_cli_runner().invoke(args=["import-backup", str(file)])
+    assert refused.exit_code == 1
+    assert CUT_SHORT.match(refused.stderr.removeprefix("Error: "))
+    assert refused.stderr.endswith(
+        "What it had added is taken out again (1 session and 6 players), except 1 session that "
+        "a phone has changed since (id 2), kept with its changes. This scorekeeper already "
+        "holds 1 session and 5 players. Restore a backup into an empty one, or merge it into "
+        "what is here.\n"
+    )
+
+
+@pytest.mark.usefixtures("batches_of_two")
+def test_while_a_restore_is_under_way_another_is_refused(
+    app: Flask, api: Api, fresh: Fresh, tmp_path: Path
+) -> None:
+    build_sessions(api)
+    original, backup = answers(api.client), backup_of(app)
+    target = fresh()
+    writing = restore_in_batches_of_two(target, backup)
+    next(writing)
+    under_way = re.compile(
+        r"A restore of a backup started \d{4}-\d\d-\d\d \d\d:\d\d UTC is under way: 2 of 5 "
+        r"sessions written so far\."
+    )
+
+    client = target.test_client()
+    page = client.post("/settings/restore", data=upload(json.dumps(backup).encode(), merge="y"))
+    assert page.status_code == 200
+    error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', page.text)
+    assert error is not None and under_way.match(error[1])
+    assert error[1].endswith(" Try again once it is done.")
+    file = tmp_path / "backup.json"
+    file.write_text(json.dumps(backup))
+    command = target.test_cli_runner().invoke(args=["import-backup", "--merge", str(file)])
+    assert command.exit_code == 1 and under_way.match(command.stderr.removeprefix("Error: "))
+    check = target.test_cli_runner().invoke(args=["check"])
+    assert check.exit_code == 0, check.output
+    assert under_way.fullmatch(check.output.splitlines()[0])
+    assert under_way.search(client.get("/settings").text)
+    assert count_rows(target)[1] == 2
+
+    assert list(writing) == [2, 1]
+    assert_same_answers(answers(client), original)
+    assert 'class="notice"' not in client.get("/settings").text
+    assert target.test_cli_runner().invoke(args=["check"]).output == (
+        "Checked 5 sessions: every one is consistent with its hands.\n"
+    )

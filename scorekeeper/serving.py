@@ -1,7 +1,6 @@
 """How gunicorn serves the app, read with `gunicorn --config python:scorekeeper.serving` by
 `make run`, the fault tests and the benchmark: a worker whose own refusals (a request line or
-headers too long for it to read) answer JSON like the app's, instead of gunicorn's HTML page;
-and, before the workers start, a restore that a crash cut short undone."""
+headers too long for it to read) answer JSON like the app's, instead of gunicorn's HTML page."""
 
 from __future__ import annotations
 

@@ -16,11 +16,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from . import journal, rules, store, writes
 from . import rule_sets as rule_sets_module
 from .api.parse import LONE_SURROGATE, hand_request, session_request
+from .errors import database_busy
 from .extensions import db
 from .json_format import hand_input_json, iso, options_json
 from .models import Player, RuleSet, Session
@@ -327,9 +328,14 @@ class Restore:
                             self._finish(write, answer)
                             journal.end()
                 except Exception as error:
-                    if first:
+                    if not first:
+                        raise self._undo(error, start) from error
+                    if not isinstance(error, SQLAlchemyError):
                         raise
-                    raise self._undo(error, start) from error
+                    why = self._why(error, start)
+                    raise RuleError(
+                        why if why == CONFLICT else f"{why} Nothing was restored."
+                    ) from error
                 yield len(batch)
 
     def _add_players(self) -> list[int]:
@@ -382,12 +388,7 @@ class Restore:
 
     def _undo(self, error: Exception, start: int) -> RestoreUndone:
         """Take out what the batches before have added (`journal.undo`), saying why."""
-        if isinstance(error, RuleError):
-            why = error.message
-        elif isinstance(error, IntegrityError):
-            why = CONFLICT
-        else:
-            why = f"The database failed at session {start + 1} of {self.total}."
+        why = self._why(error, start)
         try:
             undone = journal.undo()
         except Exception:
@@ -408,6 +409,16 @@ class Restore:
         return RestoreUndone(
             f"{why} What the restore had added is taken out again: nothing was restored."
         )
+
+    def _why(self, error: Exception, start: int) -> str:
+        """Why the batch from session `start` failed, in a sentence."""
+        if isinstance(error, RuleError):
+            return error.message
+        if isinstance(error, IntegrityError):
+            return CONFLICT
+        if isinstance(error, OperationalError) and database_busy(error):
+            return "The database was busy with another write for too long."
+        return f"The database failed at session {start + 1} of {self.total}."
 
 
 def _not_empty(sessions: int, players: int) -> RuleError:

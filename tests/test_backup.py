@@ -1200,6 +1200,26 @@ def test_a_batch_failing_on_the_database_takes_out_what_the_earlier_ones_added(
         assert journal.unfinished() is None
 
 
+@pytest.mark.usefixtures("batches_of_two")
+def test_a_first_batch_failing_on_the_database_is_told_on_the_page_and_the_command_line(
+    app: Flask, api: Api, fresh: Fresh, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    backup = json.dumps(backup_of(app))
+    fail_at_batch(monkeypatch, 1)
+    target = fresh()
+    body = streamed_page(
+        target.test_client().post("/settings/restore", data=upload(backup.encode()))
+    )
+    failed = "The database failed at session 1 of 5. Nothing was restored."
+    assert f'<p class="error">{failed}</p>' in body
+    file = tmp_path / "backup.json"
+    file.write_text(backup)
+    command = target.test_cli_runner().invoke(args=["import-backup", str(file)])
+    assert (command.exit_code, command.stderr) == (1, f"Error: {failed}\n")
+    assert count_rows(target) == (0, 0, 0)
+
+
 def test_a_failed_restore_keeps_a_session_a_phone_changed_meanwhile(
     app: Flask, client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
 ) -> None:

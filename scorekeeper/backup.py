@@ -23,6 +23,7 @@ from . import rule_sets as rule_sets_module
 from .api.parse import LONE_SURROGATE, hand_request, session_request
 from .errors import database_busy
 from .extensions import db
+from .journal import plural
 from .json_format import hand_input_json, iso, options_json
 from .models import Player, RuleSet, Session
 from .rules import RuleError
@@ -58,10 +59,10 @@ class Written:
     rule_sets: int = 0
 
     def __str__(self) -> str:
-        sessions = f"{_plural(self.sessions, 'session')} with {_plural(self.hands, 'hand')}"
-        players = _plural(self.players, "player")
+        sessions = f"{plural(self.sessions, 'session')} with {plural(self.hands, 'hand')}"
+        players = plural(self.players, "player")
         if self.rule_sets:
-            return f"{sessions}, {players}, and {_plural(self.rule_sets, 'rule set')}"
+            return f"{sessions}, {players}, and {plural(self.rule_sets, 'rule set')}"
         return f"{sessions}, and {players}"
 
 
@@ -97,10 +98,6 @@ def export_backup() -> dict[str, Any]:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def session_backup_json(session: Session) -> dict[str, Any]:
@@ -195,15 +192,15 @@ class Restored:
     rule_sets: int = 0
 
     def __str__(self) -> str:
-        sessions = f"{_plural(self.sessions, 'session')} with {_plural(self.hands, 'hand')}"
-        players = _plural(self.players, "new player")
+        sessions = f"{plural(self.sessions, 'session')} with {plural(self.hands, 'hand')}"
+        players = plural(self.players, "new player")
         if self.rule_sets:
-            restored = f"{sessions}, {players}, and {_plural(self.rule_sets, 'rule set')}"
+            restored = f"{sessions}, {players}, and {plural(self.rule_sets, 'rule set')}"
         else:
             restored = f"{sessions}, and {players}"
         if self.already:
             held = "was" if self.already == 1 else "were"
-            restored += f" ({_plural(self.already, 'session')} {held} here already)"
+            restored += f" ({plural(self.already, 'session')} {held} here already)"
         return restored
 
 
@@ -328,14 +325,9 @@ class Restore:
                             self._finish(write, answer)
                             journal.end()
                 except Exception as error:
-                    if not first:
-                        raise self._undo(error, start) from error
-                    if not isinstance(error, SQLAlchemyError):
+                    if first and not isinstance(error, SQLAlchemyError):
                         raise
-                    why = self._why(error, start)
-                    raise RuleError(
-                        why if why == CONFLICT else f"{why} Nothing was restored."
-                    ) from error
+                    raise self._failed(error, start) from error
                 yield len(batch)
 
     def _add_players(self) -> list[int]:
@@ -386,15 +378,19 @@ class Restore:
         if answer is not None:
             write.answered(*answer(self.restored))
 
-    def _undo(self, error: Exception, start: int) -> RestoreUndone:
-        """Take out what the batches before have added (`journal.undo`), saying why."""
+    def _failed(self, error: Exception, start: int) -> RuleError:
+        """What a batch that failed raises, saying why: the first wrote nothing; what the
+        batches before a later one added is taken out again (`journal.undo`), as
+        `RestoreUndone`."""
         why = self._why(error, start)
+        if start == 0:
+            return RuleError(why if why == CONFLICT else f"{why} Nothing was restored.")
         try:
             undone = journal.undo()
         except Exception:
             return RestoreUndone(
                 f"{why} Taking out what the restore had added failed too: "
-                f"{_plural(self.restored.sessions, 'session')} of the backup are still here, "
+                f"{plural(self.restored.sessions, 'session')} of the backup are still here, "
                 "until the server's next start or `flask --app scorekeeper check --repair` "
                 "takes them out."
             )
@@ -423,8 +419,8 @@ class Restore:
 
 def _not_empty(sessions: int, players: int) -> RuleError:
     return RuleError(
-        f"This scorekeeper already holds {_plural(sessions, 'session')} and "
-        f"{_plural(players, 'player')}. Restore a backup into an empty one, "
+        f"This scorekeeper already holds {plural(sessions, 'session')} and "
+        f"{plural(players, 'player')}. Restore a backup into an empty one, "
         "or merge it into what is here."
     )
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import fcntl
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from flask import Flask
 from sqlalchemy import delete, exists, insert, inspect, select, update
@@ -82,7 +82,7 @@ class Unfinished:
     def __str__(self) -> str:
         started = (
             f"A {'merge' if self.merge else 'restore'} of a backup started "
-            f"{as_utc(self.started_at):%Y-%m-%d %H:%M} UTC"
+            f"{as_utc(self.started_at).astimezone(UTC):%Y-%m-%d %H:%M} UTC"
         )
         of = f"{self.done} of {plural(self.total, 'session')}"
         if self.running:
@@ -92,13 +92,14 @@ class Unfinished:
 
 def unfinished() -> Unfinished | None:
     """The restore whose journal is there, if any: under way, or cut short."""
+    found = _journal(running=False)
+    if found is None:
+        return None
     lock = _take_lock()
     if lock is None:
-        return _journal(running=True)
-    try:
-        return _journal(running=False)
-    finally:
-        lock.release()
+        return replace(found, running=True)
+    lock.release()
+    return found
 
 
 def _journal(running: bool) -> Unfinished | None:

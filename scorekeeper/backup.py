@@ -15,15 +15,17 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, exists, func, select, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
+from . import journal, rules, store, writes
 from . import rule_sets as rule_sets_module
-from . import rules, store, writes
-from .api.parse import hand_request, session_request
+from .api.parse import LONE_SURROGATE, hand_request, session_request
+from .errors import database_busy
 from .extensions import db
+from .journal import plural
 from .json_format import hand_input_json, iso, options_json
-from .models import HandPlayer, Player, RuleSet, Seat, Session
+from .models import Player, RuleSet, Session
 from .rules import RuleError
 
 FORMAT = "sheepshead-scorekeeper-backup"
@@ -36,6 +38,15 @@ CONFLICT = (
 
 # Sessions inserted together by a restore, in one write: each batch is a few statements.
 SESSIONS_A_BATCH = 100
+# The largest id or version a backup may give: far below 2**31 - 1 (PostgreSQL's integer, and
+# the largest id the routes take), so the ids and versions that come after never run out.
+MAX_KEPT = 1_000_000_000
+# The longest number a backup holds is an id or a version; a longer one is damage.
+MAX_DIGITS = 20
+# The times a backup may give, far enough inside what a datetime holds that every time zone
+# can show them.
+EARLIEST = datetime(2, 1, 1, tzinfo=UTC)
+LATEST = datetime(9999, 1, 1, tzinfo=UTC)
 
 
 @dataclass
@@ -48,10 +59,10 @@ class Written:
     rule_sets: int = 0
 
     def __str__(self) -> str:
-        sessions = f"{_plural(self.sessions, 'session')} with {_plural(self.hands, 'hand')}"
-        players = _plural(self.players, "player")
+        sessions = f"{plural(self.sessions, 'session')} with {plural(self.hands, 'hand')}"
+        players = plural(self.players, "player")
         if self.rule_sets:
-            return f"{sessions}, {players}, and {_plural(self.rule_sets, 'rule set')}"
+            return f"{sessions}, {players}, and {plural(self.rule_sets, 'rule set')}"
         return f"{sessions}, and {players}"
 
 
@@ -89,10 +100,6 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
 def session_backup_json(session: Session) -> dict[str, Any]:
     table = store.table_of(session)
     return {
@@ -111,7 +118,7 @@ def session_backup_json(session: Session) -> dict[str, Any]:
 def read_backup(raw: bytes | str) -> Any:
     """The JSON of a backup file, or a refusal saying why it can't be read."""
     try:
-        return json.loads(raw)
+        data = json.loads(raw, parse_int=_backup_int)
     except json.JSONDecodeError as error:
         raise RuleError(
             f"This file is damaged or not a backup: it is not valid JSON "
@@ -119,6 +126,61 @@ def read_backup(raw: bytes | str) -> Any:
         ) from None
     except (UnicodeDecodeError, RecursionError):
         raise RuleError("This file is damaged or not a backup: it is not JSON text.") from None
+    where = _lone_surrogate(data)
+    if where is not None:
+        raise RuleError(
+            f"{where}: its text holds a lone surrogate (such as \\ud800), which is not a character."
+        )
+    return data
+
+
+def _backup_int(literal: str) -> int:
+    # Checked before int(), which raises on thousands of digits.
+    digits = len(literal.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise RuleError(
+            f"This file is damaged or not a backup: it holds a number of {digits} digits."
+        )
+    return int(literal)
+
+
+PARTS = {"players": "Player", "sessions": "Session", "rule_sets": "Rule set"}
+
+
+def _lone_surrogate(data: Any) -> str | None:
+    """Where in the backup a text (a key too) holds a lone surrogate, which JSON's escapes can
+    write and no database stores: "Session 3 of the backup"; None when none does."""
+    return next((where for where, part in _parts(data) if _holds_lone_surrogate(part)), None)
+
+
+def _parts(data: Any) -> Iterator[tuple[str, Any]]:
+    """The backup in parts, each with where it is: each player, session and rule set, and the
+    rest."""
+    if not isinstance(data, dict):
+        yield "This backup", data
+        return
+    for key, value in data.items():
+        label = PARTS.get(key)
+        if label is not None and isinstance(value, list):
+            for position, item in enumerate(value, start=1):
+                yield f"{label} {position} of the backup", item
+        else:
+            yield "This backup", [key, value]
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    pending = [value]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if LONE_SURROGATE.search(value):
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value)
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
 
 
 @dataclass(frozen=True)
@@ -130,15 +192,15 @@ class Restored:
     rule_sets: int = 0
 
     def __str__(self) -> str:
-        sessions = f"{_plural(self.sessions, 'session')} with {_plural(self.hands, 'hand')}"
-        players = _plural(self.players, "new player")
+        sessions = f"{plural(self.sessions, 'session')} with {plural(self.hands, 'hand')}"
+        players = plural(self.players, "new player")
         if self.rule_sets:
-            restored = f"{sessions}, {players}, and {_plural(self.rule_sets, 'rule set')}"
+            restored = f"{sessions}, {players}, and {plural(self.rule_sets, 'rule set')}"
         else:
             restored = f"{sessions}, and {players}"
         if self.already:
             held = "was" if self.already == 1 else "were"
-            restored += f" ({_plural(self.already, 'session')} {held} here already)"
+            restored += f" ({plural(self.already, 'session')} {held} here already)"
         return restored
 
 
@@ -190,24 +252,27 @@ class Restore:
 
     def __init__(self, data: Any, merge: bool = False) -> None:
         """Check at once what takes no time: the backup's shape, its players and rule sets,
-        and that it may go into this database. `check` then checks the sessions."""
+        and that it may go into this database, once a restore that was cut short is undone
+        (refused while another restore is under way). `check` then checks the sessions."""
         players, self._given = _contents(data)
         self.rule_sets = data.get("rule_sets", [])
         if not isinstance(self.rule_sets, list):
             raise RuleError("This backup is damaged: its rule sets are not a list.")
         _check_rule_sets(self.rule_sets)
+        self.players = _checked_players(players)
+        # What undoing a restore that was cut short took out, if there was one.
+        self.undone = journal.undo_cut_short()
         held_sessions, held_players = _counts()
         # No read stays open through the check: each batch reads again under the lock.
         db.session.rollback()
         if (held_sessions or held_players) and not merge:
-            raise _not_empty(held_sessions, held_players)
+            refusal = _not_empty(held_sessions, held_players)
+            raise RuleError(f"{self.undone} {refusal.message}" if self.undone else refusal.message)
+        self.merge = merge
         self.keep_ids = not (held_sessions or held_players)
-        self.players = _checked_players(players)
         self.sessions: list[_Checked] = []
         self.restored = Restored(sessions=0, hands=0, players=0)
-        # Each session the batches added, with the version it was added at.
-        self._added: dict[int, int] = {}
-        self._new_players: list[int] = []
+        self._players_added = 0
 
     @property
     def total(self) -> int:
@@ -235,26 +300,35 @@ class Restore:
         dealt with; `restored` then says what was added. The first batch adds the players, the
         last the rule sets and, under the write key `key`, what `answer` makes of `restored`.
         A batch that fails takes out what the earlier ones added, and raises `RestoreUndone`.
-        Only a backup that `check` went through whole is written."""
+        Each batch keeps the restore's journal in its own transaction, and the whole run holds
+        the lock of a running restore (see `journal`): a restore a crash cuts short is undone
+        later, and while one runs another is refused. Only a backup that `check` went through
+        whole is written."""
         if len(self.sessions) != self.total:
             raise RuntimeError("The backup's sessions are not checked yet.")
         starts = range(0, max(len(self.sessions), 1), SESSIONS_A_BATCH)
-        for start in starts:
-            batch = self.sessions[start : start + SESSIONS_A_BATCH]
-            first, last = start == 0, start == starts[-1]
-            try:
-                with writes.roster_write(key if first or last else None, digest) as write:
-                    players = self._add_players() if first else []
-                    added = self._add_sessions(batch)
-                    if last:
-                        self._finish(write, answer, len(players))
-            except Exception as error:
-                if not self._added and not self._new_players:
-                    raise
-                raise self._undo(error, start) from error
-            self._new_players.extend(players)
-            self._added.update(added)
-            yield len(batch)
+        with journal.running() as undone:
+            if undone is not None:
+                # Another restore, started alongside this one, was cut short meanwhile.
+                raise writes.Conflict(f"{undone} Nothing of this backup is restored: start again.")
+            for start in starts:
+                batch = self.sessions[start : start + SESSIONS_A_BATCH]
+                first, last = start == 0, start == starts[-1]
+                try:
+                    with writes.roster_write(key if first or last else None, digest) as write:
+                        if first:
+                            players = self._add_players()
+                            self._players_added = len(players)
+                            journal.begin(self.merge, self.total, players)
+                        journal.record(self._add_sessions(batch), len(batch))
+                        if last:
+                            self._finish(write, answer)
+                            journal.end()
+                except Exception as error:
+                    if first and not isinstance(error, SQLAlchemyError):
+                        raise
+                    raise self._failed(error, start) from error
+                yield len(batch)
 
     def _add_players(self) -> list[int]:
         """Add the backup's players, or find them by name; return the ids of those added."""
@@ -266,7 +340,9 @@ class Restore:
             for player_id, name in self.players.items():
                 db.session.add(Player(id=player_id, name=name, name_key=rules.name_key(name)))
             db.session.flush()
-            _move_sequences_past(max(self.players, default=0), self._largest_session())
+            # So that a session or player added while the restore runs takes none of its ids.
+            store.reserve_ids(Player.__table__, max(self.players, default=0))
+            store.reserve_ids(Session.__table__, self._largest_session())
             return list(self.players)
         here = set(db.session.scalars(select(Player.id)))
         players = store.players_named(names)
@@ -296,57 +372,33 @@ class Restore:
         )
         return versions
 
-    def _finish(self, write: writes.Write, answer: AnswerOf | None, players: int) -> None:
+    def _finish(self, write: writes.Write, answer: AnswerOf | None) -> None:
         rule_sets = _add_rule_sets(self.rule_sets)
-        self.restored = replace(
-            self.restored, players=players + len(self._new_players), rule_sets=rule_sets
-        )
+        self.restored = replace(self.restored, players=self._players_added, rule_sets=rule_sets)
         if answer is not None:
             write.answered(*answer(self.restored))
 
-    def _undo(self, error: Exception, start: int) -> RestoreUndone:
-        """Take out, in one write, the sessions the earlier batches added and the players they
-        added that nothing else has seated since. A session a phone has written to since it was
-        added stays, with what was written: a hand recorded meanwhile is never lost."""
-        if isinstance(error, RuleError):
-            why = error.message
-        elif isinstance(error, IntegrityError):
-            why = CONFLICT
-        else:
-            why = f"The database failed at session {start + 1} of {self.total}."
+    def _failed(self, error: Exception, start: int) -> RuleError:
+        """What a batch that failed raises, saying why: the first wrote nothing; what the
+        batches before a later one added is taken out again (`journal.undo`), as
+        `RestoreUndone`."""
+        why = self._why(error, start)
+        if start == 0:
+            return RuleError(why if why == CONFLICT else f"{why} Nothing was restored.")
         try:
-            with writes.roster_write():
-                # Locked, so that no session write lands between this read and the delete.
-                now = db.session.execute(
-                    select(Session.id, Session.version)
-                    .where(Session.id.in_(self._added))
-                    .with_for_update()
-                ).all()
-                changed = sorted(key for key, version in now if version != self._added[key])
-                unchanged = [key for key, version in now if version == self._added[key]]
-                db.session.execute(delete(Session).where(Session.id.in_(unchanged)))
-                db.session.execute(
-                    delete(Player).where(
-                        Player.id.in_(self._new_players),
-                        ~exists().where(Seat.player_id == Player.id),
-                        ~exists().where(HandPlayer.player_id == Player.id),
-                    )
-                )
+            undone = journal.undo()
         except Exception:
             return RestoreUndone(
                 f"{why} Taking out what the restore had added failed too: "
-                f"{_plural(len(self._added), 'session')} of the backup are still here."
+                f"{plural(self.restored.sessions, 'session')} of the backup are still here, "
+                "until the server's next start or `flask --app scorekeeper check --repair` "
+                "takes them out."
             )
-        self._added, self._new_players = {}, []
-        if changed:
+        if undone.kept:
             if why == CONFLICT:
                 why = "Someone changed the scorekeeper while the backup was being restored."
-            one = len(changed) == 1
             return RestoreUndone(
-                f"{why} What the restore had added is taken out again, except "
-                f"{_plural(len(changed), 'session')} that a phone has changed since "
-                f"(id {', '.join(map(str, changed))}), kept with {'its' if one else 'their'} "
-                "changes."
+                f"{why} What the restore had added is taken out again, {undone.except_kept()}."
             )
         if why == CONFLICT:
             return RestoreUndone(why)
@@ -354,11 +406,21 @@ class Restore:
             f"{why} What the restore had added is taken out again: nothing was restored."
         )
 
+    def _why(self, error: Exception, start: int) -> str:
+        """Why the batch from session `start` failed, in a sentence."""
+        if isinstance(error, RuleError):
+            return error.message
+        if isinstance(error, IntegrityError):
+            return CONFLICT
+        if isinstance(error, OperationalError) and database_busy(error):
+            return "The database was busy with another write for too long."
+        return f"The database failed at session {start + 1} of {self.total}."
+
 
 def _not_empty(sessions: int, players: int) -> RuleError:
     return RuleError(
-        f"This scorekeeper already holds {_plural(sessions, 'session')} and "
-        f"{_plural(players, 'player')}. Restore a backup into an empty one, "
+        f"This scorekeeper already holds {plural(sessions, 'session')} and "
+        f"{plural(players, 'player')}. Restore a backup into an empty one, "
         "or merge it into what is here."
     )
 
@@ -417,8 +479,8 @@ def _counts() -> tuple[int, int]:
 
 
 def _record_id(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= store.MAX_ID:
-        raise RuleError(f"Its id must be a whole number from 1 to {store.MAX_ID}.", "id")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_KEPT:
+        raise RuleError(f"Its id must be a whole number from 1 to {MAX_KEPT}.", "id")
     return value
 
 
@@ -500,8 +562,8 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
 
 
 def _version(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= store.MAX_ID:
-        raise RuleError(f"Its version must be a whole number from 0 to {store.MAX_ID}.", "version")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_KEPT:
+        raise RuleError(f"Its version must be a whole number from 0 to {MAX_KEPT}.", "version")
     return value
 
 
@@ -530,7 +592,7 @@ def _comparable(session: dict[str, Any]) -> str:
 
 
 def _created_at(value: Any) -> datetime:
-    """An ISO 8601 time; one without a time zone is UTC, as every stored time is."""
+    """An ISO 8601 time, in UTC; one without a time zone is UTC, as every stored time is."""
     try:
         moment = datetime.fromisoformat(value)
     except (TypeError, ValueError):
@@ -540,8 +602,18 @@ def _created_at(value: Any) -> datetime:
             "created_at",
         ) from None
     if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+        moment = moment.replace(tzinfo=UTC)
+    try:
+        utc = moment.astimezone(UTC)
+    except OverflowError:
+        utc = None
+    if utc is None or not EARLIEST <= utc < LATEST:
+        raise RuleError(
+            f"Its created_at must be a time from the year {EARLIEST.year} to the year "
+            f"{LATEST.year - 1}.",
+            "created_at",
+        )
+    return utc
 
 
 def _checked_hand(table: rules.Table, before: list[rules.Hand], hand: Any) -> rules.Hand:
@@ -555,20 +627,3 @@ def _checked_hand(table: rules.Table, before: list[rules.Hand], hand: Any) -> ru
     return store.next_hand(
         table, len(before), last, recorded.entry, recorded.dealer, recorded.seats
     )
-
-
-def _move_sequences_past(player_id: int, session_id: int) -> None:
-    """PostgreSQL hands out ids from sequences, which rows inserted with their ids don't move:
-    move them past the backup's ids, so that a session or player added while the restore runs
-    takes none of them."""
-    if db.session.get_bind().dialect.name != "postgresql":
-        return
-    for model, past in ((Player, player_id), (Session, session_id)):
-        table = model.__tablename__
-        db.session.execute(
-            text(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                f"greatest(coalesce(max(id), 0), :past) + 1, false) FROM {table}"
-            ),
-            {"past": past},
-        )

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
-from . import checks, rules
+from . import checks, journal, rules
 from .backup import CONFLICT, Restore, Written, backup_text, read_backup
 from .csv_import import CsvRefused, import_session
 from .rules import RuleError
@@ -53,6 +53,8 @@ def import_backup_command(file: IO[bytes], merge: bool) -> None:
     its tables made by `flask db upgrade`. Nothing is changed when the file is refused."""
     try:
         restore = Restore(read_backup(file.read()), merge=merge)
+        if restore.undone:
+            click.echo(restore.undone)
         with _progress("Checking sessions", restore.total) as checked:
             for done in restore.check():
                 checked(done)
@@ -209,9 +211,10 @@ def import_session_command(
 @with_appcontext
 def check_command(repair: bool) -> None:
     """Check every session: hands numbered 1..n, each valid by the rules, every stored score
-    equal to the one the hands give. Exits 1 when something is wrong (after --repair: still)."""
+    equal to the one the hands give; and that no restore was cut short. Exits 1 when something
+    is wrong (after --repair: still)."""
+    wrong = _check_restore(repair)
     ids = checks.session_ids()
-    wrong = 0
     for session_id in ids:
         found = checks.check_session(session_id)
         if found and repair:
@@ -228,3 +231,23 @@ def check_command(repair: bool) -> None:
             f"Checked {sessions}: {wrong} problem{'' if wrong == 1 else 's'}."
         )
     click.echo(f"Checked {sessions}: every one is consistent with its hands.")
+
+
+def _check_restore(repair: bool) -> int:
+    """Say whether a restore is under way or was cut short, undoing the latter with --repair;
+    1 when one cut short is left."""
+    unfinished = journal.unfinished()
+    if unfinished is None:
+        return 0
+    if unfinished.running:
+        click.echo(str(unfinished))
+        return 0
+    if not repair:
+        click.echo(f"{unfinished} `flask --app scorekeeper check --repair` undoes it.")
+        return 1
+    try:
+        click.echo(f"Repaired: {journal.undo_cut_short() or unfinished}")
+    except journal.RestoreRunning as running:
+        # Another restore has started since, and undid it first.
+        click.echo(running.message)
+    return 0

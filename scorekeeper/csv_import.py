@@ -31,7 +31,9 @@ from .extensions import db
 from .models import Session
 from .rules import RuleError
 
-SCORE = re.compile(r"[+-]?[0-9]+")
+# The most digits a number cell may have (int() refuses thousands with a ValueError).
+MAX_DIGITS = 6
+SCORE = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
 # A file of at most this many players has every one at every hand, as files always did.
 ALL_SEATED = 5
 
@@ -205,7 +207,7 @@ def _row(columns: Columns, index: int, number: int, cells: list[str]) -> Row:
     if dealer is None:
         raise RuleError("Say who dealt the hand.", "dealer")
     points = cell["picking_points"]
-    if points and not (points.isascii() and points.isdigit()):
+    if points and not _digits(points):
         raise rules.whole_number_error(rules.PICKING_POINTS_LABEL, 0, 120, "picking_points")
     entry = rules.HandInput(
         kind=cell["kind"],
@@ -225,7 +227,7 @@ def _row(columns: Columns, index: int, number: int, cells: list[str]) -> Row:
     for player, text in zip(columns.players, cells[len(named) :], strict=True):
         if text.strip():
             if not SCORE.fullmatch(text.strip()):
-                raise RuleError(f"{player}'s score must be a whole number, not {text.strip()}.")
+                raise _not_whole(f"{player}'s score", text.strip())
             scores[player] = int(text)
     given = cell.get(SEATS, "")
     return Row(
@@ -242,9 +244,10 @@ def _seats(players: tuple[str, ...], cell: str) -> tuple[str, ...]:
     """The seats a `seats` cell names by the numbers of the player columns."""
     seats = []
     for number in cell.split():
-        if not (number.isascii() and number.isdigit() and 1 <= int(number) <= len(players)):
+        if not (_digits(number) and 1 <= int(number) <= len(players)):
             raise RuleError(
-                f"The seats are numbers of the player columns, 1 to {len(players)}, not {number}.",
+                f"The seats are numbers of the player columns, 1 to {len(players)}, "
+                f"not {_shown(number)}.",
                 "seats",
             )
         seats.append(players[int(number) - 1])
@@ -332,9 +335,24 @@ def _yes(cell: str, label: str) -> bool:
 def _whole(cell: str, label: str) -> int | None:
     if not cell:
         return None
-    if not (cell.isascii() and cell.isdigit()):
-        raise RuleError(f"{label} must be a whole number, not {cell}.")
+    if not _digits(cell):
+        raise _not_whole(label, cell)
     return int(cell)
+
+
+def _digits(cell: str) -> bool:
+    return cell.isascii() and cell.isdigit() and len(cell) <= MAX_DIGITS
+
+
+def _not_whole(label: str, cell: str) -> RuleError:
+    return RuleError(f"{label} must be a whole number, not {_shown(cell)}.")
+
+
+def _shown(cell: str) -> str:
+    """A cell as a refusal quotes it: a long one cut short."""
+    return (
+        cell if len(cell) <= 2 * MAX_DIGITS else f"{cell[:MAX_DIGITS]}... ({len(cell)} characters)"
+    )
 
 
 def _disagreements(played: Played) -> list[str]:

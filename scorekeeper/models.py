@@ -26,7 +26,14 @@ def as_utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
+# For the tables whose ids an address names: SQLite hands out an id once only, as PostgreSQL's
+# sequences do, so an id that named a deleted row never names another.
+NEVER_REUSED = {"sqlite_autoincrement": True}
+
+
 class Player(db.Model):  # type: ignore[name-defined,misc]
+    __table_args__ = NEVER_REUSED
+
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     # The name compared case-insensitively; unique, so "ann" and "Ann" are one player.
@@ -34,6 +41,8 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Session(db.Model):  # type: ignore[name-defined,misc]
+    __table_args__ = NEVER_REUSED
+
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), default="")
     created_at: Mapped[datetime] = mapped_column(
@@ -194,9 +203,34 @@ class RuleSet(db.Model):  # type: ignore[name-defined,misc]
     """A group's rules saved under a name ("Friday rules"), to start new sessions with: every
     option, as the API's `rules` object."""
 
+    __table_args__ = NEVER_REUSED
+
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     # The name compared case-insensitively; unique, so "friday rules" is "Friday rules".
     name_key: Mapped[str] = mapped_column(String(160), unique=True)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+
+
+class RestoreJournal(db.Model):  # type: ignore[name-defined,misc]
+    """A restore (or merge) of a backup under way, written with its first batch and kept up to
+    date by each batch after, in the batch's own transaction; its last batch deletes it. One
+    left behind by a restore no process is running was cut short (see `journal`)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+    merge: Mapped[bool]
+    # How many of the backup's sessions the batches written so far dealt with, of how many.
+    done: Mapped[int]
+    total: Mapped[int]
+    # The players the restore added.
+    players: Mapped[list[int]] = mapped_column(JSON)
+
+
+class RestoredSession(db.Model):  # type: ignore[name-defined,misc]
+    """A session the restore under way added, with the version it was added at: a session a
+    phone has written to since has another."""
+
+    session_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    version: Mapped[int]

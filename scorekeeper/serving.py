@@ -42,6 +42,8 @@ LINGER_BYTES = 1024 * 1024
 UNREAD_BODY = ("408", "411", "413")
 BODY_TOO_SLOW = "The request's body came too slowly, so it was not read. Send it again."
 
+from . import create_app, journal
+
 REFUSALS: dict[type[Exception], tuple[int, str, str]] = {
     LimitRequestLine: (414, "URI Too Long", "The address is too long for this scorekeeper."),
     LimitRequestHeaders: (
@@ -175,6 +177,13 @@ class Worker(GeventWorker):  # type: ignore[misc]
             util.write_nonblock(client, json_refusal(*refusal))
         except OSError:
             self.log.debug("Failed to send error message.")
+
+
+def on_starting(server: Any) -> None:
+    """Undo a restore that a crash cut short, before any worker serves (see `journal`)."""
+    said = journal.undo_at_start(create_app())
+    if said is not None:
+        server.log.warning(said)
 
 
 # gunicorn settings (the names are gunicorn's).

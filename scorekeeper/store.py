@@ -717,6 +717,34 @@ def _new_ids(table: Table, count: int) -> Sequence[int]:
     return range(largest + 1, largest + 1 + count)
 
 
+def reserve_ids(table: Table, largest: int) -> None:
+    """Hand out only ids above `largest` for new rows of `table` from now on (a restore that
+    keeps a backup's ids reserves them all with its first batch), never moving the next id back:
+    an id is never handed out twice. Inside a roster write, which no other new session or
+    player passes."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        sequence = f"pg_get_serial_sequence('{table.name}', 'id')::regclass"
+        db.session.execute(
+            text(
+                f"SELECT setval({sequence}, :largest) "
+                f"WHERE :largest > coalesce(pg_sequence_last_value({sequence}), 0)"
+            ),
+            {"largest": largest},
+        )
+        return
+    # SQLite's AUTOINCREMENT hands out ids past the one sqlite_sequence holds for the table.
+    named = {"table": table.name, "largest": largest}
+    held = db.session.scalar(text("SELECT seq FROM sqlite_sequence WHERE name = :table"), named)
+    if held is None:
+        db.session.execute(
+            text("INSERT INTO sqlite_sequence (name, seq) VALUES (:table, :largest)"), named
+        )
+    elif held < largest:
+        db.session.execute(
+            text("UPDATE sqlite_sequence SET seq = :largest WHERE name = :table"), named
+        )
+
+
 def _insert_rows(table: Table, rows: Sequence[dict[str, Any]]) -> None:
     """Insert rows that all name the same columns: on PostgreSQL by COPY, many times quicker
     than an INSERT of many rows for the tables of hands; elsewhere by one `insert()`."""

@@ -21,13 +21,14 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import escape
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 from werkzeug.http import parse_options_header
 from werkzeug.test import TestResponse
 
 from scorekeeper import backup as backup_module
-from scorekeeper import store
+from scorekeeper import journal, store
 from scorekeeper.backup import FORMAT, export_backup, import_backup
 from scorekeeper.extensions import db
 from scorekeeper.models import Hand, HandPlayer, Player, Session
@@ -456,7 +457,7 @@ REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     (
         "a session without an id",
         lambda b: b["sessions"][3].pop("id"),
-        "Session 4 of the backup: Its id must be a whole number from 1 to 2147483647.",
+        "Session 4 of the backup: Its id must be a whole number from 1 to 1000000000.",
     ),
     (
         "a creation time that is not a time",
@@ -534,6 +535,153 @@ def test_an_invalid_backup_is_refused_and_changes_nothing(
 def test_json_that_is_not_a_backup_is_refused(fresh: Fresh, data: Any) -> None:
     with pytest.raises(RuleError, match=r"^This file is not a backup of the scorekeeper:"):
         restore(fresh(), data)
+
+
+# --- Hostile values: refused with a sentence on the page and the command line, nothing changed
+
+
+def dumped(change: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], str]:
+    """A change to a backup, then the backup as JSON text (lone surrogates escaped, as JSON
+    writes them)."""
+    return lambda backup: json.dumps(tamper(backup, change))
+
+
+LONE_SURROGATE = "its text holds a lone surrogate (such as \\ud800), which is not a character."
+CREATED_AT = "Its created_at must be a time from the year 2 to the year 9998."
+HOSTILE: list[tuple[str, Callable[[dict[str, Any]], str], str]] = [
+    (
+        "a number of 5000 digits",
+        lambda b: json.dumps(b).replace('"rounds": 1,', f'"rounds": {"9" * 5000},', 1),
+        "This file is damaged or not a backup: it holds a number of 5000 digits.",
+    ),
+    (
+        "a lone surrogate in a session's name",
+        dumped(lambda b: b["sessions"][1].update(name="Friday \ud800")),
+        f"Session 2 of the backup: {LONE_SURROGATE}",
+    ),
+    (
+        "a lone surrogate in a key",
+        dumped(lambda b: b["sessions"][3]["rules"].update({"\udc00": True})),
+        f"Session 4 of the backup: {LONE_SURROGATE}",
+    ),
+    (
+        "a lone surrogate in a player's name",
+        dumped(lambda b: b["players"][2].update(name="Cat\ud83d")),
+        f"Player 3 of the backup: {LONE_SURROGATE}",
+    ),
+    (
+        "a lone surrogate in a rule set",
+        dumped(lambda b: b["rule_sets"].append({"name": "\udfff", "rules": {}})),
+        f"Rule set 1 of the backup: {LONE_SURROGATE}",
+    ),
+    (
+        "a creation time of the year 1 at +14:00",
+        dumped(lambda b: b["sessions"][2].update(created_at="0001-01-01T00:00:00+14:00")),
+        f"Session 3: {CREATED_AT}",
+    ),
+    (
+        "a creation time of the year 9999 at -14:00",
+        dumped(lambda b: b["sessions"][0].update(created_at="9999-12-31T23:59:59-14:00")),
+        f"Session 1: {CREATED_AT}",
+    ),
+    (
+        "a rule set created in the year 1 at +14:00",
+        dumped(
+            lambda b: b["rule_sets"].append(
+                {"name": "Friday", "rules": {}, "created_at": "0001-01-01T00:00:00+14:00"}
+            )
+        ),
+        f"Rule set 1 of the backup: {CREATED_AT}",
+    ),
+    (
+        "a rule set created in the year 9999 at -14:00",
+        dumped(
+            lambda b: b["rule_sets"].append(
+                {"name": "Friday", "rules": {}, "created_at": "9999-12-31T23:59:59-14:00"}
+            )
+        ),
+        f"Rule set 1 of the backup: {CREATED_AT}",
+    ),
+    (
+        "rules that are an empty list",
+        dumped(lambda b: b["sessions"][1].update(rules=[])),
+        "Session 2: Rules must be an object of rule options.",
+    ),
+    (
+        "rules that are text",
+        dumped(lambda b: b["sessions"][1].update(rules="")),
+        "Session 2: Rules must be an object of rule options.",
+    ),
+    (
+        "a session id of 2147483647",
+        dumped(lambda b: b["sessions"][4].update(id=2**31 - 1)),
+        "Session 5 of the backup: Its id must be a whole number from 1 to 1000000000.",
+    ),
+    (
+        "a player id of 2147483647",
+        dumped(lambda b: b["players"][0].update(id=2**31 - 1)),
+        "Player 1 of the backup: Its id must be a whole number from 1 to 1000000000.",
+    ),
+    (
+        "a version of 2147483647",
+        dumped(lambda b: b["sessions"][0].update(version=2**31 - 1)),
+        "Session 1: Its version must be a whole number from 0 to 1000000000.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [pytest.param(change, message, id=name) for name, change, message in HOSTILE],
+)
+def test_a_hostile_backup_is_refused_with_a_sentence_on_the_page_and_the_command_line(
+    app: Flask,
+    api: Api,
+    fresh: Fresh,
+    tmp_path: Path,
+    change: Callable[[dict[str, Any]], str],
+    message: str,
+) -> None:
+    build_sessions(api)
+    text = change(backup_of(app))
+    target = fresh()
+    page = target.test_client().post("/settings/restore", data=upload(text.encode()))
+    body = streamed_page(page)
+    assert f'<p class="error" id="backup-error">{escape(message)}</p>' in body
+    assert count_rows(target) == (0, 0, 0)
+
+    file = tmp_path / "hostile.json"
+    file.write_text(text, "utf-8")
+    command = target.test_cli_runner().invoke(args=["import-backup", str(file)])
+    assert (command.exit_code, command.stderr) == (1, f"Error: {message}\n")
+    assert count_rows(target) == (0, 0, 0)
+
+
+def test_rules_that_are_not_an_object_are_refused_by_the_api_too(api: Api) -> None:
+    for rules in ([], "", 0, False):
+        answer = api.client.post(
+            "/api/sessions", json={"players": SEATS, "rounds": 0, "rules": rules}
+        )
+        assert answer.status_code == 400
+        assert answer.json == {
+            "error": "Rules must be an object of rule options.",
+            "field": "rules",
+        }
+    assert api.new_session(rules=None)["rules"]["partner"] == "jack_of_diamonds"
+
+
+def test_the_largest_id_a_backup_may_give_leaves_room_for_new_sessions(
+    app: Flask, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    backup = tamper(backup_of(app), lambda b: b["sessions"][4].update(id=backup_module.MAX_KEPT))
+    restored_app = fresh()
+    restore(restored_app, backup)
+    restored = Api(restored_app.test_client())
+    new = restored.new_session()
+    assert new["id"] == backup_module.MAX_KEPT + 1
+    restored.record(new["id"], **pick("Ann", "Bob", 70))
+    assert len(restored.session(new["id"])["hands"]) == 1
 
 
 # --- The command line
@@ -1049,6 +1197,27 @@ def test_a_batch_failing_on_the_database_takes_out_what_the_earlier_ones_added(
     assert answers(target.test_client()) == before
     with target.app_context():
         assert db.session.scalar(select(Player).where(Player.name == "Gus")) is None
+        assert journal.unfinished() is None
+
+
+@pytest.mark.usefixtures("batches_of_two")
+def test_a_first_batch_failing_on_the_database_is_told_on_the_page_and_the_command_line(
+    app: Flask, api: Api, fresh: Fresh, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    backup = json.dumps(backup_of(app))
+    fail_at_batch(monkeypatch, 1)
+    target = fresh()
+    body = streamed_page(
+        target.test_client().post("/settings/restore", data=upload(backup.encode()))
+    )
+    failed = "The database failed at session 1 of 5. Nothing was restored."
+    assert f'<p class="error">{failed}</p>' in body
+    file = tmp_path / "backup.json"
+    file.write_text(backup)
+    command = target.test_cli_runner().invoke(args=["import-backup", str(file)])
+    assert (command.exit_code, command.stderr) == (1, f"Error: {failed}\n")
+    assert count_rows(target) == (0, 0, 0)
 
 
 def test_a_failed_restore_keeps_a_session_a_phone_changed_meanwhile(
@@ -1099,3 +1268,163 @@ def test_import_backup_command_says_a_failed_batch_was_taken_out(
         "out again: nothing was restored.\n"
     )
     assert count_rows(target) == (0, 0, 0)
+
+
+# --- A restore cut short: reported, undone, and never run twice at once
+
+CUT_SHORT = re.compile(
+    r"A (restore|merge) of a backup started \d{4}-\d\d-\d\d \d\d:\d\d UTC was cut short "
+    r"after (\d+) of (\d+) sessions were written\."
+)
+
+
+def restore_in_batches_of_two(app: Flask, backup: dict[str, Any], merge: bool = False) -> Any:
+    """A restore of `backup`, checked, whose batches of two sessions are written one at a time
+    as the generator returned is advanced."""
+    with app.app_context():
+        restore = backup_module.Restore(copy.deepcopy(backup), merge)
+        for _ in restore.check():
+            pass
+        yield from restore.batches()
+
+
+def cut_short(app: Flask, backup: dict[str, Any], batches: int, merge: bool = False) -> None:
+    """A restore that writes `batches` batches of two sessions, then stops as a crash stops it:
+    its journal stays, its lock is let go."""
+    writing = restore_in_batches_of_two(app, backup, merge)
+    for _ in range(batches):
+        next(writing)
+    writing.close()
+
+
+@pytest.fixture
+def batches_of_two(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+
+
+@pytest.mark.usefixtures("batches_of_two")
+def test_a_restore_cut_short_is_reported_by_check_and_undone_by_repair(
+    app: Flask, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    backup = backup_of(app)
+    target = fresh()
+    cut_short(target, backup, batches=2)
+    phone = Api(target.test_client())
+    phone.record(2, kind="pass")
+    assert count_rows(target)[1] == 4
+
+    found = target.test_cli_runner().invoke(args=["check"])
+    assert found.exit_code == 1
+    said, *_, last = found.output.splitlines()
+    match = CUT_SHORT.fullmatch(
+        said.removesuffix(" `flask --app scorekeeper check --repair` undoes it.")
+    )
+    assert match is not None and match.groups() == ("restore", "4", "5"), said
+    assert last == "Error: Checked 4 sessions: 1 problem."
+    settings = target.test_client().get("/settings").text
+    assert (
+        f'<p class="notice" role="status">{escape(match[0])} What it had added is taken out'
+        in settings
+    )
+
+    repaired = target.test_cli_runner().invoke(args=["check", "--repair"])
+    assert repaired.exit_code == 0, repaired.output
+    assert repaired.output.splitlines() == [
+        f"Repaired: {match[0]} What it had added is taken out again (3 sessions and 6 players), "
+        "except 1 session that a phone has changed since (id 2), kept with its changes.",
+        "Checked 1 session: every one is consistent with its hands.",
+    ]
+    assert [s["id"] for s in phone.client.get("/api/sessions").json["sessions"]] == [2]
+    assert len(phone.session(2)["hands"]) == len(backup["sessions"][1]["hands"]) + 1
+    assert 'class="notice"' not in target.test_client().get("/settings").text
+    merged = target.test_cli_runner().invoke(
+        args=["import-backup", "--merge", "-"], input=json.dumps(backup)
+    )
+    assert merged.exit_code == 0, merged.output
+    assert merged.output == "Restored 5 sessions with 19 hands, and 6 new players.\n"
+
+
+@pytest.mark.usefixtures("batches_of_two")
+@pytest.mark.parametrize("merge", [False, True])
+def test_a_restore_first_undoes_one_cut_short(
+    app: Flask, api: Api, fresh: Fresh, merge: bool
+) -> None:
+    build_sessions(api)
+    original, backup = answers(api.client), backup_of(app)
+    target = fresh()
+    cut_short(target, backup, batches=1, merge=merge)
+    assert count_rows(target)[1] == 2
+
+    page = target.test_client().post("/settings/restore", data=upload(json.dumps(backup).encode()))
+    body = streamed_page(page)
+    notice = re.search(r'<p class="notice">(.*?)</p>', body)
+    assert notice is not None
+    match = CUT_SHORT.match(notice[1])
+    assert match is not None and match.groups() == ("merge" if merge else "restore", "2", "5")
+    assert notice[1].endswith("What it had added is taken out again: 2 sessions and 11 players.")
+    assert "Backup restored: 5 sessions with 19 hands, and 11 new players." in body
+    assert_same_answers(answers(target.test_client()), original)
+    assert target.test_cli_runner().invoke(args=["check"]).exit_code == 0
+
+
+@pytest.mark.usefixtures("batches_of_two")
+def test_a_restore_cut_short_is_named_before_a_refusal_that_follows(
+    app: Flask, api: Api, fresh: Fresh, tmp_path: Path
+) -> None:
+    """A session a phone changed is kept, so a restore that needs an empty scorekeeper is then
+    refused, saying what was undone first."""
+    build_sessions(api)
+    backup = backup_of(app)
+    target = fresh()
+    cut_short(target, backup, batches=1)
+    Api(target.test_client()).record(2, kind="pass")
+    file = tmp_path / "backup.json"
+    file.write_text(json.dumps(backup))
+    refused = target.test_cli_runner().invoke(args=["import-backup", str(file)])
+    assert refused.exit_code == 1
+    assert CUT_SHORT.match(refused.stderr.removeprefix("Error: "))
+    assert refused.stderr.endswith(
+        "What it had added is taken out again (1 session and 6 players), except 1 session that "
+        "a phone has changed since (id 2), kept with its changes. This scorekeeper already "
+        "holds 1 session and 5 players. Restore a backup into an empty one, or merge it into "
+        "what is here.\n"
+    )
+
+
+@pytest.mark.usefixtures("batches_of_two")
+def test_while_a_restore_is_under_way_another_is_refused(
+    app: Flask, api: Api, fresh: Fresh, tmp_path: Path
+) -> None:
+    build_sessions(api)
+    original, backup = answers(api.client), backup_of(app)
+    target = fresh()
+    writing = restore_in_batches_of_two(target, backup)
+    next(writing)
+    under_way = re.compile(
+        r"A restore of a backup started \d{4}-\d\d-\d\d \d\d:\d\d UTC is under way: 2 of 5 "
+        r"sessions written so far\."
+    )
+
+    client = target.test_client()
+    page = client.post("/settings/restore", data=upload(json.dumps(backup).encode(), merge="y"))
+    assert page.status_code == 200
+    error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', page.text)
+    assert error is not None and under_way.match(error[1])
+    assert error[1].endswith(" Try again once it is done.")
+    file = tmp_path / "backup.json"
+    file.write_text(json.dumps(backup))
+    command = target.test_cli_runner().invoke(args=["import-backup", "--merge", str(file)])
+    assert command.exit_code == 1 and under_way.match(command.stderr.removeprefix("Error: "))
+    check = target.test_cli_runner().invoke(args=["check"])
+    assert check.exit_code == 0, check.output
+    assert under_way.fullmatch(check.output.splitlines()[0])
+    assert under_way.search(client.get("/settings").text)
+    assert count_rows(target)[1] == 2
+
+    assert list(writing) == [2, 1]
+    assert_same_answers(answers(client), original)
+    assert 'class="notice"' not in client.get("/settings").text
+    assert target.test_cli_runner().invoke(args=["check"]).output == (
+        "Checked 5 sessions: every one is consistent with its hands.\n"
+    )

@@ -13,6 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markupsafe import escape
 
 from scorekeeper import rules
 from scorekeeper.csv_export import HEADER
@@ -493,6 +494,51 @@ def test_bad_seats_are_refused_with_their_rows(app: Flask) -> None:
         "Row 5: Gus is not playing in this session.",
         "Row 6: Ann is seated twice.",
     ]
+
+
+def test_numbers_of_thousands_of_digits_are_refused_with_their_rows(
+    app: Flask, client: FlaskClient, runner: FlaskCliRunner, tmp_path: Path
+) -> None:
+    huge = "9" * 5000
+    pair = {"picker": "Bob", "partner": "Cat", "picking_points": "75"}
+
+    def seated(
+        number: int | str, dealer: str, seats: str = "", score: str = "", **cells: str
+    ) -> str:
+        """A line of a file with a seats column: the hand's cells, its seats, Ann's score."""
+        values = {"hand": str(number), "dealer": dealer, "kind": "pick", **cells}
+        return ",".join([*(values.get(c, "") for c in HEADER), seats, score, "", "", "", ""])
+
+    content = "\r\n".join(
+        [
+            f"{COLUMNS},seats,{','.join(SEATS)}",
+            seated(huge, "Ann", **pair),
+            seated(2, "Bob", **pair, multiplier=f"-{huge}"),
+            seated(3, "Cat", picker="Dan", partner="Eve", picking_points=huge),
+            seated(4, "Dan", score=huge, **pair),
+            seated(5, "Eve", seats=f"{huge} 2 3 4 5", **pair),
+            "",
+        ]
+    ).encode()
+    reasons = [
+        "Row 2: The hand number must be a whole number, not 999999... (5000 characters).",
+        "Row 3: The multiplier must be a whole number, not -99999... (5001 characters).",
+        "Row 4: Picking team points must be a whole number from 0 to 120.",
+        "Row 5: Ann's score must be a whole number, not 999999... (5000 characters).",
+        "Row 6: The seats are numbers of the player columns, 1 to 5, not 999999... "
+        "(5000 characters).",
+    ]
+    assert refusal(app, content) == reasons
+
+    page = import_page(client, content)
+    assert page.status_code == 200
+    assert re.findall(r"<li>(.*?)</li>", page.text) == [escape(reason) for reason in reasons]
+    file = tmp_path / "hands.csv"
+    file.write_bytes(content)
+    command = runner.invoke(args=["import-session", str(file)])
+    assert command.exit_code == 1
+    assert command.stderr == "\n".join(["Error: Nothing was imported.", *reasons, ""])
+    assert client.get("/api/sessions").json == {"sessions": []}
 
 
 # --- house rules: results, penalty hands

@@ -261,3 +261,51 @@ def test_sessions_from_before_upgrade_and_take_writes(
     assert changed.status_code == 200, changed.json
     assert (changed.json["next_dealer"], changed.json["sitting_out_next"]) == ("Cat", ["Cat"])
     assert cli.invoke(args=["check"]).exit_code == 0
+
+
+def test_after_the_upgrade_no_id_is_handed_out_twice(
+    migrated_app: Flask, cli: FlaskCliRunner
+) -> None:
+    """Sessions 1 and 2 held, 3 in the trash, every id given by hand (as a restore gives them):
+    the next session is 4 and the next player 6, and a session deleted then is never followed
+    by another under its id."""
+    result = cli.invoke(args=["db", "upgrade", "8e3b5d1f6a92"])
+    assert result.exit_code == 0, result.output
+    with engine_of(migrated_app).begin() as connection:
+        for player, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve"], start=1):
+            connection.execute(
+                text("INSERT INTO player (id, name, name_key) VALUES (:id, :name, :key)"),
+                {"id": player, "name": name, "key": name.lower()},
+            )
+        for session in (1, 2):
+            connection.execute(
+                text(
+                    "INSERT INTO session (id, name, created_at, rounds, first_dealer_id, partner,"
+                    " no_bid, cracking, blitzing) VALUES (:id, '', CURRENT_TIMESTAMP, 0, 1,"
+                    " 'jack_of_diamonds', 'forced_pick', true, true)"
+                ),
+                {"id": session},
+            )
+            for seat in range(5):
+                connection.execute(
+                    text("INSERT INTO seat (session_id, position, player_id) VALUES (:id, :s, :p)"),
+                    {"id": session, "s": seat, "p": seat + 1},
+                )
+        connection.execute(
+            text(
+                "INSERT INTO trashed_session (session_id, deleted_at, data)"
+                " VALUES (3, CURRENT_TIMESTAMP, '{}')"
+            )
+        )
+    upgrade(cli)
+    client = migrated_app.test_client()
+    players = ["Ann", "Bob", "Cat", "Dan", "Fay"]
+    started = client.post("/api/sessions", json={"players": players, "rounds": 0})
+    assert started.status_code == 201, started.json
+    assert started.json["id"] == 4
+    assert client.delete("/api/sessions/4").status_code == 204
+    again = client.post("/api/sessions", json={"players": players, "rounds": 0})
+    assert again.json["id"] == 5
+    with engine_of(migrated_app).connect() as connection:
+        fay = connection.execute(text("SELECT id FROM player WHERE name = 'Fay'")).scalar()
+    assert fay == 6

@@ -331,6 +331,15 @@ def test_delete_asks_first_then_deletes_once(app: Flask, client: FlaskClient) ->
     assert client.get(path).status_code == 404
 
 
+def test_a_deleted_rule_sets_id_never_names_another(app: Flask, client: FlaskClient) -> None:
+    """A share link names a rule set by its id: once deleted, the link finds nothing."""
+    deleted = save_friday(client)
+    assert client.post(f"/rule-sets/{deleted}/delete").status_code == 302
+    saturday = client.post(PAGE, data=friday_form(client, name="Saturday rules"))
+    assert saturday.location != f"/rule-sets#rule-set-{deleted}"
+    assert client.get(f"/rule-sets/{deleted}/share").status_code == 404
+
+
 def test_settings_and_new_session_pages_link_to_rule_sets(client: FlaskClient) -> None:
     for path in ("/settings", "/sessions/new"):
         assert f'href="{PAGE}"' in client.get(path).text

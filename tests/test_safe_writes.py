@@ -300,6 +300,30 @@ def test_a_deleted_session_goes_to_the_trash_and_comes_back_whole(
     assert client.post(f"/api/trash/{session_id}/restore").status_code == 404
 
 
+def test_a_deleted_sessions_id_never_names_another_session(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    """A hand sent to a deleted session's id (from a phone that still has it open, the outbox,
+    a script) lands nowhere, and the session comes back from the trash under its own id, even
+    when newer sessions were started meanwhile, by this server or after a restart."""
+    kept = session_with(api, name="Friday")
+    deleted = session_with(api, name="Saturday")
+    assert client.delete(f"/api/sessions/{deleted}").status_code == 204
+    newer = api.new_session(name="Sunday")["id"]
+    with second_worker(app) as restarted:
+        newest = Api(restarted.test_client()).new_session(name="Monday")["id"]
+    assert deleted < newer < newest
+
+    late = client.post(f"/api/sessions/{deleted}/hands", json=pick("Ann", "Bob", 60))
+    assert late.status_code == 404
+    assert [api.session(n)["hands"] for n in (newer, newest)] == [[], []]
+    back = client.post(f"/api/trash/{deleted}/restore")
+    assert (back.status_code, back.json["id"], back.json["name"]) == (200, deleted, "Saturday")
+    assert sorted(s["id"] for s in client.get("/api/sessions").json["sessions"]) == [
+        kept, deleted, newer, newest
+    ]  # fmt: skip
+
+
 # --- writers racing on one session
 
 

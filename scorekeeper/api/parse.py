@@ -260,7 +260,9 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
     players = _names(body.get("players"), "players")
     if "rounds" not in body:
         raise RuleError("Say how many rounds to play (0 means open-ended).", "rounds")
-    given_rules = rule_options(body.get("rules") or {})
+    # Null means not given; any other value that is not an object is refused, never defaults.
+    given = body.get("rules")
+    given_rules = rule_options({} if given is None else given)
     return SessionRequest(
         name=_text(body.get("name") or "", "name", "The session name"),
         players=players,

@@ -13,6 +13,7 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, StringField
 
+from .. import journal
 from ..backup import Restore, Restored, backup_text, read_backup
 from ..csv_import import CsvRefused, import_session
 from ..rules import RuleError
@@ -42,7 +43,12 @@ class ImportSessionForm(RulesForm):
 
 @bp.get("/settings")
 def settings() -> str:
-    return render_template("settings.html", form=RestoreForm())
+    return _settings_page(RestoreForm())
+
+
+def _settings_page(form: RestoreForm) -> str:
+    """The settings page; it says when a restore is under way or was cut short."""
+    return render_template("settings.html", form=form, unfinished=journal.unfinished())
 
 
 @bp.get("/settings/backup.json")
@@ -71,9 +77,11 @@ def restore_backup() -> str | BaseResponse:
             form.backup.errors.append(error.message)
         else:
             steps = _restoring(restore, form, key, digest, url_for("pages.index"))
-            page = stream_template("restore.html", steps=steps, total=restore.total, form=form)
+            page = stream_template(
+                "restore.html", steps=steps, total=restore.total, form=form, undone=restore.undone
+            )
             return Response(page, headers={"X-Accel-Buffering": "no"})
-    return render_template("settings.html", form=form)
+    return _settings_page(form)
 
 
 SENT_BEFORE = "This form was sent before, and the backup it sent is restored: nothing was added."

@@ -1,21 +1,28 @@
 """A long restore never makes other writers fail: it writes a batch of sessions at a time, so a
-writer waits for one batch at most."""
+writer waits for one batch at most; sessions started meanwhile never take its ids; and a restore
+killed midway is noticed and undone."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from .server import (
     ROOT,
     TIMEOUT,
     LiveServer,
     as_sent,
+    assert_check_clean,
     at_once,
+    flask,
     flask_command,
     integrity,
     pick_bodies,
@@ -119,51 +126,124 @@ def test_writes_during_a_restore_never_fail(server: LiveServer, tmp_path: Path) 
     assert sorted(s["hand_count"] for s in restored) == [HANDS] * SESSIONS
 
 
-def test_a_failed_restore_keeps_every_hand_recorded_meanwhile(
-    server: LiveServer, tmp_path: Path
-) -> None:
-    """A phone records hands into a session as soon as the restore has added it, then starts a
-    new session. On SQLite that session takes an id a later batch needs, so the restore fails and
-    takes out what it added: all but the session the phone changed, which keeps every hand."""
-    backup = large_backup(server, tmp_path)
-    server.stop()
-    server.fresh_schema()
-    server.start()
-    restore = subprocess.Popen(
-        flask_command("import-backup", str(backup)),
+def start_restore(server: LiveServer, backup: Path, *options: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        flask_command("import-backup", *options, str(backup)),
         env=server_env(server.database),
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def session_ids(server: LiveServer) -> list[int]:
+    return sorted(s["id"] for s in server.call("GET", "/api/sessions").json()["sessions"])
+
+
+def wait_for(restore: subprocess.Popen[str], ready: Callable[[], bool]) -> None:
+    """Wait until `ready()`, the restore still running."""
+    began = time.perf_counter()
+    while not ready():
+        assert restore.poll() is None, restore.communicate()
+        assert time.perf_counter() - began < 4 * TIMEOUT
+        time.sleep(0.02)
+
+
+def test_sessions_started_during_a_restore_never_take_its_ids(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    """A restore keeps the backup's ids; the ids are taken with its first batch, so sessions
+    phones start meanwhile get others, and every batch after goes in. A phone records hands
+    into a restored session as soon as it is there."""
+    backup = large_backup(server, tmp_path)
+    server.stop()
+    server.fresh_schema()
+    server.start()
+    restore = start_restore(server, backup)
     try:
-        began = time.perf_counter()
-        while server.call("GET", "/api/sessions/1").status != 200:
-            assert restore.poll() is None, restore.communicate()
-            assert time.perf_counter() - began < 4 * TIMEOUT
-            time.sleep(0.02)
+        wait_for(restore, lambda: server.call("GET", "/api/sessions/1").status == 200)
+        started = [server.new_session(name="New at the table")["id"]]
+        # Batches were still to come.
+        assert server.call("GET", f"/api/sessions/{SESSIONS}").status == 404
         bodies = pick_bodies(3)
         for body in bodies:
             assert server.call("POST", "/api/sessions/1/hands", body).status == 201
-        new_id = server.new_session(name="New at the table")["id"]
+        while restore.poll() is None:
+            started.append(server.new_session(name="New at the table")["id"])
         out, err = restore.communicate(timeout=4 * TIMEOUT)
     finally:
         restore.kill()
 
+    assert restore.returncode == 0, out + err
+    assert (
+        out == f"Restored {SESSIONS} sessions with {SESSIONS * HANDS} hands, and 5 new players.\n"
+    )
+    print(f"{len(started)} sessions started during the restore")
+    assert min(started) > SESSIONS
+    assert session_ids(server) == [*range(1, SESSIONS + 1), *started]
     sheet = server.session(1)
-    assert len(sheet["hands"]) == HANDS + len(bodies)
     assert integrity(sheet, acknowledged=HANDS + len(bodies)) == []
     assert as_sent(sheet["hands"][HANDS:], bodies) == sorted_bodies(bodies)
-    ids = sorted(s["id"] for s in server.call("GET", "/api/sessions").json()["sessions"])
-    if server.database.startswith("sqlite"):
-        assert restore.returncode == 1, out + err
-        assert err.endswith(
-            "What the restore had added is taken out again, except 1 session that a phone has "
-            "changed since (id 1), kept with its changes.\n"
-        ), err
-        assert ids == [1, new_id]
+    assert_check_clean(server)
+
+
+@pytest.mark.parametrize("recovery", ["next start", "check --repair"])
+def test_a_restore_killed_midway_is_reported_then_undone(
+    server: LiveServer, tmp_path: Path, recovery: str
+) -> None:
+    """kill -9 in the middle of a restore: `flask check` says it was cut short; the next start of
+    the server (or `check --repair`) takes out what it wrote, but for a session a phone wrote to
+    since; the same backup then restores whole."""
+    backup = large_backup(server, tmp_path)
+    server.stop()
+    server.fresh_schema()
+    server.start()
+    restore = start_restore(server, backup)
+    try:
+        # Two batches written, four to go.
+        wait_for(restore, lambda: server.call("GET", "/api/sessions/101").status == 200)
+    finally:
+        restore.kill()
+    restore.communicate(timeout=TIMEOUT)
+    written = len(session_ids(server))
+    print(f"killed after {written} of {SESSIONS} sessions")
+    assert 200 <= written < SESSIONS
+    bodies = pick_bodies(3)
+    for body in bodies:
+        assert server.call("POST", "/api/sessions/1/hands", body).status == 201
+
+    check = flask(server.database, "check")
+    assert check.returncode == 1, check.stdout + check.stderr
+    assert re.search(
+        rf"^A restore of a backup started .* UTC was cut short after {written} of {SESSIONS} "
+        r"sessions were written\. `flask --app scorekeeper check --repair` undoes it\.$",
+        check.stdout,
+        re.M,
+    ), check.stdout
+    undone = (
+        f"was cut short after {written} of {SESSIONS} sessions were written. What it had added "
+        f"is taken out again ({written - 1} sessions and 0 players), except 1 session that a "
+        "phone has changed since (id 1), kept with its changes."
+    )
+    if recovery == "next start":
+        server.restart()
+        assert undone in server.log.read_text()
     else:
-        # PostgreSQL's ids come from sequences the restore moved past the backup's ids.
-        assert restore.returncode == 0, out + err
-        assert ids == [*range(1, SESSIONS + 1), new_id]
+        repaired = flask(server.database, "check", "--repair")
+        assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+        assert undone in repaired.stdout
+
+    assert session_ids(server) == [1]
+    sheet = server.session(1)
+    assert integrity(sheet, acknowledged=HANDS + len(bodies)) == []
+    assert as_sent(sheet["hands"][HANDS:], bodies) == sorted_bodies(bodies)
+    assert_check_clean(server)
+
+    again = flask(server.database, "import-backup", "--merge", str(backup))
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert again.stdout == (
+        f"Restored {SESSIONS} sessions with {SESSIONS * HANDS} hands, and 0 new players.\n"
+    )
+    assert len(session_ids(server)) == SESSIONS + 1
+    assert_check_clean(server)

@@ -2,7 +2,7 @@
 The passcode's generation, which cookies held until now, goes: phones sign in once again.
 
 Revision ID: 9a4c7e2b5d13
-Revises: 8e3b5d1f6a92
+Revises: 9a7c3e5f1d24
 Create Date: 2026-11-25 22:00:00.000000
 """
 
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "9a4c7e2b5d13"
-down_revision = "8e3b5d1f6a92"
+down_revision = "9a7c3e5f1d24"
 branch_labels = None
 depends_on = None
 

@@ -5,9 +5,10 @@ The worker is gevent's: a connection waiting for a slow or stalled client holds 
 one of a few threads, so clients trickling their headers or body never keep a phone at the table
 waiting. Every read from a client has a deadline all the same: its headers within
 `HEADER_SECONDS` (gunicorn's keep-alive), each read of a body or write of an answer within
-`IDLE_SECONDS`, and a whole body at no less than `MIN_BODY_RATE` after `BODY_GRACE_SECONDS`. The
-worker's own refusals (a request line or headers too long for it to read) answer JSON like the
-app's, instead of gunicorn's HTML page.
+`IDLE_SECONDS`, and a whole body at no less than `MIN_BODY_RATE` after `BODY_GRACE_SECONDS`. A
+long answer lets the worker's other connections go on between its parts. The worker's own
+refusals (a request line or headers too long for it to read) answer JSON like the app's, instead
+of gunicorn's HTML page. Before any worker starts, a restore that a crash cut short is undone.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import contextlib
 import json
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import gevent
@@ -30,6 +31,8 @@ from gunicorn.workers.base_async import AsyncWorker  # type: ignore[import-untyp
 from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped]
 from werkzeug.exceptions import RequestTimeout
 
+from . import create_app, journal
+
 HEADER_SECONDS = 10
 IDLE_SECONDS = 30
 BODY_GRACE_SECONDS = 30
@@ -41,8 +44,6 @@ LINGER_BYTES = 1024 * 1024
 # Answers to a request whose body was left unread.
 UNREAD_BODY = ("408", "411", "413")
 BODY_TOO_SLOW = "The request's body came too slowly, so it was not read. Send it again."
-
-from . import create_app, journal
 
 REFUSALS: dict[type[Exception], tuple[int, str, str]] = {
     LimitRequestLine: (414, "URI Too Long", "The address is too long for this scorekeeper."),
@@ -132,6 +133,36 @@ def closing_refusals(app: Callable[..., Any]) -> Callable[..., Any]:
     return closing
 
 
+class TakingTurns:
+    """An answer whose parts let the worker's other connections go on between them: gevent
+    switches only where a greenlet waits, and a long answer made as it is sent (every hand as
+    CSV, a restore's progress, a backup) may never wait while it computes."""
+
+    def __init__(self, answer: Iterable[bytes]) -> None:
+        self._answer = answer
+
+    def __iter__(self) -> Iterator[bytes]:
+        for part in self._answer:
+            yield part
+            gevent.sleep(0)
+
+    def close(self) -> None:
+        close = getattr(self._answer, "close", None)
+        if close is not None:
+            close()
+
+
+def taking_turns(app: Callable[..., Any]) -> Callable[..., Any]:
+    def turns(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        answer = app(environ, start_response)
+        file_wrapper = environ.get("wsgi.file_wrapper")
+        if file_wrapper is not None and isinstance(answer, file_wrapper):
+            return answer
+        return TakingTurns(answer)
+
+    return turns
+
+
 def linger(sock: socket.socket) -> None:
     """Close a connection whose request is left unread so that the client still reads the
     answer: say no more is coming, then read and drop what the client is still sending, for a
@@ -151,7 +182,8 @@ def linger(sock: socket.socket) -> None:
 class Worker(GeventWorker):  # type: ignore[misc]
     def load_wsgi(self) -> None:
         super().load_wsgi()
-        self.wsgi = closing_refusals(with_body_deadline(self.wsgi))  # type: ignore[has-type]
+        app = with_body_deadline(self.wsgi)  # type: ignore[has-type]
+        self.wsgi = taking_turns(closing_refusals(app))
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         _answering.request = req

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 
 import gevent
 import pytest
@@ -15,6 +16,7 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 from scorekeeper.serving import (
     BODY_GRACE_SECONDS,
     MIN_BODY_RATE,
+    TakingTurns,
     TimedBody,
     body_seconds,
     with_body_deadline,
@@ -76,3 +78,29 @@ def test_the_app_answers_a_body_too_slow_with_a_json_408(app: Flask) -> None:
     assert status.startswith("408")
     assert json.loads(body)["error"].startswith("The request's body came too slowly")
     assert app.test_client().get("/api/sessions").json == {"sessions": []}
+
+
+def test_a_long_answer_lets_other_connections_go_on_between_its_parts() -> None:
+    events: list[str] = []
+
+    def answer() -> Iterator[bytes]:
+        for n in range(3):
+            events.append(f"part {n}")
+            yield b"x"
+
+    other = gevent.spawn(events.append, "another phone")
+    parts = list(TakingTurns(answer()))
+    other.join()
+    assert parts == [b"x"] * 3
+    assert events.index("another phone") < events.index("part 2")
+
+
+def test_taking_turns_closes_the_answer() -> None:
+    closed = []
+
+    class Answer(list[bytes]):
+        def close(self) -> None:
+            closed.append(True)
+
+    TakingTurns(Answer([b"a"])).close()
+    assert closed == [True]

@@ -36,6 +36,12 @@ CONFLICT = (
 )
 
 
+# What a backup's text holds at least, a value to the next: one much denser is refused unread.
+# Counted by the marks that open or follow a value, above a size where it could matter.
+MIN_BYTES_A_VALUE = 5
+VALUE_MARKS = (",", ":", "[", "{")
+DENSITY_CHECKED_FROM = 256 * 1024
+
 # Sessions inserted together by a restore, in one write: each batch is a few statements.
 SESSIONS_A_BATCH = 100
 # The largest id or version a backup may give: far below 2**31 - 1 (PostgreSQL's integer, and
@@ -117,6 +123,7 @@ def session_backup_json(session: Session) -> dict[str, Any]:
 
 def read_backup(raw: bytes | str) -> Any:
     """The JSON of a backup file, or a refusal saying why it can't be read."""
+    _check_density(raw)
     try:
         data = json.loads(raw, parse_int=_backup_int)
     except json.JSONDecodeError as error:
@@ -132,6 +139,23 @@ def read_backup(raw: bytes | str) -> Any:
             f"{where}: its text holds a lone surrogate (such as \\ud800), which is not a character."
         )
     return data
+
+
+def _check_density(raw: bytes | str) -> None:
+    """Refuse, before reading it, a file much denser in values than a backup: read, each value
+    takes memory, so 60 MB of empty lists would take 1.5 GB, 25 times their size, where a
+    backup (a value every 7 to 8 bytes) takes 5 to 6 times its own."""
+    if len(raw) < DENSITY_CHECKED_FROM:
+        return
+    if isinstance(raw, str):
+        values = sum(raw.count(mark) for mark in VALUE_MARKS)
+    else:
+        values = sum(raw.count(mark.encode()) for mark in VALUE_MARKS)
+    if values * MIN_BYTES_A_VALUE > len(raw):
+        raise RuleError(
+            "This file is damaged or not a backup: it holds a value every "
+            f"{len(raw) / values:.1f} bytes, where a backup holds one every 7 or more."
+        )
 
 
 def _backup_int(literal: str) -> int:

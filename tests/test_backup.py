@@ -550,6 +550,12 @@ LONE_SURROGATE = "its text holds a lone surrogate (such as \\ud800), which is no
 CREATED_AT = "Its created_at must be a time from the year 2 to the year 9998."
 HOSTILE: list[tuple[str, Callable[[dict[str, Any]], str], str]] = [
     (
+        "400 KB of empty lists, which would take 25 times that to read",
+        lambda b: json.dumps({**b, "sessions": []})[:-2] + "[]," * 133_000 + "[]]}",
+        "This file is damaged or not a backup: it holds a value every 1.5 bytes, "
+        "where a backup holds one every 7 or more.",
+    ),
+    (
         "a number of 5000 digits",
         lambda b: json.dumps(b).replace('"rounds": 1,', f'"rounds": {"9" * 5000},', 1),
         "This file is damaged or not a backup: it holds a number of 5000 digits.",
@@ -655,6 +661,17 @@ def test_a_hostile_backup_is_refused_with_a_sentence_on_the_page_and_the_command
     command = target.test_cli_runner().invoke(args=["import-backup", str(file)])
     assert (command.exit_code, command.stderr) == (1, f"Error: {message}\n")
     assert count_rows(target) == (0, 0, 0)
+
+
+def test_a_backup_denser_than_most_reads_as_it_is(app: Flask, api: Api) -> None:
+    build_sessions(api)
+    backup = backup_of(app)
+    big = {**backup, "sessions": backup["sessions"] * 100}
+    text = json.dumps(big)
+    assert len(text) > backup_module.DENSITY_CHECKED_FROM
+    assert backup_module.read_backup(text.encode()) == big
+    minified = json.dumps(big, separators=(",", ":"))
+    assert backup_module.read_backup(minified) == big
 
 
 def test_rules_that_are_not_an_object_are_refused_by_the_api_too(api: Api) -> None:

@@ -283,11 +283,11 @@ def checked_seats(players: Sequence[str], field: str = "players") -> tuple[str, 
 
 def change_seats(table: Table, players: Sequence[str], hand_count: int) -> Table:
     """The table with a new seat order from the next hand on: the seats checked, the rules
-    playable at the new size, and the rounds not already exceeded. A new first dealer is only
-    needed while no hand is played: the first dealer if still seated, else the next seated."""
+    playable at the new size, and the rounds not already exceeded. Names are compared by their
+    key, so a name typed in another case is the same player."""
     seats = checked_seats(players)
     check_table(seats, table.options)
-    changed = replace(table, seats=seats)
+    changed = replace(table, seats=seats, first_dealer=_first_dealer_among(table, seats))
     limit = changed.hands_per_session
     if limit is not None and hand_count > limit:
         raise HandsPlayed(
@@ -296,9 +296,21 @@ def change_seats(table: Table, players: Sequence[str], hand_count: int) -> Table
             "raise the rounds first.",
             "players",
         )
-    if table.first_dealer in seats:
-        return changed
-    return replace(changed, first_dealer=changed.dealer_after(table.first_dealer, table.seats))
+    return changed
+
+
+def _first_dealer_among(table: Table, seats: tuple[str, ...]) -> str:
+    """The first dealer in the new `seats` (as typed there): the same player while still
+    seated; if they left, the first player after them in the old seats who is still seated,
+    else the first seat. The first dealer deals only while no hand is played, but stays seated
+    so that deleting every hand leaves a dealer to start from."""
+    by_key = {name_key(seat): seat for seat in seats}
+    at = table.seats.index(table.first_dealer)
+    for step in range(len(table.seats)):
+        player = table.seats[(at + step) % len(table.seats)]
+        if name_key(player) in by_key:
+            return by_key[name_key(player)]
+    return seats[0]
 
 
 def change_rules(table: Table, options: Options, hand_count: int) -> Table:

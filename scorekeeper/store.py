@@ -18,10 +18,11 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from . import rules
 from .extensions import db
+from .ids import MAX_ID as MAX_ID  # a backup's ids are checked against it
+from .ids import is_id
 from .json_format import options_json
 from .models import Hand, HandPlayer, Player, Seat, Session, utcnow
 
-MAX_ID = 2**31 - 1
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.
 WHOLE_SESSION = (
     selectinload(Session.seats).joinedload(Seat.player),
@@ -30,8 +31,9 @@ WHOLE_SESSION = (
 
 
 def check_session_id(session_id: int) -> None:
-    """404 for an id no session can have (the database would refuse to look it up)."""
-    if not 0 < session_id <= MAX_ID:
+    """404 for an id no session can have (the database would refuse to look it up), as a
+    command line names one."""
+    if not is_id(session_id):
         abort(404, f"There is no session {session_id}.")
 
 

@@ -48,7 +48,7 @@ class _Moved(Exception):
     """The seats were changed on another phone since this page opened."""
 
 
-@bp.route("/sessions/<int:session_id>/seats", methods=["GET", "POST"])
+@bp.route("/sessions/<id(session):session_id>/seats", methods=["GET", "POST"])
 def seats_page(session_id: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
     seats_now = store.table_of(session).seats

@@ -22,7 +22,7 @@ class StakeForm(FlaskForm):  # type: ignore[misc]
     stake = StringField("Stake a point")
 
 
-@bp.route("/sessions/<int:session_id>/settle-up", methods=["GET", "POST"])
+@bp.route("/sessions/<id(session):session_id>/settle-up", methods=["GET", "POST"])
 def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
     form = StakeForm()
     if form.validate_on_submit():

@@ -199,7 +199,7 @@ def hand_request(body: Mapping[str, Any]) -> HandRequest:
     if body.get("kind") is None:
         raise RuleError("Say what kind of hand it was: pick, leaster or pass.", "kind")
     kind = _text(body["kind"], "kind", "The kind of hand")
-    if kind == rules.Kind.PICK and "partner" not in body:
+    if rules.kind_of(kind) is rules.Kind.PICK and "partner" not in body:
         raise RuleError(rules.PARTNER_REQUIRED, "partner")
     blitzes = body.get("blitzes")
     if blitzes is None:

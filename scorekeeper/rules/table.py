@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import TypeVar
 
+from .choices import Choice, choice
 from .errors import HandsPlayed, RuleError, SessionComplete
 
 MIN_SEATS = 3
@@ -364,14 +364,5 @@ def options_from(
     )
 
 
-Choice = TypeVar("Choice", bound=StrEnum)
-
-
 def _choice(kind: type[Choice], given: str | None, default: Choice, label: str) -> Choice:
-    if given is None:
-        return default
-    try:
-        return kind(given)
-    except ValueError:
-        choices = ", ".join(option.value for option in kind)
-        raise RuleError(f"{label} is one of {choices}.", "rules") from None
+    return default if given is None else choice(kind, given, label, "rules")

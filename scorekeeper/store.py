@@ -7,7 +7,7 @@ stored copies of the scores, or nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -330,14 +330,23 @@ def sheet_of(session: Session) -> rules.Sheet:
     return rules.score_sheet(table_of(session), [hand_of(row) for row in session.hands])
 
 
-def players_named(names: Sequence[str]) -> list[Player]:
+def players_named(names: Sequence[str], confirmed: Collection[str] | None = None) -> list[Player]:
     """The players with these names, creating the new ones; an existing player keeps the
-    spelling stored first."""
+    spelling stored first. Given the names `confirmed` as new players (what a person typed, not
+    a restore), a new name that looks like another player's is refused unless confirmed."""
     keys = [rules.name_key(name) for name in names]
     existing = {
         player.name_key: player
         for player in db.session.scalars(select(Player).where(Player.name_key.in_(keys)))
     }
+    if any(key not in existing for key in keys):
+        everyone = db.session.scalars(select(Player)).all()
+        # A key stored before names were composed (NFC) may differ from the name's key now.
+        for player in everyone:
+            existing.setdefault(rules.name_key(player.name), player)
+        if confirmed is not None:
+            new = [name for name, key in zip(names, keys, strict=True) if key not in existing]
+            rules.refuse_look_alikes(new, [p.name for p in everyone], confirmed, "players")
     players = []
     for name, key in zip(names, keys, strict=True):
         if key not in existing:
@@ -355,12 +364,14 @@ def new_session(
     options: rules.Options,
     session_id: int | None = None,
     created_at: datetime | None = None,
+    new_players: Collection[str] = (),
 ) -> Session:
     """Add a session, checked by the rules engine, without committing: for writes that add
-    hands too and must land together. A restored session keeps its id and creation time."""
+    hands too and must land together. A restored session keeps its id and creation time. A new
+    player's name that looks like another's is refused unless among `new_players`."""
     table = rules.new_table(list(players), rounds, first_dealer, options)
     options = table.options
-    seated = players_named(table.seats)
+    seated = players_named(table.seats, new_players)
     session = Session(
         id=session_id,
         created_at=created_at or utcnow(),
@@ -390,10 +401,12 @@ def update_session(
     rounds: int | None,
     players: Sequence[str] | None = None,
     options: rules.Options | None = None,
+    new_players: Collection[str] = (),
 ) -> None:
-    """Rename, change the rounds, seat a new table from the next hand on, or change the rules
-    (all of them while no hand is played, only the stake after); the rounds are checked against
-    the seats they will have, and the rules against the table."""
+    """Rename, change the rounds, seat a new table from the next hand on (arrivals' names
+    checked as `new_session` does), or change the rules (all of them while no hand is played,
+    only the stake after); the rounds are checked against the seats they will have, and the
+    rules against the table."""
     new_name = session.name if name is None else rules.session_name(name)
     table = table_of(session)
     if options is not None:
@@ -409,12 +422,12 @@ def update_session(
     session.rounds = table.rounds
     _set_rules(session, table.options)
     if players is not None:
-        _seat(session, table)
+        _seat(session, table, new_players)
         session.seats_since = hand_count
 
 
-def _seat(session: Session, table: rules.Table) -> None:
-    seated = players_named(table.seats)
+def _seat(session: Session, table: rules.Table, new_players: Collection[str]) -> None:
+    seated = players_named(table.seats, new_players)
     session.seats.clear()
     db.session.flush()
     session.seats.extend(Seat(position=i, player=player) for i, player in enumerate(seated))
@@ -576,7 +589,7 @@ def _people(session: Session, row: Hand, names: Sequence[str]) -> dict[str, Play
     if missing:
         # Without flushing the hands written so far, so that they are inserted together.
         with db.session.no_autoflush:
-            found = players_named(missing)
+            found = players_named(missing, confirmed=())
         people.update(zip(missing, found, strict=True))
         if any(player.id is None for player in found):
             db.session.flush()

@@ -85,7 +85,12 @@ def create_session() -> Response:
     given = session_request(json_object(request))
     with writes.roster_write(*_key()) as write:
         session = store.new_session(
-            given.name, given.players, given.rounds, given.first_dealer, given.options
+            given.name,
+            given.players,
+            given.rounds,
+            given.first_dealer,
+            given.options,
+            new_players=given.new_players,
         )
         return _session_answer(write, session, store.sheet_of(session), 201)
 
@@ -131,7 +136,7 @@ def settle_up() -> dict[str, Any]:
 def update_session(session_id: int) -> Response:
     change = session_change(json_object(request))
     with _session_write(session_id) as write:
-        write.update(change.name, change.rounds, change.players, change.rules)
+        write.update(change.name, change.rounds, change.players, change.rules, change.new_players)
         write.finish()
         return _session_answer(write, write.session, write.sheet_after(), 200)
 

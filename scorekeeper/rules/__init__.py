@@ -18,6 +18,17 @@ from .hands import (
     validate_hand,
     whole_number_error,
 )
+from .names import (
+    MAX_NAME_LENGTH,
+    MAX_SESSION_NAME_LENGTH,
+    LookAlike,
+    checked_name,
+    look_alike_key,
+    name_key,
+    player_name,
+    refuse_look_alikes,
+    session_name,
+)
 from .scoring import HandResult, multiplier, opponent_value, schneidered_side, score_hand
 from .settle import EXACT_LIMIT, Payment, Settlement, settle_up
 from .sheet import (
@@ -46,19 +57,18 @@ from .table import (
     check_table,
     checked_seats,
     default_partner,
-    name_key,
     new_table,
     options_from,
-    player_name,
     rounds_error,
-    session_name,
 )
 
 __all__ = [
     "CALLED_CARDS",
     "EXACT_LIMIT",
+    "MAX_NAME_LENGTH",
     "MAX_ROUNDS",
     "MAX_SEATS",
+    "MAX_SESSION_NAME_LENGTH",
     "MIN_SEATS",
     "MULTIPLIER_CAPS",
     "OPPONENT_POINTS_LABEL",
@@ -72,6 +82,7 @@ __all__ = [
     "HandResult",
     "HandsPlayed",
     "Kind",
+    "LookAlike",
     "NoBid",
     "Options",
     "PartnerMode",
@@ -89,9 +100,11 @@ __all__ = [
     "change_seats",
     "check_card_points",
     "check_table",
+    "checked_name",
     "checked_seats",
     "default_partner",
     "kind_of",
+    "look_alike_key",
     "multiplier",
     "name_key",
     "named_players",
@@ -100,6 +113,7 @@ __all__ = [
     "options_from",
     "pending_doublers",
     "player_name",
+    "refuse_look_alikes",
     "result_of_points",
     "rounds_error",
     "schneidered_side",

@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from .choices import Choice, choice
 from .errors import HandsPlayed, RuleError, SessionComplete
+from .names import name_key, player_name
 
 MIN_SEATS = 3
 MAX_SEATS = 8
@@ -120,11 +121,6 @@ def bidding_order_of(seats: Sequence[str], dealer: str, options: Options) -> tup
     return tuple(p for p in rotated if p not in out)
 
 
-def name_key(name: str) -> str:
-    """The form of a player's name used to compare it: trimmed, case ignored."""
-    return name.strip().casefold()
-
-
 @dataclass(frozen=True)
 class Table:
     """Who sits where (clockwise), the rules they play, and for how many rounds (0: open-ended)."""
@@ -221,27 +217,6 @@ def rounds_error() -> RuleError:
     return RuleError(
         f"Rounds must be a whole number from 0 to {MAX_ROUNDS} (0 means open-ended).", "rounds"
     )
-
-
-MAX_NAME_LENGTH = 40
-MAX_SESSION_NAME_LENGTH = 100
-
-
-def player_name(name: str, field: str = "players") -> str:
-    """A new player's name, trimmed, or a refusal when it is empty or too long."""
-    name = name.strip()
-    if not 1 <= len(name) <= MAX_NAME_LENGTH:
-        raise RuleError(f"A player's name must be 1 to {MAX_NAME_LENGTH} characters long.", field)
-    return name
-
-
-def session_name(name: str) -> str:
-    name = name.strip()
-    if len(name) > MAX_SESSION_NAME_LENGTH:
-        raise RuleError(
-            f"A session name can be at most {MAX_SESSION_NAME_LENGTH} characters long.", "name"
-        )
-    return name
 
 
 def new_table(

@@ -332,28 +332,53 @@ def sheet_of(session: Session) -> rules.Sheet:
 
 def players_named(names: Sequence[str], confirmed: Collection[str] | None = None) -> list[Player]:
     """The players with these names, creating the new ones; an existing player keeps the
-    spelling stored first. Given the names `confirmed` as new players (what a person typed, not
-    a restore), a new name that looks like another player's is refused unless confirmed."""
-    keys = [rules.name_key(name) for name in names]
-    existing = {
-        player.name_key: player
-        for player in db.session.scalars(select(Player).where(Player.name_key.in_(keys)))
-    }
-    if any(key not in existing for key in keys):
-        everyone = db.session.scalars(select(Player)).all()
-        # A key stored before names were composed (NFC) may differ from the name's key now.
-        for player in everyone:
-            existing.setdefault(rules.name_key(player.name), player)
-        if confirmed is not None:
-            new = [name for name, key in zip(names, keys, strict=True) if key not in existing]
-            rules.refuse_look_alikes(new, [p.name for p in everyone], confirmed, "players")
+    spelling stored first. Given the names `confirmed` as new players (for names a person
+    typed, not a restore's), `check_new_players` first."""
+    existing, everyone = _known(names)
+    if confirmed is not None:
+        _refuse_look_alikes(names, existing, everyone, confirmed)
     players = []
-    for name, key in zip(names, keys, strict=True):
+    for name in names:
+        key = rules.name_key(name)
         if key not in existing:
             existing[key] = Player(name=name, name_key=key)
             db.session.add(existing[key])
         players.append(existing[key])
     return players
+
+
+def check_new_players(names: Sequence[str], confirmed: Collection[str]) -> None:
+    """Refuse a new name among `names` that looks like another player's, or like a new name
+    before it, unless it is among the names `confirmed` as new players."""
+    _refuse_look_alikes(names, *_known(names), confirmed)
+
+
+def _known(names: Sequence[str]) -> tuple[dict[str, Player], Sequence[Player]]:
+    """The players these names name, by the names' keys, and, when some name is new, every
+    player (else none)."""
+    keys = {rules.name_key(name) for name in names}
+    existing = {
+        player.name_key: player
+        for player in db.session.scalars(select(Player).where(Player.name_key.in_(keys)))
+    }
+    if keys <= existing.keys():
+        return existing, ()
+    everyone = db.session.scalars(select(Player)).all()
+    # A key stored before names were composed (NFC) may differ from the name's key now.
+    for player in everyone:
+        existing.setdefault(rules.name_key(player.name), player)
+    return existing, everyone
+
+
+def _refuse_look_alikes(
+    names: Sequence[str],
+    existing: dict[str, Player],
+    everyone: Sequence[Player],
+    confirmed: Collection[str],
+) -> None:
+    new = [name for name in names if rules.name_key(name) not in existing]
+    if new:
+        rules.refuse_look_alikes(new, [p.name for p in everyone], confirmed, "players")
 
 
 def new_session(

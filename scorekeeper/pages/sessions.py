@@ -73,6 +73,7 @@ def new_session() -> str | BaseResponse:
     if request.method == "GET":
         form.choose(request.args)
     if form.validate_on_submit():
+        form.read_new_players(request.form)
         try:
             with roster_write() as write:
                 session = store.new_session(
@@ -81,6 +82,7 @@ def new_session() -> str | BaseResponse:
                     form.rounds_number(),
                     form.first_dealer_name(),
                     form.options(),
+                    new_players=form.new_players,
                 )
                 return done(write, url_for("pages.session_page", session_id=session.id))
         except RuleError as error:

@@ -87,7 +87,8 @@ def test_control_and_invisible_characters_are_refused_in_names(
 def test_a_new_name_like_a_players_is_refused_unless_confirmed(api: Api, app: Flask) -> None:
     sid = api.new_session()["id"]
     sentence = (
-        f"{CYRILLIC_ANN} looks like Ann, who has played here. Choose Ann, "
+        f"{CYRILLIC_ANN} looks like Ann, who has played here, "
+        "but holds U+0410 (cyrillic capital letter a). Choose Ann, "
         f"or confirm {CYRILLIC_ANN} as a new player."
     )
     seats = [CYRILLIC_ANN, *SEATS[1:]]
@@ -109,7 +110,8 @@ def test_a_new_name_like_a_players_is_refused_unless_confirmed(api: Api, app: Fl
 def test_two_new_names_alike_are_refused_unless_confirmed(api: Api, app: Flask) -> None:
     seats = ["Gil", "GiI", "Kim"]
     sentence = (
-        "GiI looks like Gil, also new here. Choose another name, or confirm GiI as a new player."
+        "GiI looks like Gil, also new here, but holds U+0049 (latin capital letter i). "
+        "Choose another name, or confirm GiI as a new player."
     )
     refused(api, {"players": seats, "rules": {"partner": "alone"}}, "players", sentence)
     assert players(app) == []

@@ -654,7 +654,8 @@ def test_a_player_that_looks_like_one_who_has_played_is_refused_until_confirmed(
     assert page.status_code == 200
     assert "Nothing was imported." in page.text
     assert re.findall(r"<li>(.*?)</li>", page.text) == [
-        f"{cyrillic_ann} looks like Ann, who has played here. Choose Ann, "
+        f"{cyrillic_ann} looks like Ann, who has played here, "
+        "but holds U+0410 (cyrillic capital letter a). Choose Ann, "
         f"or confirm {cyrillic_ann} as a new player."
     ]
     assert f'<input type="checkbox" name="new_player" value="{cyrillic_ann}">' in page.text

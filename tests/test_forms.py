@@ -1778,7 +1778,8 @@ def test_another_dealer_clears_a_player_who_then_sits_out(api: Api, client: Flas
 
 CYRILLIC_ANN = "\u0410nn"
 LOOKS_LIKE_ANN = (
-    f"{CYRILLIC_ANN} looks like Ann, who has played here. Choose Ann, "
+    f"{CYRILLIC_ANN} looks like Ann, who has played here, "
+    "but holds U+0410 (cyrillic capital letter a). Choose Ann, "
     f"or confirm {CYRILLIC_ANN} as a new player."
 )
 CONFIRM_BOX = f'<input type="checkbox" name="new_player" value="{CYRILLIC_ANN}"'
@@ -1810,7 +1811,8 @@ def test_new_session_keeps_a_confirmed_name_ticked_while_refusing_another(
     response = client.post("/sessions/new", data=sent)
     page = html_page(response)
     assert page.errors == [
-        "B0b looks like Bob, who has played here. Choose Bob, or confirm B0b as a new player."
+        "B0b looks like Bob, who has played here, but holds U+0030 (digit zero). "
+        "Choose Bob, or confirm B0b as a new player."
     ]
     assert page.fields["new_player"] == [CYRILLIC_ANN]
     assert f"{CONFIRM_BOX} checked>" in response.text

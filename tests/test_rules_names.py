@@ -96,25 +96,24 @@ def test_a_name_key_is_its_own_key(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "like"),
+    ("name", "like", "holds"),
     [
-        (CYRILLIC_ANN, "Ann"),
-        ("\u0430NN", "Ann"),
-        ("Ivan", "lvan"),
-        ("B0b", "Bob"),
-        ("Cam", "Carn"),
-        ("Ann\u00a0Lee", "Ann Lee"),
-        ("\u0391nn", "Ann"),
-        ("\u0391\u03bd\u03bd", "Avv"),
+        (CYRILLIC_ANN, "Ann", "U+0410 (cyrillic capital letter a)"),
+        ("\u0430NN", "Ann", "U+0430 (cyrillic small letter a)"),
+        ("Ivan", "lvan", "U+0049 (latin capital letter i)"),
+        ("B0b", "Bob", "U+0030 (digit zero)"),
+        ("Cam", "Carn", "U+006D (latin small letter m)"),
+        ("\u0391nn", "Ann", "U+0391 (greek capital letter alpha)"),
+        ("\u0391\u03bd\u03bd", "Avv", "U+0391 (greek capital letter alpha)"),
     ],
 )
-def test_names_that_look_alike(name: str, like: str) -> None:
+def test_names_that_look_alike(name: str, like: str, holds: str) -> None:
     assert look_alike_key(name) == look_alike_key(like)
     with pytest.raises(LookAlike) as caught:
         refuse_look_alikes([name], ["Bob", like], (), "players")
     assert caught.value.field == "players"
     assert caught.value.message == (
-        f"{name} looks like {like}, who has played here. Choose {like}, "
+        f"{name} looks like {like}, who has played here, but holds {holds}. Choose {like}, "
         f"or confirm {name} as a new player."
     )
     refuse_look_alikes([name], ["Bob", like], [name.lower()], "players")
@@ -130,7 +129,8 @@ def test_two_new_names_that_look_alike_are_refused_unless_confirmed() -> None:
     with pytest.raises(LookAlike) as caught:
         refuse_look_alikes(["Ann", "Bob", CYRILLIC_ANN], ["Cat"], (), "players")
     assert caught.value.message == (
-        f"{CYRILLIC_ANN} looks like Ann, also new here. Choose another name, "
+        f"{CYRILLIC_ANN} looks like Ann, also new here, "
+        "but holds U+0410 (cyrillic capital letter a). Choose another name, "
         f"or confirm {CYRILLIC_ANN} as a new player."
     )
     refuse_look_alikes(["Ann", "Bob", CYRILLIC_ANN], ["Cat"], [CYRILLIC_ANN], "players")

@@ -88,9 +88,11 @@ class LookAlike(RuleError):
 
     def __init__(self, name: str, like: str, like_is_new: bool, field: str) -> None:
         where = "also new here" if like_is_new else "who has played here"
+        # The two may look the same in the sentence too: it names what sets them apart.
+        differs = next((f", but holds {_said(c)}" for c in name if c not in like), "")
         instead = "another name" if like_is_new else like
         super().__init__(
-            f"{name} looks like {like}, {where}. Choose {instead}, "
+            f"{name} looks like {like}, {where}{differs}. Choose {instead}, "
             f"or confirm {name} as a new player.",
             field,
         )

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access, api, errors, pages, scripts, security, stylesheet
+from . import access, api, errors, ids, pages, scripts, security, stylesheet
 from .commands import register_commands
 from .config import configure
 from .database import register_database
@@ -42,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     stylesheet.register(app)
     scripts.register(app)
     access.init_app(app)
+    app.url_map.converters["id"] = ids.IdConverter
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     errors.register(app)

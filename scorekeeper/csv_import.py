@@ -20,7 +20,7 @@ import csv
 import hashlib
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -86,14 +86,20 @@ class Imported:
 
 
 def import_session(
-    data: bytes, name: str, rounds: int | None, first_dealer: str | None, options: rules.Options
+    data: bytes,
+    name: str,
+    rounds: int | None,
+    first_dealer: str | None,
+    options: rules.Options,
+    new_players: Collection[str] = (),
 ) -> Imported:
     """Record the file's hands in a new session, inside a roster write (`writes.roster_write`),
     which commits them all or none. A file imported before with the same choices makes no second
     session.
 
     `rounds` None means as many as the hands fill, and `first_dealer` None the dealer of the
-    first hand."""
+    first hand. A new player's name that looks like another player's is refused unless among
+    `new_players`."""
     name = rules.session_name(name)
     origin = hashlib.sha256(data + repr((rounds, first_dealer, options)).encode()).hexdigest()
     earlier = db.session.scalar(select(Session.id).where(Session.origin == origin).limit(1))
@@ -118,12 +124,14 @@ def import_session(
     if reasons:
         raise CsvRefused(reasons)
     first = played.first
-    session = store.new_session(name, first.seats, rounds, first.first_dealer, options)
+    session = store.new_session(
+        name, first.seats, rounds, first.first_dealer, options, new_players=new_players
+    )
     session.origin = origin
     seats = first.seats
     for index, row in enumerate(played.rows):
         if row.seats != seats:
-            store.update_session(session, index, None, None, row.seats)
+            store.update_session(session, index, None, None, row.seats, None, new_players)
             # The new seats' players, so the next hand reads the table they make.
             db.session.flush()
             seats = row.seats

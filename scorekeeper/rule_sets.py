@@ -19,21 +19,10 @@ from .json_format import iso, options_json
 from .models import RuleSet
 from .rules import RuleError
 
-MAX_NAME_LENGTH = 40
-
 
 def rule_set_name(name: str) -> str:
-    """A rule set's name, trimmed, or a refusal saying why it can't be one."""
-    name = name.strip()
-    if not 1 <= len(name) <= MAX_NAME_LENGTH:
-        raise RuleError(
-            f"A rule set's name must be 1 to {MAX_NAME_LENGTH} characters long.", "name"
-        )
-    if not name.isprintable():
-        raise RuleError(
-            "A rule set's name can't hold tabs, line breaks or control characters.", "name"
-        )
-    return name
+    """A rule set's name as it is kept, or a refusal saying why it can't be one."""
+    return rules.checked_name(name, "A rule set's name", rules.MAX_NAME_LENGTH, "name")
 
 
 def rules_json(given: Any) -> dict[str, Any]:

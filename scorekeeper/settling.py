@@ -12,6 +12,7 @@ from sqlalchemy import ColumnElement, func, literal, select, union_all
 from . import rules
 from .extensions import db
 from .models import Hand, HandPlayer, Player, Seat, Session
+from .rules import RuleError
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,20 @@ def of_sheet(sheet: rules.Sheet) -> SettleUp:
     return settle({stake}, {player: total * (stake or 1) for player, total in sheet.totals.items()})
 
 
+# The days whose first and last moment, in any time zone, are still times in UTC that Python
+# can hold (from the year 1 to 9999).
+FIRST_DAY = date(1, 1, 2)
+LAST_DAY = date(9999, 12, 30)
+
+
 def started_between(start: date | None, end: date | None) -> list[ColumnElement[bool]]:
-    """The sessions started on these days (both included) in the server's time zone."""
+    """The sessions started on these days (both included) in the server's time zone; a day too
+    far off to say when it begins or ends is refused."""
+    for day, field in ((start, "from"), (end, "to")):
+        if day is not None and not FIRST_DAY <= day <= LAST_DAY:
+            raise RuleError(
+                f"The {field} date must be a day from {FIRST_DAY} to {LAST_DAY}.", field
+            )
     # In UTC, as the sessions' times are kept: SQLite compares them as text, without the offset.
     conditions = []
     if start is not None:

@@ -7,7 +7,7 @@ stored copies of the scores, or nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -18,10 +18,11 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from . import rules
 from .extensions import db
+from .ids import MAX_ID as MAX_ID  # a backup's ids are checked against it
+from .ids import is_id
 from .json_format import options_json
 from .models import Hand, HandPlayer, Player, Seat, Session, utcnow
 
-MAX_ID = 2**31 - 1
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.
 WHOLE_SESSION = (
     selectinload(Session.seats).joinedload(Seat.player),
@@ -30,8 +31,9 @@ WHOLE_SESSION = (
 
 
 def check_session_id(session_id: int) -> None:
-    """404 for an id no session can have (the database would refuse to look it up)."""
-    if not 0 < session_id <= MAX_ID:
+    """404 for an id no session can have (the database would refuse to look it up), as a
+    command line names one."""
+    if not is_id(session_id):
         abort(404, f"There is no session {session_id}.")
 
 
@@ -328,21 +330,55 @@ def sheet_of(session: Session) -> rules.Sheet:
     return rules.score_sheet(table_of(session), [hand_of(row) for row in session.hands])
 
 
-def players_named(names: Sequence[str]) -> list[Player]:
+def players_named(names: Sequence[str], confirmed: Collection[str] | None = None) -> list[Player]:
     """The players with these names, creating the new ones; an existing player keeps the
-    spelling stored first."""
-    keys = [rules.name_key(name) for name in names]
-    existing = {
-        player.name_key: player
-        for player in db.session.scalars(select(Player).where(Player.name_key.in_(keys)))
-    }
+    spelling stored first. Given the names `confirmed` as new players (for names a person
+    typed, not a restore's), `check_new_players` first."""
+    existing, everyone = _known(names)
+    if confirmed is not None:
+        _refuse_look_alikes(names, existing, everyone, confirmed)
     players = []
-    for name, key in zip(names, keys, strict=True):
+    for name in names:
+        key = rules.name_key(name)
         if key not in existing:
             existing[key] = Player(name=name, name_key=key)
             db.session.add(existing[key])
         players.append(existing[key])
     return players
+
+
+def check_new_players(names: Sequence[str], confirmed: Collection[str]) -> None:
+    """Refuse a new name among `names` that looks like another player's, or like a new name
+    before it, unless it is among the names `confirmed` as new players."""
+    _refuse_look_alikes(names, *_known(names), confirmed)
+
+
+def _known(names: Sequence[str]) -> tuple[dict[str, Player], Sequence[Player]]:
+    """The players these names name, by the names' keys, and, when some name is new, every
+    player (else none)."""
+    keys = {rules.name_key(name) for name in names}
+    existing = {
+        player.name_key: player
+        for player in db.session.scalars(select(Player).where(Player.name_key.in_(keys)))
+    }
+    if keys <= existing.keys():
+        return existing, ()
+    everyone = db.session.scalars(select(Player)).all()
+    # A key stored before names were composed (NFC) may differ from the name's key now.
+    for player in everyone:
+        existing.setdefault(rules.name_key(player.name), player)
+    return existing, everyone
+
+
+def _refuse_look_alikes(
+    names: Sequence[str],
+    existing: dict[str, Player],
+    everyone: Sequence[Player],
+    confirmed: Collection[str],
+) -> None:
+    new = [name for name in names if rules.name_key(name) not in existing]
+    if new:
+        rules.refuse_look_alikes(new, [p.name for p in everyone], confirmed, "players")
 
 
 def new_session(
@@ -353,12 +389,14 @@ def new_session(
     options: rules.Options,
     session_id: int | None = None,
     created_at: datetime | None = None,
+    new_players: Collection[str] = (),
 ) -> Session:
     """Add a session, checked by the rules engine, without committing: for writes that add
-    hands too and must land together. A restored session keeps its id and creation time."""
+    hands too and must land together. A restored session keeps its id and creation time. A new
+    player's name that looks like another's is refused unless among `new_players`."""
     table = rules.new_table(list(players), rounds, first_dealer, options)
     options = table.options
-    seated = players_named(table.seats)
+    seated = players_named(table.seats, new_players)
     session = Session(
         id=session_id,
         created_at=created_at or utcnow(),
@@ -388,10 +426,12 @@ def update_session(
     rounds: int | None,
     players: Sequence[str] | None = None,
     options: rules.Options | None = None,
+    new_players: Collection[str] = (),
 ) -> None:
-    """Rename, change the rounds, seat a new table from the next hand on, or change the rules
-    (all of them while no hand is played, only the stake after); the rounds are checked against
-    the seats they will have, and the rules against the table."""
+    """Rename, change the rounds, seat a new table from the next hand on (arrivals' names
+    checked as `new_session` does), or change the rules (all of them while no hand is played,
+    only the stake after); the rounds are checked against the seats they will have, and the
+    rules against the table."""
     new_name = session.name if name is None else rules.session_name(name)
     table = table_of(session)
     if options is not None:
@@ -407,12 +447,12 @@ def update_session(
     session.rounds = table.rounds
     _set_rules(session, table.options)
     if players is not None:
-        _seat(session, table)
+        _seat(session, table, new_players)
         session.seats_since = hand_count
 
 
-def _seat(session: Session, table: rules.Table) -> None:
-    seated = players_named(table.seats)
+def _seat(session: Session, table: rules.Table, new_players: Collection[str]) -> None:
+    seated = players_named(table.seats, new_players)
     session.seats.clear()
     db.session.flush()
     session.seats.extend(Seat(position=i, player=player) for i, player in enumerate(seated))
@@ -574,7 +614,7 @@ def _people(session: Session, row: Hand, names: Sequence[str]) -> dict[str, Play
     if missing:
         # Without flushing the hands written so far, so that they are inserted together.
         with db.session.no_autoflush:
-            found = players_named(missing)
+            found = players_named(missing, confirmed=())
         people.update(zip(missing, found, strict=True))
         if any(player.id is None for player in found):
             db.session.flush()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -220,14 +220,17 @@ class SessionWrite(Write):
         rounds: int | None,
         players: list[str] | None = None,
         options: dict[str, Any] | None = None,
+        new_players: Collection[str] = (),
     ) -> None:
-        """Rename, change the rounds, seat a new table from the next hand on, or change rule
-        options (given by name, as the API's `rules`)."""
+        """Rename, change the rounds, seat a new table from the next hand on (`new_players`
+        confirmed as new though they look like another player), or change rule options (given
+        by name, as the API's `rules`)."""
         new_rules = None
         if options is not None:
             current = options_json(store.table_of(self.session).options)
             new_rules = rules.options_from(**(current | options))
-        store.update_session(self.session, self.tail().count, name, rounds, players, new_rules)
+        count = self.tail().count
+        store.update_session(self.session, count, name, rounds, players, new_rules, new_players)
         self._touched = True
 
     def undo(self, index: int) -> int:

@@ -376,3 +376,71 @@ def test_long_names_in_hands_are_refused(api: Api, client: FlaskClient) -> None:
     assert response.status_code == 400
     assert response.json["field"] == "picker"
     assert api.session(session["id"])["hands"] == []
+
+
+# Enumerated values: one rule for all, as for names (any case, spaces around ignored)
+
+
+def test_every_enumerated_value_is_taken_in_any_case(api: Api) -> None:
+    rules = {"partner": " Called_Ace ", "no_bid": "LEASTER", "schwarz": "Tricks"}
+    session = api.new_session(rules=rules)
+    assert {key: session["rules"][key] for key in rules} == {
+        "partner": "called_ace",
+        "no_bid": "leaster",
+        "schwarz": "tricks",
+    }
+    sid = session["id"]
+    hand = api.record(
+        sid,
+        kind="PICK",
+        picker="Ann",
+        partner="Bob",
+        called_card=" ac ",
+        result="Won",
+        blitzes=["Black", " RED"],
+    )
+    assert (hand["kind"], hand["called_card"], hand["result"], hand["blitzes"]) == (
+        "pick",
+        "AC",
+        "won",
+        ["black", "red"],
+    )
+    assert hand["scores"]["Ann"] == 8
+    assert api.record(sid, kind=" Leaster", winner="Cat")["kind"] == "leaster"
+    refused = api.record(sid, status=400, kind="Pick", picker="Ann", result="won")
+    assert refused == {
+        "error": "Say who the partner was, or that the picker went alone.",
+        "field": "partner",
+    }
+
+
+@pytest.mark.parametrize(
+    ("hand", "field", "error"),
+    [
+        ({"kind": "picked"}, "kind", "The kind of hand is one of pick, leaster, pass, penalty."),
+        (
+            pick("Ann", "Bob", 75, blitzes=["blue"]),
+            "blitzes",
+            "A blitz is one of black, red.",
+        ),
+        (
+            pick("Ann", "Bob", 75, called_card="J D"),
+            "called_card",
+            "The called card is one of JD, JC, JS, JH.",
+        ),
+        (
+            {"kind": "pick", "picker": "Ann", "partner": "Bob", "result": "win"},
+            "result",
+            "The result is one of won_schwarz, won_schneider, won, lost, lost_schneider, "
+            "lost_schwarz.",
+        ),
+    ],
+)
+def test_an_enumerated_value_not_allowed_is_refused_with_the_allowed_values(
+    api: Api, hand: dict[str, Any], field: str, error: str
+) -> None:
+    sid = api.new_session()["id"]
+    assert api.record(sid, status=400, **hand) == {"error": error, "field": field}
+    assert api.session(sid)["hands"] == []
+    answer = api.new_session(status=400, rules={"doublers": "stacked"})
+    assert answer == {"error": "How doublers double is one of queue, stack.", "field": "rules"}

@@ -359,6 +359,38 @@ def test_the_first_dealer_moves_on_when_they_leave_before_any_hand(api: Api) -> 
     assert api.record(sid, **pick("Eve", "Fay", 75))["dealer"] == "Dan"
 
 
+def test_the_first_dealer_stays_when_the_seats_are_typed_in_another_case(api: Api) -> None:
+    sid = api.new_session(first_dealer="Cat")["id"]
+    changed = patch(api, sid, players=["ann", "BOB", "cat", "Dan", "eve"])
+    assert changed["players"] == NAMES[:5]
+    assert changed["next_dealer"] == "Cat"
+    assert api.record(sid, **pick("Dan", "Eve", 75))["dealer"] == "Cat"
+
+
+def test_the_first_dealer_stays_through_a_seat_change_after_a_hand_that_is_deleted(
+    api: Api, runner: FlaskCliRunner
+) -> None:
+    sid = api.new_session(first_dealer="Cat")["id"]
+    assert api.record(sid, **pick("Dan", "Eve", 75))["dealer"] == "Cat"
+    changed = patch(api, sid, players=["ann", "bob", "CAT", "dan", "eve", "Fay"])
+    assert changed["players"] == [*NAMES[:5], "Fay"]
+    assert changed["next_dealer"] == "Dan"
+    api.delete(sid, 1)
+    session = api.session(sid)
+    assert (session["hands"], session["next_dealer"]) == ([], "Cat")
+    assert session["sitting_out_next"] == ["Cat"]
+    assert api.record(sid, **pick("Dan", "Eve", 75))["dealer"] == "Cat"
+    assert_checks_clean(runner)
+
+
+def test_a_first_dealer_who_leaves_with_the_next_seat_passes_the_deal_on(api: Api) -> None:
+    sid = api.new_session(first_dealer="Cat")["id"]
+    changed = patch(api, sid, players=["ann", "eve", "bob", "Fay"])
+    # Cat and Dan left: Eve, after them in the old seats, deals first.
+    assert (changed["players"], changed["next_dealer"]) == (["Ann", "Eve", "Bob", "Fay"], "Eve")
+    assert api.record(sid, **pick("Bob", None, 75))["dealer"] == "Eve"
+
+
 def test_rounds_count_the_seats_now(api: Api) -> None:
     sid = api.new_session(rounds=1)["id"]
     for _ in range(5):

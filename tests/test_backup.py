@@ -401,7 +401,7 @@ REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     (
         "a called card of the other partner rule",
         lambda b: hand(b, 1, 2).update(called_card="JD"),
-        "Session 2, hand 2: The called card must be one of AC, AS, AH, 10C, 10S, 10H.",
+        "Session 2, hand 2: The called card is one of AC, AS, AH, 10C, 10S, 10H.",
     ),
     (
         "a blitz in a session without blitzes",

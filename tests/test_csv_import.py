@@ -681,3 +681,47 @@ def test_a_result_that_disagrees_with_the_points_is_refused(app: Flask) -> None:
         "Row 5: Only a penalty hand has a penalized player.",
         "Row 6: Zed is not playing in this hand.",
     ]
+
+
+# --- players' names
+
+
+def test_a_player_that_looks_like_one_who_has_played_is_refused_until_confirmed(
+    client: FlaskClient, api: Api
+) -> None:
+    api.new_session()
+    cyrillic_ann = "\u0410nn"
+    players = ",".join([cyrillic_ann, *SEATS[1:]])
+    content = csv_file(
+        row(1, "Bob", picker="Bob", partner="Cat", picking_points="75"), players=players
+    )
+    before = client.get("/api/sessions").json
+    page = import_page(client, content)
+    assert page.status_code == 200
+    assert "Nothing was imported." in page.text
+    assert re.findall(r"<li>(.*?)</li>", page.text) == [
+        f"{cyrillic_ann} looks like Ann, who has played here, "
+        "but holds U+0410 (cyrillic capital letter a). Choose Ann, "
+        f"or confirm {cyrillic_ann} as a new player."
+    ]
+    assert f'<input type="checkbox" name="new_player" value="{cyrillic_ann}">' in page.text
+    assert client.get("/api/sessions").json == before
+    confirmed = client.post("/sessions/import", data={**form(content), "new_player": cyrillic_ann})
+    assert confirmed.status_code == 302, confirmed.text
+    imported = api.session(int(confirmed.location.rsplit("/", 1)[1]))
+    assert imported["players"] == [cyrillic_ann, *SEATS[1:]]
+
+
+@pytest.mark.parametrize(
+    ("name", "said"), [("Ann\u200b", "U+200B (zero width space)"), ("Ann\x1b", "U+001B")]
+)
+def test_a_player_column_with_an_invisible_character_is_refused(
+    app: Flask, name: str, said: str
+) -> None:
+    players = ",".join([name, *SEATS[1:]])
+    content = csv_file(
+        row(1, "Bob", picker="Bob", partner="Cat", picking_points="75"), players=players
+    )
+    assert refusal(app, content) == [
+        f"Row 1: A player's name can't hold control or invisible characters; this one holds {said}."
+    ]

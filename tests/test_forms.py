@@ -1772,3 +1772,119 @@ def test_another_dealer_clears_a_player_who_then_sits_out(api: Api, client: Flas
     assert "Partner Eve cleared: Eve sits out when Eve deals." in page.text
     assert "partner" not in page.fields
     assert api.session(session_id)["hands"][0]["dealer"] == "Fay"
+
+
+# --- names: what a name may hold, and a new name that looks like a player's
+
+CYRILLIC_ANN = "\u0410nn"
+LOOKS_LIKE_ANN = (
+    f"{CYRILLIC_ANN} looks like Ann, who has played here, "
+    "but holds U+0410 (cyrillic capital letter a). Choose Ann, "
+    f"or confirm {CYRILLIC_ANN} as a new player."
+)
+CONFIRM_BOX = f'<input type="checkbox" name="new_player" value="{CYRILLIC_ANN}"'
+
+
+def test_new_session_refuses_a_look_alike_until_it_is_confirmed(
+    api: Api, app: Flask, client: FlaskClient
+) -> None:
+    api.new_session()
+    sent = session_form({"seat_1": CYRILLIC_ANN, "seat_5": "Fay"})
+    response = client.post("/sessions/new", data=sent)
+    page = html_page(response)
+    assert page.errors == [LOOKS_LIKE_ANN]
+    assert page.error_ids == ["seat_1-error"]
+    assert_kept(page, sent)
+    assert f"{CONFIRM_BOX}>" in response.text
+    assert f"Confirm {CYRILLIC_ANN} as a new player" in page.text
+    assert sorted(roster(app)) == sorted(SEATS)
+    created = client.post("/sessions/new", data={**sent, "new_player": CYRILLIC_ANN})
+    assert created.status_code == 302
+    assert sorted(roster(app)) == sorted([*SEATS, "Fay", CYRILLIC_ANN])
+
+
+def test_new_session_keeps_a_confirmed_name_ticked_while_refusing_another(
+    api: Api, app: Flask, client: FlaskClient
+) -> None:
+    api.new_session()
+    sent = session_form({"seat_1": CYRILLIC_ANN, "seat_2": "B0b", "new_player": CYRILLIC_ANN})
+    response = client.post("/sessions/new", data=sent)
+    page = html_page(response)
+    assert page.errors == [
+        "B0b looks like Bob, who has played here, but holds U+0030 (digit zero). "
+        "Choose Bob, or confirm B0b as a new player."
+    ]
+    assert page.fields["new_player"] == [CYRILLIC_ANN]
+    assert f"{CONFIRM_BOX} checked>" in response.text
+    assert '<input type="checkbox" name="new_player" value="B0b">' in response.text
+    assert sorted(roster(app)) == sorted(SEATS)
+
+
+@pytest.mark.parametrize(
+    ("changes", "error_id", "error"),
+    [
+        (
+            {"seat_2": "Bob\u200b"},
+            "seat_1-error",
+            "A player's name can't hold control or invisible characters; "
+            "this one holds U+200B (zero width space).",
+        ),
+        (
+            {"name": "Friday\x1b"},
+            "name-error",
+            "A session name can't hold control or invisible characters; this one holds U+001B.",
+        ),
+    ],
+)
+def test_new_session_refuses_an_invisible_character_where_it_was_typed(
+    app: Flask, client: FlaskClient, changes: dict[str, str], error_id: str, error: str
+) -> None:
+    sent = session_form(changes)
+    page = html_page(client.post("/sessions/new", data=sent))
+    assert (page.errors, page.error_ids) == ([error], [error_id])
+    assert_kept(page, sent)
+    assert roster(app) == []
+
+
+def test_seats_page_asks_to_confirm_an_arrival_that_looks_like_a_player(
+    api: Api, app: Flask, client: FlaskClient
+) -> None:
+    api.new_session()
+    session_id = session_with(api, players=[*SEATS[1:], "Fay"])
+    arrived = html_page(
+        client.post(
+            seats_path(session_id),
+            data=seats_sent(client, session_id, arrive_name=CYRILLIC_ANN, arrive="1"),
+        )
+    )
+    assert seats_on(arrived) == [*SEATS[1:], "Fay", CYRILLIC_ANN]
+    assert arrived.errors == [LOOKS_LIKE_ANN]
+    assert "new_player" not in arrived.fields
+    saved = html_page(client.post(seats_path(session_id), data=as_sent(arrived, save="1")))
+    assert saved.errors == [LOOKS_LIKE_ANN]
+    assert api.session(session_id)["players"] == [*SEATS[1:], "Fay"]
+    confirmed = client.post(
+        seats_path(session_id), data=as_sent(saved, save="1", new_player=CYRILLIC_ANN)
+    )
+    assert confirmed.status_code == 302
+    assert api.session(session_id)["players"] == [*SEATS[1:], "Fay", CYRILLIC_ANN]
+    assert CYRILLIC_ANN in roster(app)
+
+
+def test_seats_page_refuses_an_arrival_with_an_invisible_character(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = session_with(api)
+    page = html_page(
+        client.post(
+            seats_path(session_id),
+            data=seats_sent(client, session_id, arrive_name="Fay\u00ad", arrive="1"),
+        )
+    )
+    assert page.errors == [
+        "A player's name can't hold control or invisible characters; "
+        "this one holds U+00AD (soft hyphen)."
+    ]
+    assert page.error_ids == ["arrive_name-error"]
+    assert page.fields["arrive_name"] == ["Fay\u00ad"]
+    assert seats_on(page) == SEATS

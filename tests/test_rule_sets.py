@@ -138,8 +138,20 @@ def test_a_name_is_taken_once_whatever_its_case(app: Flask) -> None:
         ("", "A rule set's name must be 1 to 40 characters long."),
         ("   ", "A rule set's name must be 1 to 40 characters long."),
         ("x" * 41, "A rule set's name must be 1 to 40 characters long."),
-        ("Friday\nrules", "A rule set's name can't hold tabs, line breaks or control characters."),
-        ("Fri\x00day", "A rule set's name can't hold tabs, line breaks or control characters."),
+        (
+            "Friday\nrules",
+            "A rule set's name can't hold control or invisible characters; "
+            "this one holds a line break.",
+        ),
+        (
+            "Fri\x00day",
+            "A rule set's name can't hold control or invisible characters; this one holds U+0000.",
+        ),
+        (
+            "Fri\u202eday",
+            "A rule set's name can't hold control or invisible characters; "
+            "this one holds U+202E (right-to-left override).",
+        ),
     ],
 )
 def test_a_name_must_be_one_to_forty_printable_characters(name: str, message: str) -> None:

@@ -638,7 +638,7 @@ def test_called_card_accepted(mode: PartnerMode, typed: str, stored: str | None)
 def test_called_card_refused(mode: PartnerMode, typed: str, text: str) -> None:
     error = refusal(pick("Ann", 75, called_card=typed), at=table(partner=mode))
     assert error.field == "called_card"
-    assert error.message == f"The called card must be one of {text}."
+    assert error.message == f"The called card is one of {text}."
 
 
 # Refusals of a pick, and of a kind of hand the session doesn't play
@@ -711,7 +711,7 @@ PICK_REFUSALS = [
         "unknown-kind",
         HandInput(kind="misdeal"),
         "kind",
-        "The kind of hand is pick, leaster, pass or penalty.",
+        "The kind of hand is one of pick, leaster, pass, penalty.",
     ),
     refused(
         "unknown-dealer",
@@ -774,7 +774,10 @@ PICK_REFUSALS = [
         at=table(blitzing=False),
     ),
     refused(
-        "unknown-blitz", pick("Ann", 75, blitzes=("green",)), "blitzes", "A blitz is black or red."
+        "unknown-blitz",
+        pick("Ann", 75, blitzes=("green",)),
+        "blitzes",
+        "A blitz is one of black, red.",
     ),
     refused(
         "repeated-blitz",

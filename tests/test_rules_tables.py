@@ -458,6 +458,29 @@ def test_change_seats_replaces_the_seats_and_keeps_the_rest() -> None:
     )
 
 
+@pytest.mark.parametrize("count", [0, 1, 7])
+def test_change_seats_keeps_the_first_dealer_typed_in_another_case(count: int) -> None:
+    at = Table(seats=FIVE, first_dealer="Cat")
+    changed = change_seats(at, ["ann", "bob", "CAT", "dan", "eve", "Fay"], count)
+    assert changed.first_dealer == "CAT"
+
+
+@pytest.mark.parametrize(
+    ("players", "first_dealer"),
+    [
+        (("Ann", "Bob", "Dan", "Eve"), "Dan"),
+        (("eve", "Ann", "Bob"), "eve"),
+        (("bob", "Fay", "Gus"), "bob"),
+        (("Fay", "Gus", "Hal"), "Fay"),
+    ],
+)
+def test_a_first_dealer_who_leaves_is_followed_by_the_next_still_seated(
+    players: tuple[str, ...], first_dealer: str
+) -> None:
+    at = Table(seats=FIVE, options=Options(partner=PartnerMode.ALONE), first_dealer="Cat")
+    assert change_seats(at, list(players), 0).first_dealer == first_dealer
+
+
 @pytest.mark.parametrize(
     ("table", "players", "message"),
     [

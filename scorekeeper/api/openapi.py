@@ -23,7 +23,8 @@ from ..rules import (
     SittingOut,
 )
 from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
-from ..rules.table import MAX_NAME_LENGTH, MAX_SEATS, MAX_SESSION_NAME_LENGTH, MAX_STAKE, MIN_SEATS
+from ..rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
+from ..rules.table import MAX_SEATS, MAX_STAKE, MIN_SEATS
 
 Schema = dict[str, Any]
 
@@ -93,7 +94,8 @@ def _schemas() -> dict[str, Schema]:
         "minLength": 1,
         "maxLength": MAX_NAME_LENGTH,
         "pattern": NO_NUL_AND_NOT_BLANK,
-        "description": "A player's name, 1-40 characters after trimming, no NUL; any case.",
+        "description": "A player's name, 1-40 characters after trimming, no control or "
+        "invisible character; any case, compared in Unicode's composed form (NFC).",
     }
     called_cards = sorted({card for cards in CALLED_CARDS.values() for card in cards})
     pick_fields: Schema = {
@@ -302,6 +304,14 @@ def _schemas() -> dict[str, Schema]:
             "required": ["error"],
         },
         "PlayerName": player,
+        "NewPlayers": _nullable(
+            {
+                "type": "array",
+                "items": {"type": "string", "pattern": NO_NUL},
+                "description": "Names confirmed as new players: each becomes a player even "
+                "though it looks like another player's name (which is 400 otherwise).",
+            }
+        ),
         "SessionInput": {
             "type": "object",
             "properties": {
@@ -328,6 +338,7 @@ def _schemas() -> dict[str, Schema]:
                 },
                 "first_dealer": {"anyOf": [_ref("PlayerName"), {"type": "null"}]},
                 "rules": _nullable({**rules_object, "additionalProperties": False}),
+                "new_players": _ref("NewPlayers"),
                 **{key: OUTPUT_ONLY for key in ("id", "created_at", "hands", "complete")},
             },
             "required": ["players", "rounds"],
@@ -362,6 +373,7 @@ def _schemas() -> dict[str, Schema]:
                     "description": "Any rule option while no hand is played; after, only the "
                     "stake (409 for a change to another).",
                 },
+                "new_players": _ref("NewPlayers"),
             },
             "anyOf": [
                 {"required": ["name"], "properties": {"name": {"type": "string"}}},

@@ -9,7 +9,7 @@ import json
 import math
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -26,7 +26,7 @@ HAND_KEYS = {
 }  # fmt: skip
 # `seats` is read back from a backup only; to the API it is output, like the others here.
 HAND_OUTPUT_KEYS = {"number", "multiplier", "scores", "doubled", "players", "seats", "sitting_out"}
-SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules"}
+SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules", "new_players"}
 SESSION_OUTPUT_KEYS = {
     "id", "created_at", "hands", "totals", "hands_won", "standings", "next_dealer",
     "pending_doublers", "complete", "hand_count", "version", "sitting_out_next", "settle_up",
@@ -199,7 +199,7 @@ def hand_request(body: Mapping[str, Any]) -> HandRequest:
     if body.get("kind") is None:
         raise RuleError("Say what kind of hand it was: pick, leaster or pass.", "kind")
     kind = _text(body["kind"], "kind", "The kind of hand")
-    if kind == rules.Kind.PICK and "partner" not in body:
+    if rules.kind_of(kind) is rules.Kind.PICK and "partner" not in body:
         raise RuleError(rules.PARTNER_REQUIRED, "partner")
     blitzes = body.get("blitzes")
     if blitzes is None:
@@ -253,6 +253,7 @@ class SessionRequest:
     rounds: int
     first_dealer: str | None
     options: rules.Options
+    new_players: list[str]
 
 
 def session_request(body: Mapping[str, Any]) -> SessionRequest:
@@ -269,7 +270,18 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
         rounds=_rounds(body["rounds"]),
         first_dealer=_name_or_none(body, "first_dealer"),
         options=rules.options_from(**given_rules, seated=len(players)),
+        new_players=_new_players(body),
     )
+
+
+def _new_players(body: Mapping[str, Any]) -> list[str]:
+    """The names confirmed as new players, though they look like another player's."""
+    value = body.get("new_players")
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise RuleError("New players must be a list of names.", "new_players")
+    return [_text(name, "new_players", "A player's name") for name in value]
 
 
 def rule_options(given: Any) -> dict[str, Any]:
@@ -304,17 +316,18 @@ class SessionChange:
     rounds: int | None
     players: list[str] | None = None
     rules: dict[str, Any] | None = None
+    new_players: list[str] = field(default_factory=list)
 
 
 def session_change(body: Mapping[str, Any]) -> SessionChange:
-    _check_keys(body, {"name", "rounds", "players", "rules"}, SESSION_OUTPUT_KEYS)
+    _check_keys(body, {"name", "rounds", "players", "rules", "new_players"}, SESSION_OUTPUT_KEYS)
     name = _name_or_none(body, "name")
     rounds = None if body.get("rounds") is None else _rounds(body["rounds"])
     players = None if body.get("players") is None else _names(body["players"], "players")
     options = None if body.get("rules") is None else rule_options(body["rules"])
     if name is None and rounds is None and players is None and options is None:
         raise RuleError("Give a new name, number of rounds, seat order of players or rules.")
-    return SessionChange(name=name, rounds=rounds, players=players, rules=options)
+    return SessionChange(name, rounds, players, options, _new_players(body))
 
 
 def day_in(args: Mapping[str, str], field: str) -> date | None:

@@ -85,7 +85,12 @@ def create_session() -> Response:
     given = session_request(json_object(request))
     with writes.roster_write(*_key()) as write:
         session = store.new_session(
-            given.name, given.players, given.rounds, given.first_dealer, given.options
+            given.name,
+            given.players,
+            given.rounds,
+            given.first_dealer,
+            given.options,
+            new_players=given.new_players,
         )
         return _session_answer(write, session, store.sheet_of(session), 201)
 
@@ -101,7 +106,7 @@ def list_sessions() -> dict[str, Any]:
     }
 
 
-@bp.get("/sessions/<int:session_id>")
+@bp.get("/sessions/<id(session):session_id>")
 def get_session(session_id: int) -> Response:
     # The version alone first: a phone asking whether anything changed costs one statement.
     version = store.session_version(session_id)
@@ -115,7 +120,7 @@ def get_session(session_id: int) -> Response:
     return response
 
 
-@bp.get("/sessions/<int:session_id>/settle-up")
+@bp.get("/sessions/<id(session):session_id>/settle-up")
 def session_settle_up(session_id: int) -> dict[str, Any]:
     sheet = store.read_session_or_404(session_id).sheet
     return settling.settle_up_json(settling.of_sheet(sheet))
@@ -127,16 +132,16 @@ def settle_up() -> dict[str, Any]:
     return settling.settle_up_json(settling.of_range(start, end))
 
 
-@bp.patch("/sessions/<int:session_id>")
+@bp.patch("/sessions/<id(session):session_id>")
 def update_session(session_id: int) -> Response:
     change = session_change(json_object(request))
     with _session_write(session_id) as write:
-        write.update(change.name, change.rounds, change.players, change.rules)
+        write.update(change.name, change.rounds, change.players, change.rules, change.new_players)
         write.finish()
         return _session_answer(write, write.session, write.sheet_after(), 200)
 
 
-@bp.delete("/sessions/<int:session_id>")
+@bp.delete("/sessions/<id(session):session_id>")
 def delete_session(session_id: int) -> Response:
     with _session_write(session_id) as write:
         trash.throw_away(write)
@@ -144,7 +149,7 @@ def delete_session(session_id: int) -> Response:
     return Response(status=204)
 
 
-@bp.post("/sessions/<int:session_id>/hands")
+@bp.post("/sessions/<id(session):session_id>/hands")
 def record_hand(session_id: int) -> Response:
     given = hand_request(json_object(request))
     with _session_write(session_id) as write:
@@ -153,7 +158,7 @@ def record_hand(session_id: int) -> Response:
         return _answer(write.answered(201, write.hand_after(number)))
 
 
-@bp.put("/sessions/<int:session_id>/hands/<int:number>")
+@bp.put("/sessions/<id(session):session_id>/hands/<int:number>")
 def replace_hand(session_id: int, number: int) -> Response:
     given = hand_request(json_object(request))
     with _session_write(session_id) as write:
@@ -162,7 +167,7 @@ def replace_hand(session_id: int, number: int) -> Response:
         return _answer(write.answered(200, write.hand_after(number)))
 
 
-@bp.delete("/sessions/<int:session_id>/hands/<int:number>")
+@bp.delete("/sessions/<id(session):session_id>/hands/<int:number>")
 def delete_hand(session_id: int, number: int) -> Response:
     with _session_write(session_id) as write:
         write.delete_hand(number)
@@ -170,13 +175,13 @@ def delete_hand(session_id: int, number: int) -> Response:
     return Response(status=204)
 
 
-@bp.get("/sessions/<int:session_id>/history")
+@bp.get("/sessions/<id(session):session_id>/history")
 def session_history(session_id: int) -> dict[str, Any]:
     store.session_or_404(session_id)
     return {"changes": [change_json(change) for change in writes.history(session_id)]}
 
 
-@bp.post("/sessions/<int:session_id>/history/<int:index>/restore")
+@bp.post("/sessions/<id(session):session_id>/history/<int:index>/restore")
 def undo_change(session_id: int, index: int) -> Response:
     with _session_write(session_id) as write:
         write.undo(index)
@@ -189,7 +194,7 @@ def trash_list() -> dict[str, Any]:
     return {"sessions": [trash.entry_json(entry) for entry in trash.entries()]}
 
 
-@bp.post("/trash/<int:session_id>/restore")
+@bp.post("/trash/<id(deleted_session):session_id>/restore")
 def trash_restore(session_id: int) -> Response:
     with writes.roster_write(*_key()) as write:
         session = trash.restore(session_id)

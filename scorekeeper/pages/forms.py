@@ -71,6 +71,7 @@ RULE_KEYS = (
 )
 BOOLEAN_RULES = ("cracking", "blitzing", "bump", "penalties")
 PENALTY = "penalty"
+NEW_PLAYER = "new_player"
 MONEY = re.compile(r"\$?(\d{0,3})(?:[.,](\d{1,2}))?", re.ASCII)
 
 
@@ -139,6 +140,30 @@ class EngineForm(FlaskForm):  # type: ignore[misc]
             self.extra_errors[name].append(error.message)
         else:
             self.form_errors.append(error.message)
+
+
+class NewPlayersForm(EngineForm):
+    """A form that seats players by name. A new name that looks like another player's is
+    refused until its box, "Confirm Ann as a new player", is ticked."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.new_players: list[str] = []
+        self.look_alikes: list[str] = []
+
+    def read_new_players(self, formdata: Any) -> None:
+        self.new_players = [name for name in formdata.getlist(NEW_PLAYER) if name.strip()]
+
+    def refuse(self, error: RuleError) -> None:
+        super().refuse(error)
+        if isinstance(error, rules.LookAlike) and error.name not in self.new_players:
+            self.look_alikes.append(error.name)
+
+    @property
+    def confirmable(self) -> list[str]:
+        """The names with a box to confirm them as new players: those ticked, then the one
+        just refused."""
+        return [*self.new_players, *self.look_alikes]
 
 
 class RulesForm(EngineForm):
@@ -242,7 +267,7 @@ class RulesForm(EngineForm):
             self.preset = True
 
 
-class SessionForm(RulesForm):
+class SessionForm(RulesForm, NewPlayersForm):
     """A new session: up to eight seats, of which blank trailing ones are ignored (the page shows
     five to start with and lets a script add and remove rows)."""
 
@@ -493,7 +518,7 @@ class HandForm(EngineForm):
         self.red_blitz.data = rules.Blitz.RED in hand.blitzes
 
 
-class SeatsForm(EngineForm):
+class SeatsForm(NewPlayersForm):
     """The table as the Seats page holds it between hands: the seat order (one hidden `seat`
     input a seat), someone arriving and where they sit, and the seats when the page opened."""
 

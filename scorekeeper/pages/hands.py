@@ -77,7 +77,7 @@ def _preview(session: Session, form: HandForm, row: Hand | None) -> str:
     return score_preview(result)
 
 
-@bp.get("/sessions/<int:session_id>/hands/new")
+@bp.get("/sessions/<id(session):session_id>/hands/new")
 def new_hand(session_id: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
     if store.table_of(session).is_complete(len(session.hands)):
@@ -96,7 +96,7 @@ class _Moved(Exception):
     """Another phone recorded the hand this form was opened for."""
 
 
-@bp.post("/sessions/<int:session_id>/hands/new")
+@bp.post("/sessions/<id(session):session_id>/hands/new")
 def record_hand(session_id: int) -> str | tuple[str, int] | BaseResponse:
     session = store.session_or_404(session_id)
     form = _form(session, None)
@@ -128,7 +128,7 @@ def record_hand(session_id: int) -> str | tuple[str, int] | BaseResponse:
     return _render(store.session_or_404(session_id), form, None)
 
 
-@bp.route("/sessions/<int:session_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+@bp.route("/sessions/<id(session):session_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(session_id: int, number: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
     row = store.find_hand(session, number)
@@ -184,7 +184,7 @@ def _deleted_meanwhile(session_id: int, number: int) -> BaseResponse:
     return _go_scoresheet(session_id)
 
 
-@bp.post("/sessions/<int:session_id>/hands/preview")
+@bp.post("/sessions/<id(session):session_id>/hands/preview")
 def preview_hand(session_id: int) -> dict[str, Any]:
     """The scores a hand being tapped in would give, for the form's live preview."""
     session = store.session_or_404(session_id)
@@ -197,7 +197,7 @@ def preview_hand(session_id: int) -> dict[str, Any]:
         return {"error": error.message, "field": error.field}
 
 
-@bp.route("/sessions/<int:session_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+@bp.route("/sessions/<id(session):session_id>/hands/<int:number>/delete", methods=["GET", "POST"])
 def delete_hand(session_id: int, number: int) -> str | BaseResponse:
     if request.method == "POST":
         with session_write(session_id) as write:
@@ -223,7 +223,7 @@ def delete_hand(session_id: int, number: int) -> str | BaseResponse:
     )
 
 
-@bp.post("/sessions/<int:session_id>/undo")
+@bp.post("/sessions/<id(session):session_id>/undo")
 def undo_last_hand(session_id: int) -> BaseResponse:
     number = request.form.get("number", type=int)
     with session_write(session_id) as write:

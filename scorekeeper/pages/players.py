@@ -8,7 +8,7 @@ from itertools import accumulate
 from flask import Response, abort, render_template, request
 from markupsafe import Markup
 
-from .. import stats, store
+from .. import stats
 from ..charts import Series, line_chart
 from ..csv_export import Cell, csv_lines
 from ..extensions import db
@@ -22,13 +22,10 @@ LEADERBOARD_FILTERS = (*PLAYER_FILTERS, "min_picks")
 
 
 def _player_or_404(player_id: int) -> Player:
-    missing = f"There is no player {player_id}."
-    if not 0 < player_id <= store.MAX_ID:
-        abort(404, missing)
-    return db.get_or_404(Player, player_id, description=missing)
+    return db.get_or_404(Player, player_id, description=f"There is no player {player_id}.")
 
 
-@bp.get("/players/<int:player_id>")
+@bp.get("/players/<id(player):player_id>")
 def player_page(player_id: int) -> tuple[str, int]:
     player = _player_or_404(player_id)
     filters = read_filters(request.args, PLAYER_FILTERS)

@@ -3,7 +3,7 @@ that open the new-session page with those rules chosen."""
 
 from __future__ import annotations
 
-from flask import abort, render_template, request, url_for
+from flask import render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import StringField
 
@@ -52,13 +52,10 @@ def rule_sets_page() -> str | BaseResponse:
 
 
 def _rule_set_or_404(rule_set_id: int) -> RuleSet:
-    rule_set = db.session.get(RuleSet, rule_set_id)
-    if rule_set is None:
-        abort(404)
-    return rule_set
+    return db.get_or_404(RuleSet, rule_set_id, description=f"There is no rule set {rule_set_id}.")
 
 
-@bp.get("/rule-sets/<int:rule_set_id>/share")
+@bp.get("/rule-sets/<id(rule_set):rule_set_id>/share")
 def share_rule_set(rule_set_id: int) -> str:
     rule_set = _rule_set_or_404(rule_set_id)
     options = rule_sets.options_of(rule_set)
@@ -72,7 +69,7 @@ def share_rule_set(rule_set_id: int) -> str:
     )
 
 
-@bp.route("/rule-sets/<int:rule_set_id>/delete", methods=["GET", "POST"])
+@bp.route("/rule-sets/<id(rule_set):rule_set_id>/delete", methods=["GET", "POST"])
 def delete_rule_set(rule_set_id: int) -> str | BaseResponse:
     if request.method == "POST":
         with roster_write() as write:

@@ -48,13 +48,14 @@ class _Moved(Exception):
     """The seats were changed on another phone since this page opened."""
 
 
-@bp.route("/sessions/<int:session_id>/seats", methods=["GET", "POST"])
+@bp.route("/sessions/<id(session):session_id>/seats", methods=["GET", "POST"])
 def seats_page(session_id: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
     seats_now = store.table_of(session).seats
     form = SeatsForm(seats_now)
     notice = None
     if request.method == "POST" and form.validate_on_submit():
+        form.read_new_players(request.form)
         try:
             form.arrange(request.form)
             if "save" in request.form:
@@ -77,28 +78,31 @@ def _save(session_id: int, form: SeatsForm) -> BaseResponse:
         if form.before.data != seats_now:
             form.before.data = seats_now
             raise _Moved
-        write.update(None, None, form.seats)
+        write.update(None, None, form.seats, None, form.new_players)
         return done(write, url_for("pages.session_page", session_id=session_id), "Seats changed.")
 
 
 def _render(session: Session, form: SeatsForm, notice: str | None) -> str:
     sheet = store.sheet_of(session)
     form.offer_places()
+    seated_now = {rules.name_key(player) for player in sheet.table.seats}
+    seats_then = {rules.name_key(player) for player in form.seats}
+    arriving = {p for p in form.seats if rules.name_key(p) not in seated_now}
     preview = None
     try:
         preview = next_hand(sheet, form.seats)
+        if arriving:
+            store.check_new_players(form.seats, form.new_players)
     except RuleError as error:
         if not form.errors and not any(form.extra_errors.values()):
             form.refuse(error)
-    seated_now = {rules.name_key(player) for player in sheet.table.seats}
-    seats_then = {rules.name_key(player) for player in form.seats}
     return render_template(
         "seats.html",
         session=session,
         form=form,
         preview=preview,
         notice=notice,
-        arriving={p for p in form.seats if rules.name_key(p) not in seated_now},
+        arriving=arriving,
         leaving=[p for p in sheet.table.seats if rules.name_key(p) not in seats_then],
         roster=store.roster(),
     )

@@ -73,6 +73,7 @@ def new_session() -> str | BaseResponse:
     if request.method == "GET":
         form.choose(request.args)
     if form.validate_on_submit():
+        form.read_new_players(request.form)
         try:
             with roster_write() as write:
                 session = store.new_session(
@@ -81,6 +82,7 @@ def new_session() -> str | BaseResponse:
                     form.rounds_number(),
                     form.first_dealer_name(),
                     form.options(),
+                    new_players=form.new_players,
                 )
                 return done(write, url_for("pages.session_page", session_id=session.id))
         except RuleError as error:
@@ -88,7 +90,7 @@ def new_session() -> str | BaseResponse:
     return render_template("new_session.html", form=form, roster=store.roster())
 
 
-@bp.get("/sessions/<int:session_id>")
+@bp.get("/sessions/<id(session):session_id>")
 def session_page(session_id: int) -> str:
     read = store.read_session_or_404(session_id)
     session, sheet = read.session, read.sheet
@@ -150,7 +152,7 @@ def running_totals_chart(sheet: rules.Sheet) -> Markup:
     return line_chart(running_totals(sheet), "Running totals, hand by hand", "hands")
 
 
-@bp.post("/sessions/<int:session_id>/rounds")
+@bp.post("/sessions/<id(session):session_id>/rounds")
 def add_round(session_id: int) -> BaseResponse:
     with session_write(session_id) as write:
         scoresheet = url_for("pages.session_page", session_id=session_id)
@@ -161,13 +163,13 @@ def add_round(session_id: int) -> BaseResponse:
         return done(write, scoresheet, f"Round {rounds + 1} added.")
 
 
-@bp.get("/sessions/<int:session_id>/changes")
+@bp.get("/sessions/<id(session):session_id>/changes")
 def session_changes(session_id: int) -> str:
     session = store.session_or_404(session_id)
     return render_template("changes.html", session=session, changes=writes.history(session_id))
 
 
-@bp.post("/sessions/<int:session_id>/changes/<int:index>/restore")
+@bp.post("/sessions/<id(session):session_id>/changes/<int:index>/restore")
 def undo_change(session_id: int, index: int) -> BaseResponse:
     """Undo one change of the history; the form names the change it showed, so a change that
     moved meanwhile is never undone by mistake."""
@@ -191,7 +193,7 @@ def undo_change(session_id: int, index: int) -> BaseResponse:
         return redirect(changes_page)
 
 
-@bp.route("/sessions/<int:session_id>/delete", methods=["GET", "POST"])
+@bp.route("/sessions/<id(session):session_id>/delete", methods=["GET", "POST"])
 def delete_session(session_id: int) -> str | BaseResponse:
     if request.method == "POST":
         with session_write(session_id) as write:
@@ -211,7 +213,7 @@ def trash_page() -> str:
     return render_template("trash.html", entries=trash.entries(), kept_for=trash.KEPT_FOR.days)
 
 
-@bp.post("/trash/<int:session_id>/restore")
+@bp.post("/trash/<id(deleted_session):session_id>/restore")
 def restore_from_trash(session_id: int) -> BaseResponse:
     try:
         with roster_write() as write:
@@ -230,7 +232,7 @@ def session_title(session: Session) -> str:
     return session.name or f"{session.created_at:%a %d %b %Y}"
 
 
-@bp.get("/sessions/<int:session_id>/standings.csv")
+@bp.get("/sessions/<id(session):session_id>/standings.csv")
 def export_standings(session_id: int) -> Response:
     session = store.session_or_404(session_id)
     return csv_download(
@@ -248,7 +250,7 @@ def export_all_hands() -> Response:
     return csv_download(body, f"sheepshead-all-sessions-{date.today():%Y-%m-%d}")
 
 
-@bp.get("/sessions/<int:session_id>/export.csv")
+@bp.get("/sessions/<id(session):session_id>/export.csv")
 def export_csv(session_id: int) -> Response:
     session = store.session_or_404(session_id)
     return csv_download(hands_csv(store.sheet_of(session)), session_file_name(session))

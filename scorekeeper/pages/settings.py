@@ -7,7 +7,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from flask import Response, render_template, stream_template, stream_with_context, url_for
+from flask import (
+    Response,
+    render_template,
+    request,
+    stream_template,
+    stream_with_context,
+    url_for,
+)
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response as BaseResponse
@@ -19,7 +26,7 @@ from ..csv_import import CsvRefused, import_session
 from ..rules import RuleError
 from ..writes import Replay, check_key
 from . import bp
-from .forms import RulesForm, typed_rounds
+from .forms import NewPlayersForm, RulesForm, typed_rounds
 from .writing import done, roster_write, sent_key
 
 
@@ -28,7 +35,7 @@ class RestoreForm(FlaskForm):  # type: ignore[misc]
     merge = BooleanField("Merge into the sessions here")
 
 
-class ImportSessionForm(RulesForm):
+class ImportSessionForm(RulesForm, NewPlayersForm):
     hands = FileField("Hands CSV", validators=[FileRequired("Choose the CSV file of the hands.")])
     name = StringField("Name (optional)")
     rounds = StringField("Rounds")
@@ -149,6 +156,7 @@ def _steps(
 def import_csv() -> str | BaseResponse:
     form = ImportSessionForm()
     if form.validate_on_submit():
+        form.read_new_players(request.form)
         file_name = form.hands.data.filename or "The file"
         try:
             data = form.hands.data.read()
@@ -159,6 +167,7 @@ def import_csv() -> str | BaseResponse:
                     form.rounds_number(),
                     (form.first_dealer.data or "").strip() or None,
                     form.options(),
+                    form.new_players,
                 )
                 message = (
                     f"{file_name} is imported as a new session."

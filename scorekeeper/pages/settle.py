@@ -22,7 +22,7 @@ class StakeForm(FlaskForm):  # type: ignore[misc]
     stake = StringField("Stake a point")
 
 
-@bp.route("/sessions/<int:session_id>/settle-up", methods=["GET", "POST"])
+@bp.route("/sessions/<id(session):session_id>/settle-up", methods=["GET", "POST"])
 def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
     form = StakeForm()
     if form.validate_on_submit():
@@ -55,9 +55,14 @@ def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
 @bp.get("/settle-up")
 def settle_range() -> tuple[str, int]:
     filters = read_filters(request.args)
-    if filters.errors:
+    settle_up = None
+    if not filters.errors:
+        try:
+            settle_up = settling.of_range(filters.dates.start, filters.dates.end)
+        except RuleError as error:
+            filters.errors.append(error.message)
+    if settle_up is None:
         return render_template("settle_range.html", filters=filters, settle_up=None), 400
-    settle_up = settling.of_range(filters.dates.start, filters.dates.end)
     page = render_template(
         "settle_range.html", filters=filters, settle_up=settle_up, played=bool(settle_up.balances)
     )

@@ -9,7 +9,7 @@ from . import bp
 from .words import sitting_out_words
 
 
-@bp.get("/sessions/<int:session_id>/table")
+@bp.get("/sessions/<id(session):session_id>/table")
 def table_view(session_id: int) -> str:
     read = store.read_session_or_404(session_id)
     session, sheet = read.session, read.sheet

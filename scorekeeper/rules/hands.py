@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .choices import choice, one_of
 from .errors import RuleError
 from .table import NoBid, PartnerMode, Schwarz, Table
 
@@ -149,14 +150,15 @@ def check_card_points(value: int, label: str, field: str) -> int:
     return value
 
 
+def kind_of(given: str) -> Kind:
+    return choice(Kind, given, "The kind of hand", "kind")
+
+
 def validate_hand(table: Table, dealer: str, entry: HandInput) -> Hand:
     """Check a recorded hand against its session's rules and return it in canonical form.
     `table` has the seats the hand is played with."""
     dealer = table.resolve(dealer, "dealer")
-    try:
-        kind = Kind(entry.kind)
-    except ValueError:
-        raise RuleError("The kind of hand is pick, leaster, pass or penalty.", "kind") from None
+    kind = kind_of(entry.kind)
     if kind is not Kind.PENALTY and _given(entry.penalized):
         raise RuleError("Only a penalty hand has a penalized player.", "penalized")
     if kind is Kind.PICK:
@@ -233,12 +235,10 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
 
     called_card = None
     if entry.called_card is not None and entry.called_card.strip():
-        called_card = entry.called_card.strip().upper()
         allowed = CALLED_CARDS[options.partner]
         if not allowed:
             raise RuleError("A picker who plays alone calls no card.", "called_card")
-        if called_card not in allowed:
-            raise RuleError(f"The called card must be one of {', '.join(allowed)}.", "called_card")
+        called_card = one_of(entry.called_card, allowed, "The called card", "called_card")
 
     if entry.forced:
         if options.no_bid is not NoBid.FORCED_PICK:
@@ -279,10 +279,7 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
     if entry.blitzes and not options.blitzing:
         raise RuleError("This session doesn't play blitzes.", "blitzes")
     for name in entry.blitzes:
-        try:
-            blitz = Blitz(name)
-        except ValueError:
-            raise RuleError("A blitz is black or red.", "blitzes") from None
+        blitz = choice(Blitz, name, "A blitz", "blitzes")
         if blitz in blitzes:
             raise RuleError(f"The {blitz} blitz is given twice.", "blitzes")
         blitzes.append(blitz)
@@ -327,11 +324,7 @@ def _result(entry: HandInput, points: int | None, schwarz: Schwarz) -> Result:
                 "picking_points",
             )
         return result_of_points(points)
-    try:
-        result = Result(entry.result.strip().lower())
-    except ValueError:
-        choices = ", ".join(result.value for result in Result)
-        raise RuleError(f"The result is one of {choices}.", "result") from None
+    result = choice(Result, entry.result, "The result", "result")
     if points is not None:
         low, high = RESULT_POINTS[schwarz][result]
         if not low <= points <= high:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import TypeVar
 
+from .choices import Choice, choice
 from .errors import HandsPlayed, RuleError, SessionComplete
+from .names import name_key, player_name
 
 MIN_SEATS = 3
 MAX_SEATS = 8
@@ -120,11 +121,6 @@ def bidding_order_of(seats: Sequence[str], dealer: str, options: Options) -> tup
     return tuple(p for p in rotated if p not in out)
 
 
-def name_key(name: str) -> str:
-    """The form of a player's name used to compare it: trimmed, case ignored."""
-    return name.strip().casefold()
-
-
 @dataclass(frozen=True)
 class Table:
     """Who sits where (clockwise), the rules they play, and for how many rounds (0: open-ended)."""
@@ -223,27 +219,6 @@ def rounds_error() -> RuleError:
     )
 
 
-MAX_NAME_LENGTH = 40
-MAX_SESSION_NAME_LENGTH = 100
-
-
-def player_name(name: str, field: str = "players") -> str:
-    """A new player's name, trimmed, or a refusal when it is empty or too long."""
-    name = name.strip()
-    if not 1 <= len(name) <= MAX_NAME_LENGTH:
-        raise RuleError(f"A player's name must be 1 to {MAX_NAME_LENGTH} characters long.", field)
-    return name
-
-
-def session_name(name: str) -> str:
-    name = name.strip()
-    if len(name) > MAX_SESSION_NAME_LENGTH:
-        raise RuleError(
-            f"A session name can be at most {MAX_SESSION_NAME_LENGTH} characters long.", "name"
-        )
-    return name
-
-
 def new_table(
     players: list[str], rounds: int, first_dealer: str | None = None, options: Options | None = None
 ) -> Table:
@@ -283,11 +258,11 @@ def checked_seats(players: Sequence[str], field: str = "players") -> tuple[str, 
 
 def change_seats(table: Table, players: Sequence[str], hand_count: int) -> Table:
     """The table with a new seat order from the next hand on: the seats checked, the rules
-    playable at the new size, and the rounds not already exceeded. A new first dealer is only
-    needed while no hand is played: the first dealer if still seated, else the next seated."""
+    playable at the new size, and the rounds not already exceeded. Names are compared by their
+    key, so a name typed in another case is the same player."""
     seats = checked_seats(players)
     check_table(seats, table.options)
-    changed = replace(table, seats=seats)
+    changed = replace(table, seats=seats, first_dealer=_first_dealer_among(table, seats))
     limit = changed.hands_per_session
     if limit is not None and hand_count > limit:
         raise HandsPlayed(
@@ -296,9 +271,21 @@ def change_seats(table: Table, players: Sequence[str], hand_count: int) -> Table
             "raise the rounds first.",
             "players",
         )
-    if table.first_dealer in seats:
-        return changed
-    return replace(changed, first_dealer=changed.dealer_after(table.first_dealer, table.seats))
+    return changed
+
+
+def _first_dealer_among(table: Table, seats: tuple[str, ...]) -> str:
+    """The first dealer in the new `seats` (as typed there): the same player while still
+    seated; if they left, the first player after them in the old seats who is still seated,
+    else the first seat. The first dealer deals only while no hand is played, but stays seated
+    so that deleting every hand leaves a dealer to start from."""
+    by_key = {name_key(seat): seat for seat in seats}
+    at = table.seats.index(table.first_dealer)
+    for step in range(len(table.seats)):
+        player = table.seats[(at + step) % len(table.seats)]
+        if name_key(player) in by_key:
+            return by_key[name_key(player)]
+    return seats[0]
 
 
 def change_rules(table: Table, options: Options, hand_count: int) -> Table:
@@ -352,14 +339,5 @@ def options_from(
     )
 
 
-Choice = TypeVar("Choice", bound=StrEnum)
-
-
 def _choice(kind: type[Choice], given: str | None, default: Choice, label: str) -> Choice:
-    if given is None:
-        return default
-    try:
-        return kind(given)
-    except ValueError:
-        choices = ", ".join(option.value for option in kind)
-        raise RuleError(f"{label} is one of {choices}.", "rules") from None
+    return default if given is None else choice(kind, given, label, "rules")

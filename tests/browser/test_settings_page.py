@@ -156,7 +156,7 @@ def test_session_imported_from_its_csv(
     refusals = page.locator(".refusal li")
     expect(refusals).to_have_text(
         [
-            "Row 2: The called card must be one of JD, JC, JS, JH.",
+            "Row 2: The called card is one of JD, JC, JS, JH.",
             "Row 3: This session doesn't play a leaster when everyone passes.",
         ]
     )

@@ -33,6 +33,7 @@ TIMEOUT = 30.0
 TALLY: Counter[int] = Counter()
 _TALLY_LOCK = threading.Lock()
 START_TIMEOUT = 30.0
+STOP_TIMEOUT = 4.0
 SECRET_KEY = "faults"
 SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 T = TypeVar("T")
@@ -137,12 +138,14 @@ class LiveServer:
                 os.killpg(self.process.pid, signum)
 
     def stop(self) -> None:
-        """Stop gunicorn and its workers: SIGTERM to the group, SIGKILL if it lingers."""
+        """Stop gunicorn and its workers: SIGTERM to the group, SIGKILL if it lingers (a worker
+        still booting when the SIGTERM came never sees it, and would stay until gunicorn's
+        graceful timeout)."""
         if self.process is None:
             return
         self._signal(signal.SIGTERM)
         try:
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=STOP_TIMEOUT)
         except subprocess.TimeoutExpired:
             self._signal(signal.SIGKILL)
             self.process.wait(timeout=10)

@@ -12,6 +12,10 @@ ZERO = dict.fromkeys(SEATS, 0)
 BOB_AND_CAT_WIN = {"Ann": -1, "Bob": 2, "Cat": 1, "Dan": -1, "Eve": -1}
 
 
+# Phones small and large, and one on its side.
+SCREENS = ((320, 568), (320, 640), (390, 844), (412, 915), (768, 1024), (844, 390))
+
+
 def new_session(base_url: str, **rules: str) -> int:
     body = {"players": SEATS, "rounds": 0, "rules": rules}
     return int(api(base_url, "POST", "/api/sessions", body)["id"])
@@ -139,7 +143,7 @@ def test_a_forced_pick_never_offers_the_dealer_as_partner(
 def test_the_save_bar_never_covers_an_option(page: Page, base_url: str, shot: Shot) -> None:
     session_id = new_session(base_url, no_bid="leaster")
     page.goto(f"/sessions/{session_id}/hands/new")
-    for width, height in ((320, 568), (390, 844), (768, 1024), (844, 390)):
+    for width, height in SCREENS:
         page.set_viewport_size({"width": width, "height": height})
         bar = page.locator(".savebar").bounding_box()
         assert bar is not None
@@ -147,7 +151,7 @@ def test_the_save_bar_never_covers_an_option(page: Page, base_url: str, shot: Sh
         assert bar["height"] <= height * 0.3, (width, bar)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         for option in page.locator(
-            ".hand-form .chip, .hand-form input[type=text], .hand-form select"
+            ".hand-form .chip, .hand-form input[type=text], .hand-form select, .hand-form a.btn"
         ).all():
             if not option.is_visible():
                 continue
@@ -159,6 +163,44 @@ def test_the_save_bar_never_covers_an_option(page: Page, base_url: str, shot: Sh
                 # Scrolled as far as the page goes, the option sits above the bar.
                 raise AssertionError(f"{option} under the Save bar at {width}x{height}")
         shot(page, f"record-hand-bottom-{width}x{height}")
+
+
+def drawn_at_its_centre(page: Page, name: str) -> bool:
+    """Whether the link named `name`, scrolled to the end of the page, is what a tap on its
+    centre reaches."""
+    link = page.get_by_role("link", name=name, exact=True)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    return bool(
+        link.evaluate(
+            """link => {
+                const box = link.getBoundingClientRect();
+                const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+                return link.contains(hit);
+            }"""
+        )
+    )
+
+
+def test_cancel_and_delete_are_tapped_where_they_are_drawn_and_cancel_saves_nothing(
+    page: Page, base_url: str, shot: Shot
+) -> None:
+    session_id = new_session(base_url)
+    api(base_url, "POST", f"/api/sessions/{session_id}/hands",
+        {"kind": "pick", "picker": "Bob", "partner": "Cat", "picking_points": 75})  # fmt: skip
+    version = api(base_url, "GET", f"/api/sessions/{session_id}")["version"]
+    for width, height in SCREENS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"/sessions/{session_id}/hands/new")
+        assert drawn_at_its_centre(page, "Cancel"), (width, height)
+        page.goto(f"/sessions/{session_id}/hands/1/edit")
+        assert drawn_at_its_centre(page, "Delete"), (width, height)
+        assert drawn_at_its_centre(page, "Cancel"), (width, height)
+        shot(page, f"edit-hand-bottom-{width}x{height}")
+        cancel = page.get_by_role("link", name="Cancel", exact=True).bounding_box()
+        assert cancel is not None
+        page.mouse.click(cancel["x"] + cancel["width"] / 2, cancel["y"] + cancel["height"] / 2)
+        expect(page).to_have_url(f"{base_url}/sessions/{session_id}")
+    assert api(base_url, "GET", f"/api/sessions/{session_id}")["version"] == version
 
 
 def test_another_dealer_on_an_edit_clears_the_crack_it_rules_out(

@@ -174,8 +174,8 @@ def drawn_at_its_centre(page: Page, name: str) -> bool:
         link.evaluate(
             """link => {
                 const box = link.getBoundingClientRect();
-                const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-                return link.contains(hit);
+                const x = box.x + box.width / 2, y = box.y + box.height / 2;
+                return link.contains(document.elementFromPoint(x, y));
             }"""
         )
     )

@@ -101,7 +101,7 @@ def test_changes_page_tells_each_change_and_undoes_one(api: Api, client: FlaskCl
     sent = {"change": page.fields["change"][0], "write_key": page.fields["write_key"][0]}
     path = f"/sessions/{session_id}/changes/0/restore"
     done = redirected_page(client, client.post(path, data=sent), sheet_path(session_id, saved=1))
-    assert done.flashes == ["Hand 1 edited: partner Bob → alone, picking points 75 → 45: undone."]
+    assert done.flashes == ["Hand 1 changed back: partner alone → Bob, picking points 45 → 75."]
     assert api.session(session_id)["hands"][0]["picking_points"] == 75
     # The same form again is the same undo, not a second one.
     client.post(path, data=sent)
@@ -132,6 +132,8 @@ def test_undo_last_hand_can_be_taken_back(api: Api, client: FlaskClient) -> None
     }
     response = client.post(f"/sessions/{session_id}/changes/0/restore", data=back)
     assert response.location == sheet_path(session_id, saved=3)
+    brought_back = redirected_page(client, response, sheet_path(session_id, saved=3))
+    assert brought_back.flashes == ["Hand 3 brought back: Cat alone, 95."]
     assert [h["picker"] for h in api.session(session_id)["hands"]] == ["Ann", "Bob", "Cat"]
     assert "Restore" not in get_page(client, sheet_path(session_id, undone=3)).texts.get(
         "button", []

@@ -28,7 +28,7 @@ from ..rules import RuleError
 from . import bp
 from .filters import HOUSE_KEYS, read_filters
 from .forms import SessionForm
-from .words import change_words, rules_words, short_names, sitting_out_words, tiebreaks
+from .words import rules_words, short_names, sitting_out_words, tiebreaks, undo_words
 from .writing import done, roster_write, saved_hand, session_write
 
 RECENT = 5
@@ -186,7 +186,7 @@ def undo_change(session_id: int, index: int) -> BaseResponse:
             return done(
                 write,
                 saved_hand(session_id, number),
-                f"{change_words(changes[index])}: undone.",
+                f"{undo_words(changes[index])}.",
             )
     except RuleError as error:
         flash(error.message)

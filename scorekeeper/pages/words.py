@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import current_app, has_app_context
 
@@ -285,6 +285,19 @@ def change_words(change: Any) -> str:
     verb = "edited" if change.action == "edit" else "changed back"
     differences = hand_differences(before or {}, after or {})
     return f"Hand {number} {verb}: {differences or 'nothing recorded changed'}"
+
+
+class _Undo(NamedTuple):
+    action: str
+    number: int
+    before: Any
+    after: Any
+
+
+def undo_words(change: Any) -> str:
+    """What undoing a change of the history does, in words: 'Hand 6 brought back: Ann & Cat,
+    lost', 'Hand 1 changed back: picking points 45 → 75'."""
+    return change_words(_Undo("restore", change.number, change.after, change.before))
 
 
 def amount_words(amount: int, unit: str) -> str:

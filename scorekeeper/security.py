@@ -1,5 +1,5 @@
-"""What every request and answer goes through before the views: size, type and origin checks,
-JSON answers to OPTIONS under /api/, security headers and cookie flags."""
+"""What every request and answer goes through before the views: size, type, host and origin
+checks, JSON answers to OPTIONS under /api/, security headers and cookie flags."""
 
 from __future__ import annotations
 

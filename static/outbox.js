@@ -168,8 +168,11 @@
   };
 
   const keep = async () => {
-    // A form with nothing chosen (a stray tap after the last save) is not kept.
-    if (![...form.elements].some((input) => (input.checked && input.name !== "kind") || (input.type === "text" && input.value.trim()))) {
+    // A form left as it opened (a stray tap after the last save) is not kept.
+    const changed = (input) => (input.type === "radio" || input.type === "checkbox"
+      ? input.checked !== input.defaultChecked
+      : input.type === "text" && input.value.trim() !== input.defaultValue.trim());
+    if (![...form.elements].some(changed)) {
       return form.reset();
     }
     const fields = Object.fromEntries(new FormData(form));

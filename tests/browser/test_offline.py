@@ -107,6 +107,11 @@ def test_a_double_tap_offline_keeps_one_hand(page: Page, base_url: str) -> None:
     )
     page.wait_for_timeout(300)
     expect(outbox(page).locator("li")).to_have_count(1)
+    # A tap on the form as it opened for the next hand keeps nothing.
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 5")
+    page.get_by_role("button", name="Save hand").tap()
+    page.wait_for_timeout(300)
+    expect(outbox(page).locator("li")).to_have_count(1)
 
     page.context.set_offline(False)
     expect(outbox(page).get_by_role("status")).to_have_text("Hand 4 sent.")

@@ -65,10 +65,17 @@
   const live = document.getElementById("result-live");
   // The result typed points give on their own (0 and 120 are schwarz), as the engine reads them.
   const ROWS = [[120, "won_schwarz"], [91, "won_schneider"], [61, "won"], [31, "lost"], [1, "lost_schneider"], [0, "lost_schwarz"]];
+  // A result tapped stays as tapped (a disagreement is said, never mended); one the points
+  // chose follows the points, and goes with them.
+  let chosenByPoints = null;
   const pickResult = (points) => {
-    const row = ROWS.find(([low]) => points >= low);
-    const input = row && form.querySelector(`input[name="result"][value="${row[1]}"]`);
+    const checked = form.querySelector('input[name="result"]:checked');
+    if (checked && checked !== chosenByPoints) return;
+    const row = points === null ? undefined : ROWS.find(([low]) => points >= low);
+    const input = row ? form.querySelector(`input[name="result"][value="${row[1]}"]`) : null;
+    if (checked) checked.checked = false;
     if (input) input.checked = true;
+    chosenByPoints = input;
   };
 
   const complement = (from, to, picking) => {
@@ -77,7 +84,7 @@
     const n = Number(typed);
     const valid = typed !== "" && Number.isInteger(n) && n >= 0 && n <= 120;
     to.placeholder = valid ? String(120 - n) : "";
-    if (valid) pickResult(picking ? n : 120 - n);
+    pickResult(valid ? (picking ? n : 120 - n) : null);
   };
   picking.addEventListener("input", () => complement(picking, opponents, true));
   opponents.addEventListener("input", () => complement(opponents, picking, false));
@@ -88,7 +95,10 @@
     else if (opponents.value.trim() !== "") complement(opponents, picking, false);
   }
 
-  form.addEventListener("change", tidy);
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "result") chosenByPoints = null;
+    tidy();
+  });
   // Another dealer on the edit form: the form comes again for that dealer before any save.
   const dealer = form.querySelector("select#dealer");
   if (dealer) dealer.addEventListener("change", () => form.requestSubmit(form.querySelector(".preview-button")));
@@ -129,6 +139,7 @@
   // The outbox keeps a hand saved with no network and resets the form for the next one.
   form.addEventListener("reset", () => {
     sent = false;
+    chosenByPoints = null;
     clearTimeout(timer);
     timer = setTimeout(preview, 0);
   });

@@ -72,6 +72,32 @@ def test_typed_points_pick_the_result_and_a_result_that_disagrees_is_said(
     expect(page.locator("#result-live")).to_be_hidden()
     expect(page.locator("#preview")).to_have_text("Bob -2, Cat -1, others +1")
 
+    # A tapped result never flips with the points typed after it: the form says they disagree,
+    # and Save is refused with the same sentence, keeping what was typed.
+    page.get_by_label("Picking team points").fill("75")
+    expect(chip(page, "Result", "Lost")).to_be_checked()
+    sentence = "The picking team's 75 points mean won, not lost (31 to 60 points)."
+    expect(page.locator("#result-live")).to_have_text(sentence)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_text(sentence)).to_be_visible()
+    expect(page.get_by_label("Picking team points")).to_have_value("75")
+    expect(chip(page, "Result", "Lost")).to_be_checked()
+    assert api(base_url, "GET", f"/api/sessions/{session['id']}")["hands"] == []
+
+
+def test_a_result_chosen_by_points_goes_with_points_out_of_range(page: Page, base_url: str) -> None:
+    session = api(base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 0})
+    page.goto(f"/sessions/{session['id']}/hands/new")
+    chip(page, "Picker", "Bob").tap()
+    chip(page, "Partner", "Cat").tap()
+    points = page.get_by_label("Picking team points")
+    points.fill("13")
+    expect(chip(page, "Result", "Lost schneider")).to_be_checked()
+    points.fill("130")
+    expect(page.locator('input[name="result"]:checked')).to_have_count(0)
+    points.fill("")
+    expect(page.locator('input[name="result"]:checked')).to_have_count(0)
+
 
 def test_schwarz_by_tricks_asks_where_it_matters(page: Page, base_url: str) -> None:
     session = api(

@@ -29,6 +29,7 @@ def test_worked_example_1(api: Api) -> None:
         "points": None,
         "tricks": None,
         "doubled": False,
+        "bumped": False,
         "multiplier": 1,
         "result": "won",
         "penalized": None,

@@ -113,7 +113,7 @@ def test_example_12_a_result_only_pick_on_the_bump(api: Api) -> None:
     hand = api.record(session["id"], **result_pick("Ann", "Bob", "lost"))
     assert hand["result"] == "lost"
     assert hand["picking_points"] is None
-    assert hand["multiplier"] == 1
+    assert (hand["multiplier"], hand["bumped"]) == (1, True)
     assert hand["penalized"] is None
     assert hand["scores"] == by_seat(-4, -2, 2, 2, 2)
     # The same with the points, or both.
@@ -124,7 +124,7 @@ def test_example_12_a_result_only_pick_on_the_bump(api: Api) -> None:
     assert both["scores"] == by_seat(-4, -2, 2, 2, 2)
     # A win is not bumped.
     won = api.record(session["id"], **result_pick("Ann", "Bob", "won"))
-    assert won["scores"] == by_seat(2, 1, -1, -1, -1)
+    assert (won["scores"], won["bumped"]) == (by_seat(2, 1, -1, -1, -1), False)
     totals = api.session(session["id"])
     assert totals["totals"] == by_seat(-10, -5, 5, 5, 5)
     assert totals["hands_won"] == by_seat(1, 1, 3, 3, 3)

@@ -476,7 +476,7 @@ def test_scoresheet_says_the_rules_a_result_and_a_penalty(api: Api, client: Flas
     ) in sheet.text
     columns = grid_columns(sheet)
     assert columns["about"] == [
-        "Bob & Cat, lost · Ann dealt Edit Delete",
+        "Bob & Cat, lost, doubled on the bump · Ann dealt Edit Delete",
         "Dan penalized · Bob dealt Edit Delete",
     ]
     # Example 12's bump, then Dan pays 1 to each other player.

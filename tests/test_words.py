@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from scorekeeper import rules
+from scorekeeper.json_format import hand_json
 from scorekeeper.pages.words import (
     amount_words,
     hand_differences,
@@ -19,6 +20,7 @@ from scorekeeper.pages.words import (
     short_names,
     signed,
     sitting_out_words,
+    summary_of,
     tiebreaks,
 )
 
@@ -135,6 +137,39 @@ def test_score_preview_leaves_out_who_sat_out() -> None:
     leaster = rules.Hand(dealer="Fay", kind=rules.Kind.LEASTER, winner="Cat", seats=SIX)
     table = rules.Table(seats=SIX, options=rules.Options(no_bid=rules.NoBid.LEASTER))
     assert score_preview(rules.score_hand(table, leaster)) == "Cat +4, others -1"
+
+
+BUMP = rules.Table(seats=SEATS, options=rules.Options(bump=True))
+
+
+@pytest.mark.parametrize(
+    ("hand", "preview", "summary"),
+    [
+        # RULES.md example 12: Ann -4, Bob -2, the others +2.
+        (
+            pick("Ann", "Bob", 45),
+            "Ann -4, Bob -2, others +2, lost, doubled on the bump",
+            "Ann & Bob, 45, doubled on the bump",
+        ),
+        (
+            pick("Ann", "Bob", 25, cracked_by="Dan"),
+            "Ann -16, Bob -8, others +8, lost schneider, doubled on the bump, x2 for the crack",
+            "Ann & Bob, 25, cracked by Dan (x2), doubled on the bump",
+        ),
+        # A won pick is not bumped.
+        (pick("Ann", "Bob", 75), "Ann +2, Bob +1, others -1", "Ann & Bob, 75"),
+    ],
+)
+def test_the_bump_is_named_where_it_doubled_a_loss(
+    hand: rules.Hand, preview: str, summary: str
+) -> None:
+    result = rules.score_hand(BUMP, hand)
+    assert (score_preview(result), hand_summary(result)) == (preview, summary)
+
+
+def test_the_bump_is_named_from_a_hand_as_the_api_gives_it() -> None:
+    result = rules.score_hand(BUMP, pick("Ann", None, 0))
+    assert summary_of(hand_json(1, result, SEATS)) == "Ann alone, 0, doubled on the bump"
 
 
 @pytest.mark.parametrize(

@@ -152,6 +152,7 @@ def _schemas() -> dict[str, Schema]:
         "multiplier": OUTPUT_ONLY,
         "scores": OUTPUT_ONLY,
         "doubled": OUTPUT_ONLY,
+        "bumped": OUTPUT_ONLY,
         "players": OUTPUT_ONLY,
         "seats": OUTPUT_ONLY,
         "sitting_out": OUTPUT_ONLY,
@@ -229,6 +230,10 @@ def _schemas() -> dict[str, Schema]:
         "points": {"type": ["object", "null"], "additionalProperties": {"type": "integer"}},
         "tricks": {"type": ["object", "null"], "additionalProperties": {"type": "integer"}},
         "doubled": {"type": "boolean"},
+        "bumped": {
+            "type": "boolean",
+            "description": "A lost pick doubled on the bump (`bump`), apart from the multiplier.",
+        },
         "multiplier": {"type": "integer", "minimum": 1},
         "result": {
             "enum": [*(result.value for result in Result), None],

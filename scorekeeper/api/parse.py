@@ -25,7 +25,9 @@ HAND_KEYS = {
     "result", "penalized",
 }  # fmt: skip
 # `seats` is read back from a backup only; to the API it is output, like the others here.
-HAND_OUTPUT_KEYS = {"number", "multiplier", "scores", "doubled", "players", "seats", "sitting_out"}
+HAND_OUTPUT_KEYS = {
+    "number", "multiplier", "scores", "doubled", "bumped", "players", "seats", "sitting_out",
+}  # fmt: skip
 SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules", "new_players"}
 SESSION_OUTPUT_KEYS = {
     "id", "created_at", "hands", "totals", "hands_won", "standings", "next_dealer",

@@ -66,7 +66,9 @@ def hand_summary(result: rules.HandResult) -> str:
     if result.doubled:
         parts.append("doubler")
     text = ", ".join(parts)
-    return f"{text} (x{result.multiplier})" if result.multiplier > 1 else text
+    if result.multiplier > 1:
+        text += f" (x{result.multiplier})"
+    return f"{text}, doubled on the bump" if result.bumped else text
 
 
 def how_it_went(hand: rules.Hand) -> str:
@@ -98,10 +100,13 @@ def multiplier_reasons(result: rules.HandResult) -> list[str]:
 
 
 def score_preview(result: rules.HandResult) -> str:
-    """'Ann +4, Bob +2, others -2, x2 for the crack': the scores a hand will give its players."""
+    """'Ann -8, Bob -4, others +4, lost, doubled on the bump, x2 for the crack': the scores a
+    hand will give its players, and what made them bigger than the table's row."""
     if result.hand.kind is rules.Kind.PASS:
         return "No scores: the deal moves on."
     parts = [scores_words(result)]
+    if result.bumped and result.hand.result is not None:
+        parts.append(f"{result.hand.result.words}, doubled on the bump")
     reasons = multiplier_reasons(result)
     if reasons:
         parts.append(f"x{result.multiplier} for {names(reasons)}")

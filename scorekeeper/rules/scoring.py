@@ -22,6 +22,8 @@ class HandResult:
     scores: dict[str, int]
     winners: frozenset[str]
     schneidered: frozenset[str] = frozenset()
+    # A lost pick whose base scores were doubled on the bump (not part of the multiplier).
+    bumped: bool = False
     # Who played the hand, in bidding order, and who sat out, in seat order.
     players: tuple[str, ...] = ()
     sitting_out: tuple[str, ...] = ()
@@ -76,6 +78,7 @@ def score_hand(table: Table, hand: Hand, doublers: int = 0) -> HandResult:
     players = seated.players_of_hand(hand.dealer)
     winners: frozenset[str] = frozenset()
     schneidered: frozenset[str] = frozenset()
+    bumped = False
     factor = multiplier(table, hand, doublers)
 
     if hand.kind is Kind.PICK:
@@ -83,8 +86,8 @@ def score_hand(table: Table, hand: Hand, doublers: int = 0) -> HandResult:
         team = {hand.picker} | ({hand.partner} if hand.partner else set())
         opponents = [p for p in players if p not in team]
         base = RESULT_VALUE[hand.result]
-        bumped = 2 if table.options.bump and not hand.result.won else 1
-        value = base * bumped * factor
+        bumped = table.options.bump and not hand.result.won
+        value = base * (2 if bumped else 1) * factor
         for player in opponents:
             scores[player] = value
         if hand.partner:
@@ -113,6 +116,7 @@ def score_hand(table: Table, hand: Hand, doublers: int = 0) -> HandResult:
         scores=scores,
         winners=winners,
         schneidered=schneidered,
+        bumped=bumped,
         players=seated.bidding_order(hand.dealer),
         sitting_out=seated.sitting_out(hand.dealer),
     )

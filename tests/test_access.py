@@ -3,9 +3,11 @@ on wrong tries kept in the database so that every server worker counts the same 
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -88,11 +90,16 @@ def test_access_is_off_by_default(client: FlaskClient, runner: FlaskCliRunner) -
 
     status = invoke(runner, "status")
     assert status.exit_code == 0
-    assert status.output == (
-        "Access is off: anyone on the network can change the scores.\n"
-        "To ask for a passcode, run: flask --app scorekeeper access set-passcode --role scorer\n"
-        "API tokens: none.\n"
+    off, hint, tokens = status.output.splitlines()
+    assert (off, tokens) == (
+        "Access is off: anyone on the network can change the scores.",
+        "API tokens: none.",
     )
+    # The `flask` beside this Python, as a new user's PATH has none.
+    flask, command = hint.removeprefix("To ask for a passcode, run: ").split(" ", 1)
+    assert command == "--app scorekeeper access set-passcode --role scorer"
+    assert Path(flask).name == "flask" and os.access(flask, os.X_OK), flask
+    assert f"<code>{flask} --app scorekeeper access" in client.get("/settings").text
     page = client.get("/sign-in")
     assert "No passcode is set" in page.text
     assert "Sign out" not in client.get("/settings").text

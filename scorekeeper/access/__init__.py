@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Flask
 
 from . import models  # noqa: F401  (the tables join the metadata)
-from .commands import access
+from .commands import access, how_to_set_a_passcode
 from .guard import guard, status
 from .pages import bp
 from .state import SIGN_IN_LIFETIME
@@ -20,4 +20,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.before_request(guard)
     app.add_template_global(status, "access_status")
+    app.add_template_global(how_to_set_a_passcode)
     app.cli.add_command(access)

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import click
 from flask.cli import AppGroup
 
 from . import state
 from .state import AccessRefused, Role
 
-SET_PASSCODE = "flask --app scorekeeper access set-passcode --role scorer"
+
+def how_to_set_a_passcode() -> str:
+    """The command that asks for a passcode, as typed where the app is served: with the `flask`
+    installed beside this Python (`.venv/bin/flask` after `make run`), since a new user's PATH
+    has no `flask`."""
+    flask = Path(sys.executable).with_name("flask")
+    if not flask.exists():
+        return "flask --app scorekeeper access set-passcode --role scorer"
+    if flask.is_relative_to(Path.cwd()):
+        flask = flask.relative_to(Path.cwd())
+    return f"{flask} --app scorekeeper access set-passcode --role scorer"
+
 
 access = AppGroup("access", help="Ask for a passcode and API tokens, or leave the app open.")
 
@@ -76,7 +90,7 @@ def status_command() -> None:
     role = state.current().role
     if role is None:
         click.echo("Access is off: anyone on the network can change the scores.")
-        click.echo(f"To ask for a passcode, run: {SET_PASSCODE}")
+        click.echo(f"To ask for a passcode, run: {how_to_set_a_passcode()}")
     else:
         click.echo(f"Access is on. {describe(role)}")
         wrong = state.recent_failures()

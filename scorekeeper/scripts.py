@@ -1,7 +1,8 @@
 """The scripts of the pages a player opens at the table, each page's in one file: every script a
 page names costs a slow phone's main thread a request before it parses the page, so one instead
-of four lets the page paint sooner. A bundle is the scripts of `static/` as they are, in order:
-ours declare nothing at the top level, so they share no names."""
+of four lets the page paint sooner. A bundle is the scripts of `static/` in order, less their
+whole-line comments (a seventh of the bytes): ours declare nothing at the top level, so they share
+no names."""
 
 from __future__ import annotations
 
@@ -39,10 +40,15 @@ def bundle(name: str) -> Bundle:
     modified = _modified(name)
     if name not in held or held[name].modified != modified:
         folder = Path(current_app.static_folder or "")
-        text = "\n;\n".join((folder / part).read_text(encoding="utf-8") for part in BUNDLES[name])
+        text = "\n;\n".join(_code(folder / part) for part in BUNDLES[name])
         etag = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
         held[name] = Bundle(text, etag, modified)
     return held[name]
+
+
+def _code(script: Path) -> str:
+    lines = script.read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines if not line.lstrip().startswith("//"))
 
 
 def page_scripts(name: str) -> Markup:

@@ -465,7 +465,7 @@ def test_a_leaster_with_players_sitting_out_keeps_its_points_and_tricks(
             NAMES,
             {"sitting_out": "none"},
             "Eight can't all play a hand (there are not enough cards): "
-            "with eight seated, the dealer's side sits out.",
+            "with eight seated, the dealer and the two players just before the dealer sit out.",
         ),
     ],
 )

@@ -194,7 +194,7 @@ def test_rules_in_words() -> None:
     assert rules_words(rules.Options()) == [
         "Jack of diamonds partner",
         "all pass: the dealer picks",
-        "six or more: the dealer's side sits out",
+        "six or more: five play, the dealer and those just before sitting out",
         "no stake",
     ]
 

@@ -502,7 +502,7 @@ def test_a_first_dealer_who_leaves_is_followed_by_the_next_still_seated(
             seated(6, sitting_out=SittingOut.NONE),
             NAMES,
             "Eight can't all play a hand (there are not enough cards): "
-            "with eight seated, the dealer's side sits out.",
+            "with eight seated, the dealer and the two players just before the dealer sit out.",
         ),
     ],
 )

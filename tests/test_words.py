@@ -359,7 +359,7 @@ def test_amount_words() -> None:
             [
                 "Jack of diamonds partner",
                 "all pass: leaster",
-                "the dealer's side sits out",
+                "five play: the dealer and the player just before sit out",
                 "no stake",
             ],
         ),

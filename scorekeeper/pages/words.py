@@ -141,6 +141,14 @@ NO_BID_WORDS = {
 }
 
 
+# Who sits out each hand when the dealer's seat does, by how many more than five are seated.
+SITTING_OUT_WORDS = {
+    1: "five play: the dealer sits out",
+    2: "five play: the dealer and the player just before sit out",
+    3: "five play: the dealer and the two just before sit out",
+}
+
+
 def rules_words(options: rules.Options, seated: int | None = None) -> list[str]:
     """The rules a session plays, as short phrases: 'Jack of diamonds partner', 'all pass:
     leaster', 'Doublers stack', 'bump doubles a loss', 'cap x8', '$0.25 a point'. Who sits out
@@ -164,10 +172,12 @@ def rules_words(options: rules.Options, seated: int | None = None) -> list[str]:
     dealer_out = options.sitting_out is rules.SittingOut.DEALER
     if seated is None:
         words.append(
-            "six or more: the dealer's side sits out" if dealer_out else "six or seven: all play"
+            "six or more: five play, the dealer and those just before sitting out"
+            if dealer_out
+            else "six or seven: all play"
         )
     elif seated > HAND_SIZE:
-        words.append("the dealer's side sits out" if dealer_out else "everyone plays")
+        words.append(SITTING_OUT_WORDS[seated - HAND_SIZE] if dealer_out else "everyone plays")
     words.append(f"{money(options.stake)} a point" if options.stake else "no stake")
     return words
 

@@ -98,7 +98,7 @@ def check_table(seats: Sequence[str], options: Options, field: str = "players") 
     if len(seats) == MAX_SEATS and options.sitting_out is SittingOut.NONE:
         raise RuleError(
             "Eight can't all play a hand (there are not enough cards): "
-            "with eight seated, the dealer's side sits out.",
+            "with eight seated, the dealer and the two players just before the dealer sit out.",
             field,
         )
 

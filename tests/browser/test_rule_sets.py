@@ -14,7 +14,8 @@ QUERY = (
 )
 WORDS = (
     "Called ace partner · all pass: re-deal and double · Doublers stack · bump doubles a loss · "
-    "cap x8 · schwarz by tricks · six or more: the dealer's side sits out · $0.25 a point"
+    "cap x8 · schwarz by tricks · "
+    "six or more: five play, the dealer and those just before sitting out · $0.25 a point"
 )
 
 

@@ -222,6 +222,26 @@ def test_session_page_says_complete(api: Api, client: FlaskClient) -> None:
     assert "Record hand" not in session.text
 
 
+def test_final_standings_mark_a_player_who_left(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, [pick("Ann", None, 75)], rounds=1)
+    response = client.patch(
+        f"/api/sessions/{session_id}", json={"players": ["Ann", "Bob", "Cat", "Dan"]}
+    )
+    assert response.status_code == 200, response.json
+    for picker in ("Bob", "Cat", "Dan"):
+        api.record(session_id, **pick(picker, None, 75))
+    final = page(client, f"/sessions/{session_id}")
+    standings = [item for item in final.items if item and item[0].isdigit()][:5]
+    # Ann +4 -1 -1 -1; Bob, Cat and Dan -1 +3 -1 -1 (three playing against a picker alone).
+    assert [item[1:] for item in standings] == [
+        ["Ann", "Winner", "+1"],
+        ["Bob", "0"],
+        ["Cat", "0"],
+        ["Dan", "0"],
+        ["Eve", "left", "-1"],
+    ]
+
+
 def test_session_without_hands(api: Api, client: FlaskClient) -> None:
     session_id = session_with(api, [], first_dealer="Dan")
     response = client.get(f"/sessions/{session_id}")

@@ -858,12 +858,13 @@ def test_restore_upload_streams_its_progress_then_what_it_restored(
     original, target, response = upload_in_batches_of_two(client, api, fresh, monkeypatch)
     assert response.status_code == 200 and response.is_streamed
     chunks = response.iter_encoded()
-    head = read_until(chunks, "<h1>Restoring the backup</h1>")
+    head = read_until(chunks, '<h1 class="while-restoring">Restoring the backup</h1>')
     # The page has begun before the restore has written anything.
     assert count_rows(target) == (0, 0, 0)
     body = head + b"".join(chunks).decode()
 
-    assert body.count("<h1>") == 1
+    # The heading said while restoring gives way to the outcome's.
+    assert body.count("<h1") == 2
     # The check first, then the writing, each a batch's worth of sessions a line.
     assert CHECKED.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4", "5")]
     assert PROGRESS.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4", "5")]
@@ -871,7 +872,8 @@ def test_restore_upload_streams_its_progress_then_what_it_restored(
         'value="0" aria-label="Sessions restored"'
     )
     outcome = (
-        '<div class="restore-outcome">\n    <p>Backup restored: 5 sessions with 19 hands, and '
+        '<div class="restore-outcome">\n    <h1>Backup restored</h1>\n'
+        '    <p>Backup restored: 5 sessions with 19 hands, and '
         '11 new players.</p>\n    <a class="btn primary wide" href="/">See the sessions</a>'
     )
     assert outcome in body
@@ -930,7 +932,8 @@ def test_restore_upload_that_fails_partway_says_so_and_leaves_nothing(
     body = streamed_page(target.test_client().post("/settings/restore", data=upload(backup)))
     assert PROGRESS.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4")]
     assert (
-        '<div class="restore-outcome">\n    <p class="error">The database failed at session 5 '
+        '<div class="restore-outcome">\n    <h1>Restore failed</h1>\n'
+        '    <p class="error">The database failed at session 5 '
         "of 5. What the restore had added is taken out again: nothing was restored.</p>\n"
         '    <a class="btn wide" href="/settings">Back to settings</a>'
     ) in body

@@ -56,7 +56,8 @@ def test_backup_downloaded_and_restored_into_an_empty_scorekeeper(
     page.goto(f"{empty_url}/settings")
     page.get_by_label("Backup file").set_input_files(backup)
     page.get_by_role("button", name="Restore backup").tap()
-    expect(page.get_by_role("heading", name="Restoring the backup")).to_be_visible()
+    expect(page.get_by_role("heading", name="Backup restored")).to_be_visible()
+    expect(page.get_by_role("heading", name="Restoring the backup")).to_be_hidden()
     # The other tests' sessions are in the backup too.
     sessions = api(base_url, "GET", "/api/sessions")["sessions"]
     hands = sum(listed["hand_count"] for listed in sessions)
@@ -67,8 +68,9 @@ def test_backup_downloaded_and_restored_into_an_empty_scorekeeper(
     restored = f"Backup restored: {counted[0]} with {counted[1]}, "
     expect(page.get_by_text(restored)).to_be_visible()
     count = len(sessions)
-    expect(page.get_by_text(f"{count} of {count} sessions", exact=True)).to_be_visible()
-    expect(page.get_by_text(f"0 of {count} sessions", exact=True)).to_be_hidden()
+    noun = counted[0].split()[1]
+    expect(page.get_by_text(f"{count} of {count} {noun}", exact=True)).to_be_visible()
+    expect(page.get_by_text(f"0 of {count} {noun}", exact=True)).to_be_hidden()
     assert page.get_by_role("progressbar", name="Sessions restored").count() == 1
     assert_phone_friendly(page)
     assert axe_violations(page) == []
@@ -98,7 +100,8 @@ def test_backup_downloaded_and_restored_into_an_empty_scorekeeper(
     page.get_by_label("Backup file").set_input_files(damaged)
     page.get_by_label("Merge into the sessions here").check()
     page.get_by_role("button", name="Restore backup").tap()
-    expect(page.get_by_role("heading", name="Restoring the backup")).to_be_visible()
+    expect(page.get_by_role("heading", name="Backup refused")).to_be_visible()
+    expect(page.get_by_role("heading", name="Restoring the backup")).to_be_hidden()
     expect(page.get_by_text("The backup is refused: nothing was changed.")).to_be_visible()
     expect(page.locator("#backup-error")).to_contain_text(
         f"Session {last['id']}, hand {len(last['hands'])}: "
@@ -106,7 +109,7 @@ def test_backup_downloaded_and_restored_into_an_empty_scorekeeper(
     expect(page.get_by_label("Merge into the sessions here")).to_be_checked()
     # The check tells a hundred sessions at a time, and was refused in the last hundred.
     checked = (count - 1) // 100 * 100
-    expect(page.get_by_text(f"{checked} of {count} sessions checked", exact=True)).to_be_visible()
+    expect(page.get_by_text(f"{checked} of {count} {noun} checked", exact=True)).to_be_visible()
     assert page.get_by_role("progressbar", name="Sessions restored").count() == 0
     assert_phone_friendly(page)
     assert axe_violations(page) == []

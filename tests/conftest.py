@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import create_engine, make_url, text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -16,6 +17,31 @@ from .helpers import Api
 
 # Every storage and API test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (`-n 2`) each worker empties and fills a PostgreSQL database of its
+    own, made beside TEST_DATABASE_URL's and named after it."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = os.environ.get("TEST_DATABASE_URL")
+    if worker and url:
+        os.environ["TEST_DATABASE_URL"] = database_of_worker(url, worker)
+
+
+def database_of_worker(url: str, worker: str) -> str:
+    given = make_url(url)
+    own = given.set(database=f"{given.database}_{worker}")
+    engine = create_engine(given, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            exists = connection.scalar(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own.database}
+            )
+            if not exists:
+                connection.execute(text(f'CREATE DATABASE "{own.database}"'))
+    finally:
+        engine.dispose()
+    return own.render_as_string(hide_password=False)
 
 
 def database_url(backend: str, folder: Path) -> str:

@@ -873,7 +873,7 @@ def test_restore_upload_streams_its_progress_then_what_it_restored(
     )
     outcome = (
         '<div class="restore-outcome">\n    <h1>Backup restored</h1>\n'
-        '    <p>Backup restored: 5 sessions with 19 hands, and '
+        "    <p>Backup restored: 5 sessions with 19 hands, and "
         '11 new players.</p>\n    <a class="btn primary wide" href="/">See the sessions</a>'
     )
     assert outcome in body

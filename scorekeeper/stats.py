@@ -156,6 +156,8 @@ class SessionLine:
     hands_won: int
     total: int
     place: int | None
+    # The session's stake in cents a point, 0 when it is played for points only.
+    stake: int = 0
 
 
 @dataclass(frozen=True)
@@ -185,10 +187,12 @@ class Played:
 
 @dataclass(frozen=True)
 class Totals(Played):
-    """The numbers the leaderboard ranks a player by."""
+    """The numbers the leaderboard ranks a player by, and the money won or lost in sessions
+    played for a stake (total x stake, in cents)."""
 
     player_id: int
     name: str
+    money: int
 
 
 @dataclass(frozen=True)
@@ -238,6 +242,10 @@ class PlayerStats(Totals):
         return len(self.sessions)
 
     @property
+    def staked(self) -> bool:
+        return any(line.stake for line in self.sessions)
+
+    @property
     def sessions_won(self) -> int:
         return sum(1 for line in self.sessions if line.place == 1)
 
@@ -258,6 +266,11 @@ class Leaderboard:
     by_average: tuple[Ranked, ...]
     by_picking: tuple[Ranked, ...]
     min_picks: int
+
+    @property
+    def staked(self) -> bool:
+        """Whether anyone won or lost money: the money is shown only then."""
+        return any(ranked.player.money for ranked in self.by_total)
 
 
 def _count(condition: ColumnExpressionArgument[bool]) -> ColumnElement[int]:
@@ -291,16 +304,18 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
     counts = _hand_counts()
     # Grouped by the hand players' column alone, so SQLite reads ix_hand_player_player_totals
     # in its order instead of sorting every hand player.
+    money = func.coalesce(func.sum(HandPlayer.score * Session.stake), 0).label("money")
     per_player = (
-        select(HandPlayer.player_id, *counts)
+        select(HandPlayer.player_id, *counts, money)
         .join(Hand, Hand.id == HandPlayer.hand_id)
+        .join(Session, Session.id == Hand.session_id)
         .where(HandPlayer.played, *_session_ids(dates, house or RuleFilter()))
         .group_by(HandPlayer.player_id)
         .subquery()
     )
     c = per_player.c
     rows = db.session.execute(
-        select(Player.id, Player.name, c.hands_won, c.hands, c.total, c.picks_won, c.picks)
+        select(Player.id, Player.name, c.hands_won, c.hands, c.total, c.picks_won, c.picks, c.money)
         .join(per_player, c.player_id == Player.id)
         .order_by(Player.name_key)
     )
@@ -311,8 +326,9 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
             picks=Rate(picks_won, picks),
             player_id=player_id,
             name=name,
+            money=money,
         )
-        for player_id, name, hands_won, hands, total, picks_won, picks in rows
+        for player_id, name, hands_won, hands, total, picks_won, picks, money in rows
     ]
 
 
@@ -363,6 +379,7 @@ def player_stats(player: Player, dates: DateRange, house: RuleFilter | None = No
     def n(field: str) -> int:
         return sum(getattr(row, field) for row in rows)
 
+    sessions = _sessions_of(player.id, in_scope)
     return PlayerStats(
         player_id=player.id,
         name=player.name,
@@ -380,8 +397,9 @@ def player_stats(player: Player, dates: DateRange, house: RuleFilter | None = No
         card_points=CardPoints(
             n("card_points"), n("picks_with_points"), n("picks") - n("picks_with_points")
         ),
-        sessions=_sessions_of(player.id, in_scope),
+        sessions=sessions,
         by_size=by_size,
+        money=sum(line.total * line.stake for line in sessions),
     )
 
 
@@ -444,6 +462,7 @@ def _sessions_of(player_id: int, in_scope: list[ColumnElement[bool]]) -> tuple[S
             case((complete, place)).label("place"),
             Session.name,
             Session.created_at,
+            Session.stake,
         )
         .join(Session, Session.id == c.session_id)
         .where(c.named == 1)
@@ -451,7 +470,7 @@ def _sessions_of(player_id: int, in_scope: list[ColumnElement[bool]]) -> tuple[S
     )
     r = ranked.c
     lines = db.session.execute(
-        select(r.session_id, r.name, r.created_at, r.hands, r.hands_won, r.total, r.place)
+        select(r.session_id, r.name, r.created_at, r.hands, r.hands_won, r.total, r.place, r.stake)
         .where(r.player_id == player_id)
         .order_by(r.created_at, r.session_id)
     )

@@ -863,8 +863,10 @@ def test_leaderboard_page_by_house_rules(
     html = client.get("/leaderboard?tricks=y&min_picks=1").text
     board_page = Page(html)
     assert board_page.rows("ranking")[1:6] == [
-        ["1", "Bob", "+35 7 hands"], ["2", "Cat", "+33 7 hands"], ["3", "Dan", "-14 7 hands"],
-        ["4", "Eve", "-27 7 hands"], ["5", "Ann", "-27 7 hands"],
+        # The night was played for 25 cents a point.
+        ["1", "Bob", "+35 7 hands +$8.75"], ["2", "Cat", "+33 7 hands +$8.25"],
+        ["3", "Dan", "-14 7 hands -$3.50"], ["4", "Eve", "-27 7 hands -$6.75"],
+        ["5", "Ann", "-27 7 hands -$6.75"],
     ]  # fmt: skip
     # Ann and Eve are equal on total; Eve won a hand, Ann none.
     assert "All sessions, played with schwarz by tricks" in board_page.text
@@ -901,3 +903,45 @@ def test_queries_stay_as_few_with_house_rules(
         f"/players/{ann}?from=2025-01-01&stack=y&cap=y&penalties=y",
     )
     assert [statements_for(app, client, path) for path in paths] == [1 + 1, 1 + 1, 3 + 1, 3 + 1]
+
+
+# --- money
+
+
+def test_money_won_or_lost_shows_where_sessions_had_a_stake(
+    api: Api, app: Flask, client: FlaskClient
+) -> None:
+    # At 25 cents a point: Ann & Bob win 75 (Ann +2, Bob +1, the others -1), then Cat alone
+    # wins schneider (Cat +8, the others -2). A session for points alone adds Ann alone
+    # winning 75 (Ann +4, the others -1) and no money.
+    staked = api.new_session(rules={"stake": 25})["id"]
+    api.record(staked, **pick("Ann", "Bob", 75))
+    api.record(staked, **pick("Cat", None, 95))
+    unstaked = api.new_session()["id"]
+    api.record(unstaked, **pick("Ann", None, 75))
+    money = {"Ann": 0, "Bob": -25, "Cat": 175, "Dan": -75, "Eve": -75}
+    assert api.session(staked)["settle_up"]["balances"] == money
+
+    ranked = board(app, stats.DateRange(), min_picks=0)
+    assert ranked.staked
+    assert {r.player.name: r.player.money for r in ranked.by_total} == money
+    assert stats_of(app, "Bob", stats.DateRange()).money == -25
+    assert stats_of(app, "Ann", stats.DateRange()).staked
+
+    leaderboard = page(client, "/leaderboard")
+    assert ["1", "Cat", "+6 3 hands +$1.75"] in leaderboard.rows("ranking")
+    assert ["3", "Bob", "-2 3 hands -$0.25"] in leaderboard.rows("ranking")
+    bob = page(client, f"/players/{player_ids(app)['Bob']}")
+    assert dict(bob.rows("player-stats"))["Money won or lost"] == "-$0.25"
+    assert [row[-1] for row in bob.rows("player-sessions")[1:]] == ["-1", "-1 -$0.25"]
+
+
+def test_money_is_not_shown_where_no_session_had_a_stake(
+    api: Api, app: Flask, client: FlaskClient
+) -> None:
+    session_id = api.new_session()["id"]
+    api.record(session_id, **pick("Ann", "Bob", 75))
+    assert not board(app, stats.DateRange()).staked
+    assert "$" not in page(client, "/leaderboard").text
+    ann = page(client, f"/players/{player_ids(app)['Ann']}")
+    assert "Money won or lost" not in ann.text and "$" not in ann.text

@@ -36,6 +36,11 @@ def money(cents: int) -> str:
     return f"{sign}{currency()}{whole:,}.{part:02d}"
 
 
+def money_won(cents: int) -> str:
+    """Money won or lost: +$1.50, -$0.25, $0.00."""
+    return f"+{money(cents)}" if cents > 0 else money(cents)
+
+
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"

@@ -8,6 +8,7 @@ VENV ?= .venv
 PORT ?= 5000
 WORKERS ?= 2
 PYTEST_ARGS ?=
+TEST_WORKERS ?= 2
 
 BIN := $(VENV)/bin
 APP_STAMP := $(VENV)/.installed-app
@@ -54,8 +55,10 @@ run: $(APP_STAMP)
 
 # TEST_DATABASE_URL, from the environment or `make test TEST_DATABASE_URL=...`,
 # reaches pytest as it is: the tests then also run against that PostgreSQL.
+# Two pytest workers (pytest-xdist): the browser and server tests one after another on one,
+# the rest shared between both.
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from hypothesis import settings
 from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import create_engine, make_url, text
 
@@ -17,6 +18,21 @@ from .helpers import Api
 
 # Every storage and API test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
+
+
+# Timings belong in bench/: no example fails for being slow on a busy machine.
+settings.register_profile("scorekeeper", deadline=None)
+settings.load_profile("scorekeeper")
+
+# The tests that serve pages to Chromium or run a gunicorn server measure how it answers in
+# time: under pytest-xdist (`make test`) they run one after another on one worker.
+SERIAL = ("browser", "faults")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if any(part in SERIAL for part in item.path.relative_to(Path(__file__).parent).parts):
+            item.add_marker(pytest.mark.xdist_group("serial"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

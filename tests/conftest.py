@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from hypothesis import settings
 from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import settings
 from sqlalchemy import create_engine, make_url, text
 
 from scorekeeper import create_app

@@ -17,6 +17,8 @@ from . import rules
 WIDTH, HEIGHT = 360, 210
 LEFT, RIGHT, TOP, BOTTOM = 30, 92, 12, 22
 LABEL_GAP = 13
+# The characters of an end label that fit right of the lines, in the labels' 11 px bold type.
+LABEL_CHARS = 13
 MARK_RADIUS = 4.5
 
 
@@ -84,6 +86,14 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
+def _end_label(name: str, value: int) -> str:
+    """'Ann +16'; a long name shortened to fit ('Christo… +120'), the total always whole."""
+    total = _signed(value)
+    if len(name) + 1 + len(total) <= LABEL_CHARS:
+        return f"{name} {total}"
+    return f"{name[: max(LABEL_CHARS - len(total) - 2, 1)]}… {total}"
+
+
 def _label_positions(ends: list[float]) -> list[float]:
     """End labels nudged apart so none overlaps, keeping their order."""
     order = sorted(range(len(ends)), key=lambda i: ends[i])
@@ -140,7 +150,7 @@ def line_chart(series: Sequence[Series], title: str, x_label: str) -> Markup:
             f'<g class="series s{(index - 1) % 8 + 1}" data-name="{escape(line.name)}">'
             f"{polylines}{dots}"
             f'<text x="{WIDTH - RIGHT + 6}" y="{label_y + 4:.1f}">'
-            f"{escape(line.name)} {_signed(value)}</text></g>"
+            f"{escape(_end_label(line.name, value))}</text></g>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))

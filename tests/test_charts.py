@@ -63,6 +63,17 @@ def test_end_labels_name_the_player_and_never_overlap() -> None:
     assert all(b - a >= 12 for a, b in pairwise(ys))
 
 
+def test_a_long_name_is_shortened_at_the_end_of_its_line_and_its_total_kept() -> None:
+    svg = line_chart(
+        [Series("Christopher", [0, 60, 120]), Series("Ann", [0, -60, -120])], "Totals", "hands"
+    )
+    assert [text.text for text in ET.fromstring(svg).iter(f"{SVG}text")][-2:] == [
+        "Christo… +120",
+        "Ann -120",
+    ]
+    assert 'data-name="Christopher"' in svg
+
+
 def test_names_are_escaped() -> None:
     svg = str(line_chart([Series("<b>&", [0, 1])], "<title>", "hands"))
     assert "<b>&" not in svg

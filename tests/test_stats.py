@@ -383,13 +383,31 @@ def test_season_chart_has_a_point_per_session_in_date_order(
     (svg,) = re.findall(r'<svg class="chart".*?</svg>', response.text)
     (points,) = re.findall(r'<polyline points="([^"]+)"', svg)
     xy = [tuple(float(n) for n in point.split(",")) for point in points.split()]
-    # The season total after A, B, C, D: 25, 25-8 = 17, 17+6 = 23, 23-7 = 16.
-    assert len(xy) == 4
+    # From 0, the season total after A, B, C, D: 25, 25-8 = 17, 17+6 = 23, 23-7 = 16.
+    assert len(xy) == 5
     xs, ys = [x for x, _ in xy], [y for _, y in xy]
-    assert xs == sorted(xs) and len(set(xs)) == 4
-    assert ys[0] < ys[2] < ys[1] < ys[3]  # higher totals are drawn higher up
+    assert xs == sorted(xs) and len(set(xs)) == 5
+    assert ys[1] < ys[3] < ys[2] < ys[4] < ys[0]  # higher totals are drawn higher up
     assert "Ann +16" in svg
     assert "2025-03-01 to 2025-04-01" in svg
+
+
+def test_season_chart_of_one_session_is_a_line_from_0(api: Api, client: FlaskClient) -> None:
+    session_id = api.new_session()["id"]
+    api.record(session_id, **pick("Ann", "Bob", 75))
+    ann = api.session(session_id)["standings"][0]
+    assert (ann["player"], ann["total"]) == ("Ann", 2)
+    players = re.findall(r'href="/players/(\d+)"', client.get("/leaderboard").text)
+    svg = next(
+        chart
+        for player in players
+        for chart in re.findall(
+            r'<svg class="chart".*?</svg>', client.get(f"/players/{player}").text
+        )
+        if "Ann +2" in chart
+    )
+    (points,) = re.findall(r'<polyline points="([^"]+)"', svg)
+    assert len(points.split()) == 2
 
 
 def test_player_page_with_a_date_range(app: Flask, client: FlaskClient, season: list[int]) -> None:

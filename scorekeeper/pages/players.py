@@ -42,8 +42,9 @@ def player_page(player_id: int) -> tuple[str, int]:
 
 
 def season_chart(name: str, sessions: Sequence[stats.SessionLine]) -> Markup:
-    """The player's season total after each session, one point a session in date order."""
-    running = list(accumulate(line.total for line in sessions))
+    """The player's season total from 0 before the first session, then after each session in
+    date order: a line even for one session."""
+    running = list(accumulate((line.total for line in sessions), initial=0))
     first, last = (f"{line.created_at:%Y-%m-%d}" for line in (sessions[0], sessions[-1]))
     span = first if first == last else f"{first} to {last}"
     return line_chart([Series(name, running)], f"{name}'s season total", f"sessions, {span}")

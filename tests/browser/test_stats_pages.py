@@ -106,7 +106,10 @@ def test_leaderboard_and_player_page(
         shot(page, f"player-{scheme}", full_page=True)
     assert_phone_friendly(page)
 
-    # A range with no sessions of this player, then a date the page can't read.
+    # A range with no sessions of this player, then a date the page can't read. The filters
+    # open with a tap.
+    expect(page.get_by_label("From")).to_be_hidden()
+    page.get_by_text("Dates and house rules").tap()
     page.get_by_label("From").fill("2030-01-01")
     page.get_by_role("button", name="Show").tap()
     expect(page.get_by_text(f"{name} has no hands in these dates.")).to_be_visible()
@@ -176,6 +179,7 @@ def test_house_rules_filters_penalties_and_the_penalty_mark(
             ids = {name: id_ for name, id_ in db.session.execute(select(Player.name, Player.id))}
 
         page.goto(f"{url}/sessions")
+        page.get_by_text("Dates and house rules").tap()
         page.get_by_label("Bump").check()
         page.get_by_label("Penalty hands").check()
         page.get_by_role("button", name="Show").tap()

@@ -19,8 +19,8 @@ COVERED = """
   const covered = [];
   const controls = "a[href], button, input:not([type=hidden]), select, textarea, summary";
   for (const control of document.querySelectorAll(controls)) {
-    const drawn = (control.type === "checkbox" || control.type === "radio" || control.type === "file")
-      && control.closest("label") || control;
+    const boxed = ["checkbox", "radio", "file"].includes(control.type);
+    const drawn = (boxed && control.closest("label")) || control;
     if (!drawn.checkVisibility({ visibilityProperty: true })) continue; // in a closed fold, say
     drawn.scrollIntoView({ block: "center", inline: "center" });
     const box = drawn.getBoundingClientRect();

@@ -27,8 +27,8 @@ COVERED = """
     if (box.width < 2 || box.height < 2) continue;
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
     if (hit && (drawn.contains(hit) || control.contains(hit))) continue;
-    const name = (drawn.textContent || control.name || "").trim().replace(/\\s+/g, " ").slice(0, 30);
-    const over = hit ? `${hit.tagName.toLowerCase()}${hit.className ? "." + hit.className : ""}` : "nothing";
+    const name = (drawn.textContent || control.name || "").trim().slice(0, 30);
+    const over = hit ? `${hit.tagName.toLowerCase()}.${hit.className}` : "nothing";
     covered.push(`${control.tagName.toLowerCase()} "${name}" under ${over}`);
   }
   return covered;

@@ -58,7 +58,7 @@ run: $(APP_STAMP)
 # Two pytest workers (pytest-xdist): the browser and server tests one after another on one,
 # the rest shared between both.
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

@@ -4,12 +4,14 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import settings
 from sqlalchemy import create_engine, make_url, text
+from xdist.scheduler import LoadScopeScheduling
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -25,14 +27,20 @@ settings.register_profile("scorekeeper", deadline=None)
 settings.load_profile("scorekeeper")
 
 # The tests that serve pages to Chromium or run a gunicorn server measure how it answers in
-# time: under pytest-xdist (`make test`) they run one after another on one worker.
-SERIAL = ("browser", "faults")
+# time: under pytest-xdist (`make test`) they run one after another on one worker, while the
+# other takes the rest.
+SERIAL = ("tests/browser/", "tests/faults/")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if any(part in SERIAL for part in item.path.relative_to(Path(__file__).parent).parts):
-            item.add_marker(pytest.mark.xdist_group("serial"))
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeScheduling:
+    return SerialLiveTests(config, log)
+
+
+class SerialLiveTests(LoadScopeScheduling):
+    """Each test a scope of its own, but the browser and server tests one scope together."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return "serial" if nodeid.startswith(SERIAL) else nodeid
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -185,7 +185,9 @@ def undo_change(session_id: int, index: int) -> BaseResponse:
             number = write.undo(index)
             return done(
                 write,
-                saved_hand(session_id, number),
+                url_for("pages.session_page", session_id=session_id)
+                if number is None
+                else saved_hand(session_id, number),
                 f"{undo_words(changes[index])}.",
             )
     except RuleError as error:

@@ -6,8 +6,9 @@
 2. answer a repeated request (the same write key) with what it was answered the first time;
 3. refuse a stale request (an `If-Match` version that is no longer the session's);
 4. let the caller check and write, through the store and so the rules engine;
-5. rewrite the stored scores from the hands, record each change to a hand in the session's
-   history, bump the session's version, and keep the answer under the write key;
+5. rewrite the stored scores from the hands, record each change to a hand (or to the session
+   itself: ended, reopened, a leaver settled) in the session's history, bump the session's
+   version, and keep the answer under the write key;
 6. commit, or roll everything back.
 """
 
@@ -375,7 +376,7 @@ class SessionWrite(Write):
 
 
 def history(session_id: int) -> list[Change]:
-    """The session's changes to its hands, newest first."""
+    """The session's changes, newest first."""
     return list(
         db.session.scalars(
             select(Change).where(Change.session_id == session_id).order_by(Change.id.desc())

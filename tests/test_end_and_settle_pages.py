@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask.testing import FlaskClient
 
-from .helpers import Api, pick
+from .conftest import fresh_app
+from .helpers import SEATS, Api, pick
 from .test_forms import FormPage, get_page, html_page, redirected_page, sheet_path
 
 
@@ -145,3 +147,17 @@ def test_no_stake_offers_no_early_settling(api: Api, client: FlaskClient) -> Non
     client.patch(f"/api/sessions/{session_id}", json={"players": ["Bob", "Cat", "Dan", "Eve"]})
     page = html_page(client.get(f"/sessions/{session_id}/seats"))
     assert "Settle who left" not in page.text
+
+
+@pytest.mark.parametrize(
+    ("action", "data"),
+    [("end", {}), ("reopen", {}), ("edit", {"name": "x", "rounds": "1"}), ("settle-leaver", {})],
+)
+def test_each_form_needs_the_csrf_token(database: str, action: str, data: dict[str, str]) -> None:
+    with fresh_app(database, csrf=True) as app:
+        client = app.test_client()
+        created = client.post("/api/sessions", json={"players": SEATS, "rounds": 0})
+        session_id = created.json["id"]
+        refused = client.post(f"/sessions/{session_id}/{action}", data=data)
+        assert refused.status_code == 400
+        assert client.get(f"/api/sessions/{session_id}").json["version"] == 1

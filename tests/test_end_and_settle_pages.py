@@ -161,3 +161,22 @@ def test_each_form_needs_the_csrf_token(database: str, action: str, data: dict[s
         refused = client.post(f"/sessions/{session_id}/{action}", data=data)
         assert refused.status_code == 400
         assert client.get(f"/api/sessions/{session_id}").json["version"] == 1
+
+
+def test_the_settle_form_has_its_own_key_beside_the_seats_form(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = cat_leaves_from_the_seats_page(api, client)
+    path = f"/sessions/{session_id}/seats"
+    seats = {name: values[0] for name, values in get_page(client, path).fields.items()}
+    # Moving a seat sends the seats form back, keeping its key; the settle form gets another.
+    moved = client.post(path, data={**seats, "seat": ["Ann", "Bob", "Dan", "Eve"], "down": "0"})
+    settle = form_of(moved.text, f"/sessions/{session_id}/settle-leaver")
+    assert settle["write_key"] != seats["write_key"]
+    client.post(f"/sessions/{session_id}/settle-leaver", data=settle)
+    saved = client.post(path, data={**seats, "seat": ["Bob", "Ann", "Dan", "Eve"], "save": "1"})
+    assert saved.status_code == 302
+    session = api.session(session_id)
+    assert (session["players"], len(session["settle_up"]["paid"])) == (
+        ["Bob", "Ann", "Dan", "Eve"], 2,
+    )  # fmt: skip

@@ -28,6 +28,7 @@ from .journal import plural
 from .json_format import hand_input_json, iso, options_json
 from .models import Player, RuleSet, Session
 from .rules import RuleError
+from .settling import payments_json
 
 FORMAT = "sheepshead-scorekeeper-backup"
 VERSION = 1
@@ -124,6 +125,12 @@ def session_backup_json(session: Session) -> dict[str, Any]:
         "first_dealer": table.first_dealer,
         "rules": options_json(table.options),
         "hands": [hand_input_json(store.hand_of(row)) for row in session.hands],
+        "ended": table.ended,
+        "paid": [
+            {"player": leaver, **payment}
+            for leaver, payments in store.settled_of(session).items()
+            for payment in payments_json(payments)
+        ],
     }
 
 
@@ -573,7 +580,10 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         recorded = given.get("hands")
         if not isinstance(recorded, list):
             raise RuleError("It has no list of hands.", "hands")
-        request = session_request(given)
+        ended = given.get("ended", False)
+        if not isinstance(ended, bool):
+            raise RuleError("Its ended must be true or false.", "ended")
+        request = session_request({key: value for key, value in given.items() if key != "paid"})
         table = rules.new_table(
             list(request.players), request.rounds, request.first_dealer, request.options
         )
@@ -584,13 +594,51 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
     for number, hand in enumerate(recorded, start=1):
         with _at(f"{where}, hand {number}"):
             hands.append(_checked_hand(table, hands, hand))
+    sheet = rules.score_sheet(replace(table, ended=ended), hands)
+    with _at(where):
+        settled = _settled(given.get("paid", []), sheet)
     return store.NewSession(
         name=name,
         created_at=created_at,
         version=version,
-        sheet=rules.score_sheet(table, hands),
+        sheet=sheet,
         session_id=session_id,
+        settled=settled,
     )
+
+
+def _settled(paid: Any, sheet: rules.Sheet) -> dict[str, tuple[rules.Payment, ...]]:
+    """A backup's early payments (`paid`), by the player each settled, checked against the
+    session: players it names, the leaver paying or paid, and only with a stake."""
+    if not isinstance(paid, list):
+        raise RuleError("Its paid must be a list of payments.", "paid")
+    if paid and not sheet.table.options.stake:
+        raise RuleError("It has payments made early but no stake.", "paid")
+    named = {rules.name_key(name): name for name in sheet.named}
+    settled: dict[str, tuple[rules.Payment, ...]] = {}
+    for given in paid:
+        if not isinstance(given, dict) or set(given) != {"player", "from", "to", "amount"}:
+            raise RuleError(
+                "A payment made early has a player, from, to and amount, and nothing else.",
+                "paid",
+            )
+        leaver, payer, payee = (
+            named.get(rules.name_key(given[key])) if isinstance(given[key], str) else None
+            for key in ("player", "from", "to")
+        )
+        amount = given["amount"]
+        if leaver is None or payer is None or payee is None:
+            raise RuleError("A payment made early names a player not of the session.", "paid")
+        if leaver not in (payer, payee) or payer == payee:
+            raise RuleError(
+                "A payment made early runs between the player it settled and another.", "paid"
+            )
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 0 < amount <= MAX_KEPT:
+            raise RuleError(
+                f"A payment made early is a whole number of cents from 1 to {MAX_KEPT}.", "paid"
+            )
+        settled[leaver] = (*settled.get(leaver, ()), rules.Payment(payer, payee, amount))
+    return settled
 
 
 def _version(value: Any) -> int:
@@ -618,8 +666,10 @@ def _held(given: dict[str, Any]) -> bool:
 
 
 def _comparable(session: dict[str, Any]) -> str:
+    # A backup from before sessions could end or settle a leaver has neither key.
+    given = {"ended": False, "paid": []} | session
     return json.dumps(
-        {k: v for k, v in session.items() if k not in ("id", "version")}, sort_keys=True
+        {k: v for k, v in given.items() if k not in ("id", "version")}, sort_keys=True
     )
 
 

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .extensions import db
-from .rules import HandsPlayed, RuleError, SessionComplete
+from .rules import HandsPlayed, RuleError, SessionComplete, SettleRefused
 from .writes import Conflict, NotFound, VersionMismatch
 
 CONFLICT = "Someone else changed this session at the same moment. Reload and try again."
@@ -60,7 +60,7 @@ def register(app: Flask) -> None:
     def refused(error: RuleError) -> tuple[Any, int, dict[str, str]]:
         db.session.rollback()
         status = 400
-        if isinstance(error, SessionComplete | HandsPlayed | Conflict):
+        if isinstance(error, SessionComplete | HandsPlayed | SettleRefused | Conflict):
             status = 409
         elif isinstance(error, VersionMismatch):
             return error_answer(412, error.message, error.field, more={"version": error.current})

@@ -161,11 +161,13 @@ def session_summary(session: Session, table: rules.Table, hand_count: int) -> di
         "players": list(table.seats),
         "rounds": session.rounds,
         "complete": table.is_complete(hand_count),
+        "ended": table.ended,
         "hand_count": hand_count,
     }
 
 
-def session_json(session: Session, sheet: rules.Sheet) -> dict[str, Any]:
+def session_json(session: Session, sheet: rules.Sheet, settled: rules.Settled) -> dict[str, Any]:
+    """The session as API.md shows it; `settled` are the players settled early."""
     table = sheet.table
     return {
         **session_summary(session, table, len(sheet.results)),
@@ -191,5 +193,5 @@ def session_json(session: Session, sheet: rules.Sheet) -> dict[str, Any]:
         "sitting_out_next": list(sheet.sitting_out_next),
         "pending_doublers": sheet.pending_doublers,
         "complete": sheet.complete,
-        "settle_up": settle_up_json(of_sheet(sheet)),
+        "settle_up": settle_up_json(of_sheet(sheet, settled)),
     }

@@ -64,6 +64,8 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     stake: Mapped[int] = mapped_column(default=0, server_default="0")
     # How many hands came before the seats now were taken: every later hand has these seats.
     seats_since: Mapped[int] = mapped_column(default=0, server_default="0")
+    # Ended early: complete with the hands it has, until it is reopened.
+    ended: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     # Grows with every write to the session; the API's ETag.
     version: Mapped[int] = mapped_column(default=1, server_default="0")
     # For a session imported from a hands CSV, the file's SHA-256, so the same file twice makes
@@ -161,17 +163,33 @@ class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
     player: Mapped[Player] = relationship()
 
 
+class EarlyPayment(db.Model):  # type: ignore[name-defined,misc]
+    """A payment, in cents, that settled a player who left the session (the leaver, its payer
+    or its payee) before the session's own settle-up."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("session.id", ondelete="CASCADE"), index=True
+    )
+    leaver_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    payer_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    payee_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    amount: Mapped[int]
+
+
 class Change(db.Model):  # type: ignore[name-defined,misc]
-    """One change to a session's hands: the hand before and after it, as the API shows a hand
-    (None where there was no hand)."""
+    """One change to a session: to a hand (`number`), with the hand before and after it as the
+    API shows a hand (None where there was no hand); or to the session itself (no number),
+    ending or reopening it (`{"ended": ...}`) or settling a leaver early (`{"player",
+    "payments"}`, None where they were not settled)."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(
         ForeignKey("session.id", ondelete="CASCADE"), index=True
     )
     at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
-    action: Mapped[str] = mapped_column(String(10))
-    number: Mapped[int]
+    action: Mapped[str] = mapped_column(String(20))
+    number: Mapped[int | None]
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 

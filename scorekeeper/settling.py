@@ -3,32 +3,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, literal, select, union_all
+from sqlalchemy import ColumnElement, Select, func, literal, select, union_all
+from sqlalchemy.orm import aliased
 
 from . import rules
 from .extensions import db
-from .models import Hand, HandPlayer, Player, Seat, Session
+from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session
 from .rules import RuleError
 
 
 @dataclass(frozen=True)
 class SettleUp:
     """`stake` is None when the sessions counted have different stakes; `unit` is "cents" with a
-    stake, "points" without one. `exact` says the payments are proven the fewest."""
+    stake, "points" without one. `paid` is what was paid early to settle players who left;
+    `payments` settle each balance less that. `exact` says the payments are proven the
+    fewest."""
 
     stake: int | None
     unit: str
     balances: dict[str, int]
     payments: tuple[rules.Payment, ...]
     exact: bool
+    paid: tuple[rules.Payment, ...] = ()
 
 
-def settle(stakes: set[int], balances: dict[str, int]) -> SettleUp:
-    settlement = rules.settle_up(balances)
+def settle(
+    stakes: set[int], balances: dict[str, int], paid: Sequence[rules.Payment] = ()
+) -> SettleUp:
+    settlement = rules.settle_up(rules.left_to_settle(balances, paid))
     staked = stakes != {0}
     return SettleUp(
         stake=(next(iter(stakes)) if len(stakes) == 1 else None) if staked else 0,
@@ -36,13 +43,16 @@ def settle(stakes: set[int], balances: dict[str, int]) -> SettleUp:
         balances=balances,
         payments=settlement.payments,
         exact=settlement.exact,
+        paid=tuple(paid),
     )
 
 
-def of_sheet(sheet: rules.Sheet) -> SettleUp:
-    """A session's settle-up: everyone its totals name, each total times the stake."""
+def of_sheet(sheet: rules.Sheet, settled: rules.Settled) -> SettleUp:
+    """A session's settle-up: everyone its totals name, each total times the stake, less what
+    the players `settled` early paid or received."""
     stake = sheet.table.options.stake
-    return settle({stake}, {player: total * (stake or 1) for player, total in sheet.totals.items()})
+    balances = {player: total * (stake or 1) for player, total in sheet.totals.items()}
+    return settle({stake}, balances, [p for payments in settled.values() for p in payments])
 
 
 # The days whose first and last moment, in any time zone, are still times in UTC that Python
@@ -97,7 +107,22 @@ def of_range(start: date | None, end: date | None) -> SettleUp:
         if staked and not stake:
             continue
         balances[name] = balances.get(name, 0) + int(total) * (stake or 1)
-    return settle(staked or {0}, balances)
+    return settle(staked or {0}, balances, _paid_early(in_range) if staked else [])
+
+
+def _paid_early(sessions: Select[Any]) -> list[rules.Payment]:
+    """What was paid early in these sessions, session by session (only staked ones have any)."""
+    payer, payee = aliased(Player), aliased(Player)
+    return [
+        rules.Payment(*row)
+        for row in db.session.execute(
+            select(payer.name, payee.name, EarlyPayment.amount)
+            .join(payer, payer.id == EarlyPayment.payer_id)
+            .join(payee, payee.id == EarlyPayment.payee_id)
+            .where(EarlyPayment.session_id.in_(sessions))
+            .order_by(EarlyPayment.session_id, EarlyPayment.id)
+        )
+    ]
 
 
 def settle_up_json(settle_up: SettleUp) -> dict[str, Any]:
@@ -105,9 +130,21 @@ def settle_up_json(settle_up: SettleUp) -> dict[str, Any]:
         "stake": settle_up.stake,
         "unit": settle_up.unit,
         "balances": settle_up.balances,
-        "payments": [
-            {"from": payment.payer, "to": payment.payee, "amount": payment.amount}
-            for payment in settle_up.payments
-        ],
+        "payments": payments_json(settle_up.payments),
+        "paid": payments_json(settle_up.paid),
         "exact": settle_up.exact,
     }
+
+
+def settlement_json(leaver: str, payments: Sequence[rules.Payment]) -> dict[str, Any]:
+    """A player settled early, as the API answers it and the history keeps it."""
+    return {"player": leaver, "payments": payments_json(payments)}
+
+
+def payments_json(payments: Sequence[rules.Payment]) -> list[dict[str, Any]]:
+    return [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in payments]
+
+
+def payments_of(given: Sequence[dict[str, Any]]) -> list[rules.Payment]:
+    """Payments as `payments_json` wrote them."""
+    return [rules.Payment(p["from"], p["to"], p["amount"]) for p in given]

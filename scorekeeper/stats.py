@@ -448,7 +448,8 @@ def _sessions_of(player_id: int, in_scope: list[ColumnElement[bool]]) -> tuple[S
     c = per_session.c
     seats = select(func.count()).where(Seat.session_id == Session.id).scalar_subquery()
     hand_count = func.max(c.last_hand).over(partition_by=c.session_id)
-    complete = (Session.rounds > 0) & (hand_count >= Session.rounds * seats)
+    # As `rules.Table.is_complete`: ended, or every round played.
+    complete = Session.ended | ((Session.rounds > 0) & (hand_count >= Session.rounds * seats))
     place = func.rank().over(
         partition_by=c.session_id, order_by=(c.total.desc(), c.hands_won.desc())
     )

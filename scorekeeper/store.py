@@ -8,20 +8,20 @@ stored copies of the scores, or nothing.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from flask import abort
-from sqlalchemy import Integer, Table, func, insert, inspect, select, text, update
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy import Integer, Table, delete, func, insert, inspect, select, text, update
+from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from . import rules
 from .extensions import db
 from .ids import MAX_ID as MAX_ID  # a backup's ids are checked against it
 from .ids import is_id
 from .json_format import options_json
-from .models import Hand, HandPlayer, Player, Seat, Session, utcnow
+from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session, utcnow
 
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.
 WHOLE_SESSION = (
@@ -149,12 +149,13 @@ def session_or_404(session_id: int) -> Session:
 
 @dataclass(frozen=True)
 class Read:
-    """A session as a page or an answer shows it: its row and seats, its scoresheet, and the
-    ids of everyone seated now or at any hand, by name."""
+    """A session as a page or an answer shows it: its row and seats, its scoresheet, the ids
+    of everyone seated now or at any hand, by name, and who was settled early."""
 
     session: Session
     sheet: rules.Sheet
     player_ids: dict[str, int]
+    settled: dict[str, tuple[rules.Payment, ...]]
 
 
 def read_session_or_404(session_id: int) -> Read:
@@ -191,7 +192,8 @@ def read_session_or_404(session_id: int) -> Read:
         names[player_id] = name
     hands = [_hand_of_row(row, seated[row.id], names) for row in rows]
     sheet = rules.score_sheet(table_of(session), hands)
-    return Read(session, sheet, {name: player_id for player_id, name in names.items()})
+    player_ids = {name: player_id for player_id, name in names.items()}
+    return Read(session, sheet, player_ids, settled_of(session))
 
 
 def _hand_of_row(row: Any, seated: list[Any], names: dict[int, str]) -> rules.Hand:
@@ -306,6 +308,53 @@ def table_of(session: Session) -> rules.Table:
         ),
         rounds=session.rounds,
         first_dealer=names_of(session)[session.first_dealer_id],
+        ended=session.ended,
+    )
+
+
+def settled_of(session: Session) -> dict[str, tuple[rules.Payment, ...]]:
+    """The players settled early, each with the payments that settled them, in the order they
+    were settled. Only a session with a stake has any (`rules.check_stake_change`), so no
+    other is asked."""
+    if not session.stake:
+        return {}
+    leaver, payer, payee = aliased(Player), aliased(Player), aliased(Player)
+    settled: dict[str, tuple[rules.Payment, ...]] = {}
+    for name, payer_name, payee_name, amount in db.session.execute(
+        select(leaver.name, payer.name, payee.name, EarlyPayment.amount)
+        .join(leaver, leaver.id == EarlyPayment.leaver_id)
+        .join(payer, payer.id == EarlyPayment.payer_id)
+        .join(payee, payee.id == EarlyPayment.payee_id)
+        .where(EarlyPayment.session_id == session.id)
+        .order_by(EarlyPayment.id)
+    ):
+        settled[name] = (*settled.get(name, ()), rules.Payment(payer_name, payee_name, amount))
+    return settled
+
+
+def settle_early(session_id: int, leaver: str, payments: Sequence[rules.Payment]) -> None:
+    """Record the payments that settled `leaver` (checked by `rules.settle_leaver`)."""
+    names = [leaver, *(name for p in payments for name in (p.payer, p.payee))]
+    ids = _player_ids(names)
+    db.session.add_all(
+        EarlyPayment(
+            session_id=session_id,
+            leaver_id=ids[leaver],
+            payer_id=ids[payment.payer],
+            payee_id=ids[payment.payee],
+            amount=payment.amount,
+        )
+        for payment in payments
+    )
+
+
+def unsettle(session_id: int, leaver: str) -> None:
+    """Take back the payments that settled `leaver` early."""
+    player = select(Player.id).where(Player.name_key == rules.name_key(leaver))
+    db.session.execute(
+        delete(EarlyPayment).where(
+            EarlyPayment.session_id == session_id, EarlyPayment.leaver_id.in_(player)
+        )
     )
 
 
@@ -684,6 +733,7 @@ class NewSession:
     version: int
     sheet: rules.Sheet
     session_id: int | None = None
+    settled: rules.Settled = field(default_factory=dict)
 
 
 def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
@@ -739,6 +789,20 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
                 for seat, player in enumerate(result.hand.seats)
             ],
         )
+    paid = [
+        {
+            "session_id": session_id,
+            "leaver_id": ids[leaver],
+            "payer_id": ids[payment.payer],
+            "payee_id": ids[payment.payee],
+            "amount": payment.amount,
+        }
+        for session_id, new in zip(session_ids, sessions, strict=True)
+        for leaver, payments in new.settled.items()
+        for payment in payments
+    ]
+    if paid:
+        db.session.execute(insert(EarlyPayment.__table__), paid)
     return session_ids
 
 
@@ -821,6 +885,7 @@ def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) ->
             "rounds": table.rounds,
             "first_dealer_id": ids[table.first_dealer],
             "version": new.version,
+            "ended": table.ended,
             "seats_since": max(
                 (
                     n

@@ -6,8 +6,9 @@
 2. answer a repeated request (the same write key) with what it was answered the first time;
 3. refuse a stale request (an `If-Match` version that is no longer the session's);
 4. let the caller check and write, through the store and so the rules engine;
-5. rewrite the stored scores from the hands, record each change to a hand in the session's
-   history, bump the session's version, and keep the answer under the write key;
+5. rewrite the stored scores from the hands, record each change to a hand (or to the session
+   itself: ended, reopened, a leaver settled) in the session's history, bump the session's
+   version, and keep the answer under the write key;
 6. commit, or roll everything back.
 """
 
@@ -29,6 +30,7 @@ from .extensions import db
 from .json_format import hand_json, options_json, recorded_hand
 from .models import Change, Hand, Session, WriteKey, as_utc, utcnow
 from .rules import RuleError
+from .settling import payments_of, settlement_json
 
 KEY_LIFETIME = timedelta(hours=24)
 # What a hand's JSON holds that was recorded, not derived: two hands are the same hand when
@@ -129,10 +131,14 @@ class Write:
 
 @dataclass(frozen=True)
 class _Change:
+    """A change to a hand (`number`), whose hand after the write is read when it finishes, or
+    to the session itself (no number), `after` given."""
+
     action: str
-    number: int
+    number: int | None
     before: dict[str, Any] | None
     leaves_hand: bool
+    after: dict[str, Any] | None = None
 
 
 class SessionWrite(Write):
@@ -177,9 +183,16 @@ class SessionWrite(Write):
         self.hand_json(number)
         return self.session.hands[number - 1]
 
-    def _changed(self, action: str, number: int, before: Any, leaves_hand: bool) -> None:
+    def _changed(
+        self,
+        action: str,
+        number: int | None,
+        before: Any,
+        leaves_hand: bool = False,
+        after: dict[str, Any] | None = None,
+    ) -> None:
         self._touched = True
-        self._changes.append(_Change(action, number, before, leaves_hand))
+        self._changes.append(_Change(action, number, before, leaves_hand, after))
 
     def record_hand(self, entry: rules.HandInput, dealer: str | None) -> int:
         if self._before is None:
@@ -229,18 +242,47 @@ class SessionWrite(Write):
         if options is not None:
             current = options_json(store.table_of(self.session).options)
             new_rules = rules.options_from(**(current | options))
+            if new_rules.stake != current["stake"]:
+                settled = store.settled_of(self.session)
+                rules.check_stake_change(settled, current["stake"], new_rules.stake)
         count = self.tail().count
         store.update_session(self.session, count, name, rounds, players, new_rules, new_players)
         self._touched = True
 
-    def undo(self, index: int) -> int:
-        """Undo the change at `index` of the history (0 the newest); return its hand number."""
+    def end(self, ended: bool) -> None:
+        """End the session (complete with the hands it has) or reopen it; nothing to do when
+        it is so already."""
+        if self.session.ended == ended:
+            return
+        self.session.ended = ended
+        action = "end" if ended else "reopen"
+        self._changed(action, None, {"ended": not ended}, after={"ended": ended})
+
+    def settle_leaver(self, player: str) -> tuple[str, tuple[rules.Payment, ...]]:
+        """Record the payments that settle a player who left (named as typed), by the rules;
+        return the player's name and the payments."""
+        sheet = self.sheet_before()
+        stake = sheet.table.options.stake
+        balances = {name: total * stake for name, total in sheet.totals.items()}
+        leaver, payments = rules.settle_leaver(
+            balances, sheet.table.seats, store.settled_of(self.session), player, stake
+        )
+        store.settle_early(self.session.id, leaver, payments)
+        self._changed("settle-leaver", None, None, after=settlement_json(leaver, payments))
+        return leaver, payments
+
+    def undo(self, index: int) -> int | None:
+        """Undo the change at `index` of the history (0 the newest); return its hand number
+        (None for a change to the session itself)."""
         sheet = self.sheet_before()
         changes = history(self.session.id)
         if not 0 <= index < len(changes):
             raise NotFound(f"Session {self.session.id} has no change {index}.", "index")
         change = changes[index]
         number, before, after = change.number, change.before, change.after
+        if number is None:
+            self._undo_session_change(before, after)
+            return None
         if after is not None and not self._holds(number, after):
             raise Conflict(
                 f"Hand {number} has changed since, so this change can't be undone on its own. "
@@ -264,6 +306,32 @@ class SessionWrite(Write):
         self._changed("restore", number, current, leaves_hand=before is not None)
         return number
 
+    def _undo_session_change(self, before: Any, after: Any) -> None:
+        """Put the session back as it was before a change to it: ended or not, or a player
+        settled early or not; refused when it has changed again since."""
+        if "ended" in (before or after):
+            if self.session.ended != after["ended"]:
+                raise Conflict(
+                    "The session was ended or reopened again since, so this change can't be "
+                    "undone on its own. Undo the later changes first.",
+                    "index",
+                )
+            self.end(before["ended"])
+            return
+        leaver = (before or after)["player"]
+        settled = store.settled_of(self.session).get(leaver)
+        now = None if settled is None else settlement_json(leaver, settled)
+        if now != after:
+            raise Conflict(
+                f"{leaver}'s settlement has changed since, so this change can't be undone on "
+                "its own. Undo the later changes first.",
+                "index",
+            )
+        store.unsettle(self.session.id, leaver)
+        if before is not None:
+            store.settle_early(self.session.id, leaver, payments_of(before["payments"]))
+        self._changed("restore", None, now, after=before)
+
     def _holds(self, number: int, hand: dict[str, Any]) -> bool:
         """Whether hand `number` is now the hand given, as it was recorded."""
         if number > len(self.sheet_before().results):
@@ -279,7 +347,9 @@ class SessionWrite(Write):
             self._after = store.store_scores(self.session)
         self.session.version += 1
         for change in self._changes:
-            after = self.hand_after(change.number) if change.leaves_hand else None
+            after = change.after
+            if change.leaves_hand and change.number is not None:
+                after = self.hand_after(change.number)
             db.session.add(
                 Change(
                     session_id=self.session.id,
@@ -306,7 +376,7 @@ class SessionWrite(Write):
 
 
 def history(session_id: int) -> list[Change]:
-    """The session's changes to its hands, newest first."""
+    """The session's changes, newest first."""
     return list(
         db.session.scalars(
             select(Change).where(Change.session_id == session_id).order_by(Change.id.desc())

@@ -94,6 +94,7 @@ def test_a_session_with_every_option_and_one_with_the_defaults(api: Api) -> None
         "unit": "cents",
         "balances": dict.fromkeys(SEATS, 0),
         "payments": [],
+        "paid": [],
         "exact": True,
     }
     plain = api.new_session()
@@ -447,6 +448,7 @@ API_EXAMPLE = {
         {"from": "Cat", "to": "Ann", "amount": 75},
         {"from": "Eve", "to": "Dan", "amount": 25},
     ],
+    "paid": [],
     "exact": True,
 }
 
@@ -572,7 +574,7 @@ def test_settle_up_of_a_range_of_sessions(client: FlaskClient) -> None:
 
     nothing = settle_range(client, "?from=2024-04-01")
     assert nothing == {
-        "stake": 0, "unit": "points", "balances": {}, "payments": [], "exact": True
+        "stake": 0, "unit": "points", "balances": {}, "payments": [], "paid": [], "exact": True
     }  # fmt: skip
 
 

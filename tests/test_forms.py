@@ -782,7 +782,9 @@ def test_complete_session_takes_no_more_hands(api: Api, client: FlaskClient) -> 
     before = api.session(session_id)
     path = hands_path(session_id)
     sheet = redirected_page(client, client.get(path), sheet_path(session_id))
-    assert sheet.flashes == ["This session is complete. Add a round to record another hand."]
+    assert sheet.flashes == [
+        "This session is complete: its round is played. Add a round to record another hand."
+    ]
 
     sent = {
         "number": "6",

@@ -235,6 +235,7 @@ def test_sessions_from_before_upgrade_and_take_writes(
     client = migrated_app.test_client()
     old = client.get("/api/sessions/1").json
     assert (old["name"], old["version"], old["totals"]["Bob"]) == ("Old", 0, 2)
+    assert (old["ended"], old["complete"], old["settle_up"]["paid"]) == (False, False, [])
     assert client.get("/api/sessions/1/history").json == {"changes": []}
     added = client.post(
         "/api/sessions/1/hands",
@@ -260,6 +261,11 @@ def test_sessions_from_before_upgrade_and_take_writes(
     changed = client.patch("/api/sessions/1", json={"players": [*five, "Fay"]})
     assert changed.status_code == 200, changed.json
     assert (changed.json["next_dealer"], changed.json["sitting_out_next"]) == ("Cat", ["Cat"])
+    ended = client.patch("/api/sessions/1", json={"ended": True})
+    assert (ended.status_code, ended.json["complete"]) == (200, True)
+    assert [c["action"] for c in client.get("/api/sessions/1/history").json["changes"]] == [
+        "end", "add",
+    ]  # fmt: skip
     assert cli.invoke(args=["check"]).exit_code == 0
 
 

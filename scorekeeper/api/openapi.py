@@ -49,6 +49,8 @@ ERRORS = {
 RETRY_AFTER = (429, 503)
 READ_ERRORS = (401, 429)
 WRITE_ERRORS = (400, 401, 403, 408, 409, 413, 415, 429, 503)
+# What the history says of a change to the session itself (no hand number).
+SESSION_ACTIONS = ("end", "reopen", "settle-leaver")
 
 
 def _ref(name: str) -> Schema:
@@ -255,10 +257,39 @@ def _schemas() -> dict[str, Schema]:
         "created_at": {"type": "string", "format": "date-time"},
         "players": {"type": "array", "items": {"type": "string"}},
         "rounds": {"type": "integer", "minimum": 0, "maximum": MAX_ROUNDS},
-        "complete": {"type": "boolean"},
+        "complete": {"type": "boolean", "description": "Every round played, or ended."},
+        "ended": {
+            "type": "boolean",
+            "description": "Ended early: complete with the hands it has until reopened.",
+        },
         "hand_count": {"type": "integer", "minimum": 0},
     }
     per_player_int = {"type": "object", "additionalProperties": {"type": "integer"}}
+    payments = {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                "from": {"type": "string"},
+                "to": {"type": "string"},
+                "amount": {"type": "integer", "minimum": 1},
+            },
+            "required": ["from", "to", "amount"],
+        },
+    }
+    # A change's hand, or the session ended or not, or a leaver's settlement.
+    session_state = {
+        "anyOf": [
+            _ref("Hand"),
+            {
+                "type": "object",
+                "properties": {"ended": {"type": "boolean"}},
+                "required": ["ended"],
+            },
+            _ref("Settlement"),
+            {"type": "null"},
+        ]
+    }
     session = {
         **summary,
         "version": {"type": "integer", "description": "Grows with every write to the session."},
@@ -344,7 +375,7 @@ def _schemas() -> dict[str, Schema]:
                 "first_dealer": {"anyOf": [_ref("PlayerName"), {"type": "null"}]},
                 "rules": _nullable({**rules_object, "additionalProperties": False}),
                 "new_players": _ref("NewPlayers"),
-                **{key: OUTPUT_ONLY for key in ("id", "created_at", "hands", "complete")},
+                **{key: OUTPUT_ONLY for key in ("id", "created_at", "hands", "complete", "ended")},
             },
             "required": ["players", "rounds"],
             "additionalProperties": False,
@@ -379,12 +410,18 @@ def _schemas() -> dict[str, Schema]:
                     "stake (409 for a change to another).",
                 },
                 "new_players": _ref("NewPlayers"),
+                "ended": {
+                    "type": ["boolean", "null"],
+                    "description": "True ends the session (complete with the hands it has; a "
+                    "new hand is 409), false reopens it; applied after the other changes.",
+                },
             },
             "anyOf": [
                 {"required": ["name"], "properties": {"name": {"type": "string"}}},
                 {"required": ["rounds"], "properties": {"rounds": {"type": "integer"}}},
                 {"required": ["players"], "properties": {"players": {"type": "array"}}},
                 {"required": ["rules"], "properties": {"rules": {"type": "object"}}},
+                {"required": ["ended"], "properties": {"ended": {"type": "boolean"}}},
             ],
             "additionalProperties": False,
         },
@@ -459,16 +496,12 @@ def _schemas() -> dict[str, Schema]:
                 "unit": {"enum": ["cents", "points"]},
                 "balances": {"type": "object", "additionalProperties": {"type": "integer"}},
                 "payments": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "from": {"type": "string"},
-                            "to": {"type": "string"},
-                            "amount": {"type": "integer", "minimum": 1},
-                        },
-                        "required": ["from", "to", "amount"],
-                    },
+                    **payments,
+                    "description": "They settle each balance less what was paid early.",
+                },
+                "paid": {
+                    **payments,
+                    "description": "Paid early, settling players who left; empty when none.",
                 },
                 "exact": {
                     "type": "boolean",
@@ -476,7 +509,18 @@ def _schemas() -> dict[str, Schema]:
                     "players owed or owing); beyond, a greedy match.",
                 },
             },
-            "required": ["stake", "unit", "balances", "payments"],
+            "required": ["stake", "unit", "balances", "payments", "paid"],
+        },
+        "LeaverInput": {
+            "type": "object",
+            "properties": {"player": _ref("PlayerName")},
+            "required": ["player"],
+            "additionalProperties": False,
+        },
+        "Settlement": {
+            "type": "object",
+            "properties": {"player": {"type": "string"}, "payments": payments},
+            "required": ["player", "payments"],
         },
         "Hand": {"type": "object", "properties": hand_answer, "required": list(hand_answer)},
         "SessionSummary": {"type": "object", "properties": summary, "required": list(summary)},
@@ -485,10 +529,14 @@ def _schemas() -> dict[str, Schema]:
             "type": "object",
             "properties": {
                 "at": {"type": "string", "format": "date-time"},
-                "action": {"enum": ["add", "edit", "delete", "restore"]},
-                "number": {"type": "integer", "minimum": 1},
-                "before": {"anyOf": [_ref("Hand"), {"type": "null"}]},
-                "after": {"anyOf": [_ref("Hand"), {"type": "null"}]},
+                "action": {"enum": ["add", "edit", "delete", "restore", *SESSION_ACTIONS]},
+                "number": {
+                    "type": ["integer", "null"],
+                    "minimum": 1,
+                    "description": "The hand changed; null for a change to the session itself.",
+                },
+                "before": session_state,
+                "after": session_state,
             },
             "required": ["at", "action", "number", "before", "after"],
         },
@@ -513,7 +561,11 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
             }
         }
     },
-    "SessionChange": {"rename": {"value": {"name": "Friday at Dan's", "rounds": 3}}},
+    "SessionChange": {
+        "rename": {"value": {"name": "Friday at Dan's", "rounds": 3}},
+        "end": {"value": {"ended": True}},
+    },
+    "LeaverInput": {"leaver": {"value": {"player": "Ann"}}},
     "HandInput": {
         "pick": {
             "value": {
@@ -665,7 +717,7 @@ def _paths() -> dict[str, Any]:
             ),
             "patch": _operation(
                 "updateSession",
-                "Rename a session or change its rounds",
+                "Rename a session, change its rounds, seats or rules, end or reopen it",
                 {"200": session},
                 writes,
                 body="SessionChange",
@@ -677,6 +729,18 @@ def _paths() -> dict[str, Any]:
                 "Move a session to the trash (restorable for 30 days)",
                 no_content,
                 writes,
+                write=True,
+                if_match=True,
+            ),
+        },
+        "/api/sessions/{session_id}/settle-leaver": {
+            "parameters": [SESSION_ID],
+            "post": _operation(
+                "settleLeaver",
+                "Settle a player who left at once, with the players still seated",
+                {"201": _json(_ref("Settlement"), "The payments recorded, in cents.")},
+                writes,
+                body="LeaverInput",
                 write=True,
                 if_match=True,
             ),

@@ -32,6 +32,7 @@ SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules", "new_playe
 SESSION_OUTPUT_KEYS = {
     "id", "created_at", "hands", "totals", "hands_won", "standings", "next_dealer",
     "pending_doublers", "complete", "hand_count", "version", "sitting_out_next", "settle_up",
+    "ended",
 }  # fmt: skip
 RULE_TEXTS = ("partner", "no_bid", "sitting_out", "schwarz", "doublers")
 RULE_FLAGS = ("cracking", "blitzing", "bump", "penalties")
@@ -159,6 +160,7 @@ LABELS = {
     "name": "The session name",
     "forced": "Forced",
     "recracked": "Re-cracked",
+    "ended": "Ended",
     "points": "Points",
     "tricks": "Tricks",
 }
@@ -314,22 +316,46 @@ def _rounds(value: Any) -> int:
 
 @dataclass(frozen=True)
 class SessionChange:
+    """`ended` None: neither ending nor reopening the session."""
+
     name: str | None
     rounds: int | None
     players: list[str] | None = None
     rules: dict[str, Any] | None = None
     new_players: list[str] = field(default_factory=list)
+    ended: bool | None = None
+
+    @property
+    def changes_table(self) -> bool:
+        """Whether the name, rounds, seats or rules change."""
+        given = (self.name, self.rounds, self.players, self.rules)
+        return any(value is not None for value in given)
 
 
 def session_change(body: Mapping[str, Any]) -> SessionChange:
-    _check_keys(body, {"name", "rounds", "players", "rules", "new_players"}, SESSION_OUTPUT_KEYS)
+    _check_keys(
+        body, {"name", "rounds", "players", "rules", "new_players", "ended"}, SESSION_OUTPUT_KEYS
+    )
     name = _name_or_none(body, "name")
     rounds = None if body.get("rounds") is None else _rounds(body["rounds"])
     players = None if body.get("players") is None else _names(body["players"], "players")
     options = None if body.get("rules") is None else rule_options(body["rules"])
-    if name is None and rounds is None and players is None and options is None:
-        raise RuleError("Give a new name, number of rounds, seat order of players or rules.")
-    return SessionChange(name, rounds, players, options, _new_players(body))
+    ended = None if body.get("ended") is None else _flag(body, "ended")
+    change = SessionChange(name, rounds, players, options, _new_players(body), ended)
+    if not change.changes_table and ended is None:
+        raise RuleError(
+            "Give a new name, number of rounds, seat order of players or rules, "
+            "or end or reopen the session."
+        )
+    return change
+
+
+def leaver_request(body: Mapping[str, Any]) -> str:
+    """The player to settle early, as typed."""
+    _check_keys(body, {"player"})
+    if body.get("player") is None:
+        raise RuleError("Say which player to settle.", "player")
+    return _text(body["player"], "player", "The player")
 
 
 def day_in(args: Mapping[str, str], field: str) -> date | None:

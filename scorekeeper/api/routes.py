@@ -16,7 +16,14 @@ from .. import settling, store, trash, writes
 from ..errors import error_answer
 from ..json_format import change_json, session_json, session_summary
 from . import bp
-from .parse import day_in, hand_request, json_object, session_change, session_request
+from .parse import (
+    day_in,
+    hand_request,
+    json_object,
+    leaver_request,
+    session_change,
+    session_request,
+)
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,100}")
@@ -76,7 +83,7 @@ def _etag(response: Response, version: int) -> Response:
 
 
 def _session_answer(write: writes.Write, session: Any, sheet: Any, status: int) -> Response:
-    answer = write.answered(status, session_json(session, sheet))
+    answer = write.answered(status, session_json(session, sheet, store.settled_of(session)))
     return _etag(_answer(answer), session.version)
 
 
@@ -114,7 +121,7 @@ def get_session(session_id: int) -> Response:
     if request.if_none_match.contains(str(version)):
         return Response(status=304, headers={"ETag": response.headers["ETag"]})
     read = store.read_session_or_404(session_id)
-    body = session_json(read.session, read.sheet)
+    body = session_json(read.session, read.sheet, read.settled)
     response.set_data(json.dumps(body, ensure_ascii=False))
     response.mimetype = "application/json"
     return response
@@ -122,8 +129,8 @@ def get_session(session_id: int) -> Response:
 
 @bp.get("/sessions/<id(session):session_id>/settle-up")
 def session_settle_up(session_id: int) -> dict[str, Any]:
-    sheet = store.read_session_or_404(session_id).sheet
-    return settling.settle_up_json(settling.of_sheet(sheet))
+    read = store.read_session_or_404(session_id)
+    return settling.settle_up_json(settling.of_sheet(read.sheet, read.settled))
 
 
 @bp.get("/settle-up")
@@ -136,7 +143,12 @@ def settle_up() -> dict[str, Any]:
 def update_session(session_id: int) -> Response:
     change = session_change(json_object(request))
     with _session_write(session_id) as write:
-        write.update(change.name, change.rounds, change.players, change.rules, change.new_players)
+        if change.changes_table:
+            write.update(
+                change.name, change.rounds, change.players, change.rules, change.new_players
+            )
+        if change.ended is not None:
+            write.end(change.ended)
         write.finish()
         return _session_answer(write, write.session, write.sheet_after(), 200)
 
@@ -147,6 +159,16 @@ def delete_session(session_id: int) -> Response:
         trash.throw_away(write)
         write.answered(204, None)
     return Response(status=204)
+
+
+@bp.post("/sessions/<id(session):session_id>/settle-leaver")
+def settle_leaver(session_id: int) -> Response:
+    player = leaver_request(json_object(request))
+    with _session_write(session_id) as write:
+        leaver, payments = write.settle_leaver(player)
+        write.finish()
+        answer = write.answered(201, settling.settlement_json(leaver, payments))
+        return _etag(_answer(answer), write.session.version)
 
 
 @bp.post("/sessions/<id(session):session_id>/hands")

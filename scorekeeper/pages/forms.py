@@ -142,6 +142,19 @@ class EngineForm(FlaskForm):  # type: ignore[misc]
             self.form_errors.append(error.message)
 
 
+class SessionDetailsForm(EngineForm):
+    """A session's name and rounds, changed as it is played."""
+
+    name = StringField("Name")
+    rounds = StringField("Rounds")
+
+    def rounds_number(self) -> int:
+        rounds = typed_rounds(self.rounds.data)
+        if rounds is None:
+            raise rules.rounds_error()
+        return rounds
+
+
 class NewPlayersForm(EngineForm):
     """A form that seats players by name. A new name that looks like another player's is
     refused until its box, "Confirm Ann as a new player", is ticked."""

@@ -80,8 +80,10 @@ def _preview(session: Session, form: HandForm, row: Hand | None) -> str:
 @bp.get("/sessions/<id(session):session_id>/hands/new")
 def new_hand(session_id: int) -> str | BaseResponse:
     session = store.session_or_404(session_id)
-    if store.table_of(session).is_complete(len(session.hands)):
-        flash("This session is complete. Add a round to record another hand.")
+    try:
+        store.table_of(session).check_room_for_hand(len(session.hands))
+    except rules.SessionComplete as complete:
+        flash(complete.message)
         return _go_scoresheet(session_id)
     form = HandForm(store.table_of(session), _dealer(session, None))
     form.number.data = str(len(session.hands) + 1)

@@ -1,10 +1,11 @@
-"""The Seats page: players arriving, leaving and changing places between hands."""
+"""The Seats page: players arriving, leaving and changing places between hands, and a player
+who left with money on the table settled at once."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules, store
@@ -12,7 +13,7 @@ from ..models import Session
 from ..rules import RuleError
 from . import bp
 from .forms import SeatsForm, seats_print
-from .words import sitting_out_words
+from .words import settlement_words, sitting_out_words
 from .writing import done, session_write
 
 
@@ -42,6 +43,42 @@ def next_hand(sheet: rules.Sheet, seats: list[str]) -> NextHand:
         sitting_out=sitting_out_words(table.seats, dealer, table.sitting_out(dealer)),
         bidding=table.bidding_order(dealer),
     )
+
+
+@dataclass(frozen=True)
+class Leaver:
+    """A player who left a staked session: settled early (`settled`), or the payments that
+    would settle them now, or why they can't be."""
+
+    player: str
+    settled: str = ""
+    payments: tuple[rules.Payment, ...] = ()
+    refused: str = ""
+
+
+def leavers(sheet: rules.Sheet, settled: rules.Settled) -> list[Leaver]:
+    """Everyone who left a staked session with a balance, or was settled early, in the order
+    the totals name them."""
+    stake = sheet.table.options.stake
+    if not stake:
+        return []
+    balances = {player: total * stake for player, total in sheet.totals.items()}
+    found = []
+    for player in sheet.named:
+        if player in sheet.table.seats:
+            continue
+        if player in settled:
+            found.append(Leaver(player, settled=settlement_words(player, settled[player])))
+            continue
+        if not balances[player]:
+            continue
+        try:
+            _, payments = rules.settle_leaver(balances, sheet.table.seats, settled, player, stake)
+        except RuleError as error:
+            found.append(Leaver(player, refused=error.message))
+        else:
+            found.append(Leaver(player, payments=payments))
+    return found
 
 
 class _Moved(Exception):
@@ -78,8 +115,26 @@ def _save(session_id: int, form: SeatsForm) -> BaseResponse:
         if form.before.data != seats_now:
             form.before.data = seats_now
             raise _Moved
+        seated = {rules.name_key(player) for player in form.seats}
+        left = any(rules.name_key(p) not in seated for p in store.table_of(write.session).seats)
         write.update(None, None, form.seats, None, form.new_players)
-        return done(write, url_for("pages.session_page", session_id=session_id), "Seats changed.")
+        # Someone left a staked session: the page to settle them at once.
+        page = "pages.seats_page" if left and write.session.stake else "pages.session_page"
+        return done(write, url_for(page, session_id=session_id), "Seats changed.")
+
+
+@bp.post("/sessions/<id(session):session_id>/settle-leaver")
+def settle_leaver(session_id: int) -> BaseResponse:
+    seats_page = url_for("pages.seats_page", session_id=session_id)
+    try:
+        with session_write(session_id) as write:
+            leaver, payments = write.settle_leaver(request.form.get("player", ""))
+            return done(
+                write, seats_page, f"{leaver} settled: {settlement_words(leaver, payments)}."
+            )
+    except RuleError as error:
+        flash(error.message)
+        return redirect(seats_page)
 
 
 def _render(session: Session, form: SeatsForm, notice: str | None) -> str:
@@ -105,4 +160,5 @@ def _render(session: Session, form: SeatsForm, notice: str | None) -> str:
         arriving=arriving,
         leaving=[p for p in sheet.table.seats if rules.name_key(p) not in seats_then],
         roster=store.roster(),
+        leavers=leavers(sheet, store.settled_of(session)),
     )

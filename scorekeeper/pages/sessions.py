@@ -27,7 +27,7 @@ from ..models import Session
 from ..rules import RuleError
 from . import bp
 from .filters import HOUSE_KEYS, read_filters
-from .forms import SessionForm
+from .forms import SessionDetailsForm, SessionForm
 from .words import rules_words, short_names, sitting_out_words, tiebreaks, undo_words
 from .writing import done, roster_write, saved_hand, session_write
 
@@ -163,6 +163,44 @@ def add_round(session_id: int) -> BaseResponse:
         return done(write, scoresheet, f"Round {rounds + 1} added.")
 
 
+@bp.route("/sessions/<id(session):session_id>/edit", methods=["GET", "POST"])
+def edit_session(session_id: int) -> str | BaseResponse | tuple[str, int]:
+    """Rename the session or change its rounds."""
+    form = SessionDetailsForm()
+    if form.validate_on_submit():
+        try:
+            with session_write(session_id) as write:
+                write.update(form.name.data or "", form.rounds_number())
+                return done(
+                    write,
+                    url_for("pages.session_page", session_id=session_id),
+                    "Name and rounds saved.",
+                )
+        except RuleError as error:
+            form.refuse(error)
+    session = store.session_head(session_id)
+    if request.method == "GET":
+        form.name.data, form.rounds.data = session.name, str(session.rounds)
+    page = render_template("edit_session.html", session=session, form=form)
+    return (page, 400) if form.errors or form.form_errors else page
+
+
+@bp.post("/sessions/<id(session):session_id>/end")
+def end_session(session_id: int) -> BaseResponse:
+    with session_write(session_id) as write:
+        write.end(True)
+        scoresheet = url_for("pages.session_page", session_id=session_id)
+        return done(write, scoresheet, "Session ended: the standings are final.")
+
+
+@bp.post("/sessions/<id(session):session_id>/reopen")
+def reopen_session(session_id: int) -> BaseResponse:
+    with session_write(session_id) as write:
+        write.end(False)
+        scoresheet = url_for("pages.session_page", session_id=session_id)
+        return done(write, scoresheet, "Session reopened.")
+
+
 @bp.get("/sessions/<id(session):session_id>/changes")
 def session_changes(session_id: int) -> str:
     session = store.session_or_404(session_id)
@@ -185,7 +223,9 @@ def undo_change(session_id: int, index: int) -> BaseResponse:
             number = write.undo(index)
             return done(
                 write,
-                saved_hand(session_id, number),
+                url_for("pages.session_page", session_id=session_id)
+                if number is None
+                else saved_hand(session_id, number),
                 f"{undo_words(changes[index])}.",
             )
     except RuleError as error:

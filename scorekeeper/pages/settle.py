@@ -39,7 +39,7 @@ def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
     stake = sheet.table.options.stake
     if request.method == "GET":
         form.stake.data = decimal(stake) if stake else ""
-    settle_up = settling.of_sheet(sheet)
+    settle_up = settling.of_sheet(sheet, read.settled)
     page = render_template(
         "settle_up.html",
         session=session,

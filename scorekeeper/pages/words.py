@@ -11,7 +11,7 @@ from .. import rules
 from ..config import DEFAULT_CURRENCY
 from ..json_format import result_of
 from ..rules.table import HAND_SIZE
-from ..settling import SettleUp
+from ..settling import SettleUp, payments_of
 
 
 def signed(n: int) -> str:
@@ -294,8 +294,11 @@ def hand_differences(before: Mapping[str, Any], after: Mapping[str, Any]) -> str
 
 
 def change_words(change: Any) -> str:
-    """A change of the history in words: 'Hand 4 edited: picking points 75 → 45'."""
+    """A change of the history in words: 'Hand 4 edited: picking points 75 → 45', 'Session
+    ended', 'Ann settled: pays Bob $1.50'."""
     before, after, number = change.before, change.after, change.number
+    if number is None:
+        return _session_change_words(change.action, before, after)
     if before is None and after is not None:
         verb = "added" if change.action == "add" else "brought back"
         return f"Hand {number} {verb}: {summary_of(after)}"
@@ -307,9 +310,27 @@ def change_words(change: Any) -> str:
     return f"Hand {number} {verb}: {differences or 'nothing recorded changed'}"
 
 
+def _session_change_words(action: str, before: Any, after: Any) -> str:
+    if "ended" in (after or before):
+        return "Session ended" if after["ended"] else "Session reopened"
+    if after is None:
+        return f"{before['player']}'s early settlement taken back"
+    leaver = after["player"]
+    again = " again" if action == "restore" else ""
+    return f"{leaver} settled{again}: {settlement_words(leaver, payments_of(after['payments']))}"
+
+
+def settlement_words(leaver: str, payments: Sequence[rules.Payment]) -> str:
+    """What settling a leaver early does: 'pays Bob $1.50 and Cat $0.50', 'gets $2.00 from
+    Dan'."""
+    if payments and payments[0].payer == leaver:
+        return "pays " + names([f"{p.payee} {money(p.amount)}" for p in payments])
+    return "gets " + names([f"{money(p.amount)} from {p.payer}" for p in payments])
+
+
 class _Undo(NamedTuple):
     action: str
-    number: int
+    number: int | None
     before: Any
     after: Any
 
@@ -353,6 +374,9 @@ def recap(title: str, sheet: rules.Sheet, settle_up: SettleUp) -> str:
     )
     stake = sheet.table.options.stake
     head = f"Settle up ({money(stake)} a point)" if stake else "Settle up (in points)"
+    if settle_up.paid:
+        paid = [payment_words(payment, settle_up.unit) for payment in settle_up.paid]
+        lines.append("Paid early: " + "; ".join(paid))
     payments = [payment_words(payment, settle_up.unit) for payment in settle_up.payments]
     lines.append(f"{head}: " + ("; ".join(payments) if payments else "everyone is even"))
     biggest = biggest_hand(sheet)

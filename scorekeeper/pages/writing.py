@@ -23,7 +23,14 @@ def write_key() -> str:
     """The key of the form being rendered: the one it was sent with when it comes back with a
     refusal (nothing was written under it), else a new one."""
     sent = request.form.get("write_key", "")
-    return sent if WRITE_KEY.fullmatch(sent) else secrets.token_urlsafe(18)
+    return sent if WRITE_KEY.fullmatch(sent) else new_write_key()
+
+
+@bp.app_template_global()
+def new_write_key() -> str:
+    """A key for a form beside the one a page sends back (which keeps its own): never the key
+    of a write that other form may still make."""
+    return secrets.token_urlsafe(18)
 
 
 @bp.app_template_global()

@@ -1,6 +1,6 @@
 """The rules of Sheepshead as the scorekeeper computes them: pure Python, no Flask, no database."""
 
-from .errors import HandsPlayed, RuleError, SessionComplete
+from .errors import HandsPlayed, RuleError, SessionComplete, SettleRefused
 from .hands import (
     CALLED_CARDS,
     OPPONENT_POINTS_LABEL,
@@ -30,7 +30,16 @@ from .names import (
     session_name,
 )
 from .scoring import HandResult, multiplier, opponent_value, schneidered_side, score_hand
-from .settle import EXACT_LIMIT, Payment, Settlement, settle_up
+from .settle import (
+    EXACT_LIMIT,
+    Payment,
+    Settled,
+    Settlement,
+    check_stake_change,
+    left_to_settle,
+    settle_leaver,
+    settle_up,
+)
 from .sheet import (
     Sheet,
     Standing,
@@ -91,6 +100,8 @@ __all__ = [
     "RuleError",
     "Schwarz",
     "SessionComplete",
+    "SettleRefused",
+    "Settled",
     "Settlement",
     "Sheet",
     "SittingOut",
@@ -99,11 +110,13 @@ __all__ = [
     "change_rules",
     "change_seats",
     "check_card_points",
+    "check_stake_change",
     "check_table",
     "checked_name",
     "checked_seats",
     "default_partner",
     "kind_of",
+    "left_to_settle",
     "look_alike_key",
     "multiplier",
     "name_key",
@@ -120,6 +133,7 @@ __all__ = [
     "score_hand",
     "score_sheet",
     "session_name",
+    "settle_leaver",
     "settle_up",
     "standings",
     "take_doubler",

@@ -19,3 +19,8 @@ class SessionComplete(RuleError):
 class HandsPlayed(RuleError):
     """A change the hands already played rule out (too many for the rounds and seats, or
     scored by the rules it would change)."""
+
+
+class SettleRefused(RuleError):
+    """A player can't be settled early as the session stands (no stake, still seated, settled
+    already), or the stake can't change once someone is."""

@@ -25,12 +25,13 @@ proven. Within a group the largest debtor pays the largest creditor until all ar
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 
-from .errors import RuleError
+from .errors import RuleError, SettleRefused
+from .names import name_key
 
 EXACT_LIMIT = 20
 # Below this many balances the zero-sum subsets are listed one by one; above it, two halves
@@ -184,3 +185,84 @@ def _settle_group(group: Sequence[Balance]) -> list[Payment]:
         left[debtor] += amount
         left[creditor] -= amount
     return payments
+
+
+# Each player settled early (a player who left), with the payments that settled them.
+Settled = Mapping[str, Sequence[Payment]]
+
+
+def left_to_settle(balances: Mapping[str, int], paid: Iterable[Payment]) -> dict[str, int]:
+    """Each balance less what was paid (or plus what was received) early."""
+    left = dict(balances)
+    for payment in paid:
+        left[payment.payer] = left.get(payment.payer, 0) + payment.amount
+        left[payment.payee] = left.get(payment.payee, 0) - payment.amount
+    return left
+
+
+def settle_leaver(
+    balances: Mapping[str, int],
+    seated: Sequence[str],
+    settled: Settled,
+    typed: str,
+    stake: int,
+) -> tuple[str, tuple[Payment, ...]]:
+    """The player `typed` names among the `balances` (everyone the session names, each total
+    times the stake), and the payments that settle them at once, once they have left: their
+    balance (less what was settled early already) is paid to or by the players still `seated`
+    whose balance has the opposite sign, the largest first (then in seat order), each paying or
+    receiving at most their own balance: the fewest payments that clear the leaver exactly.
+    Refused when the session has no stake, the leaver is seated or settled already, is even,
+    or can't be cleared by the players seated."""
+    key = name_key(typed)
+    leaver = next((name for name in balances if name_key(name) == key), None)
+    if not key:
+        raise RuleError("Give a player's name.", "player")
+    if leaver is None:
+        raise RuleError(f"{typed.strip()} has not played in this session.", "player")
+    if not stake:
+        raise SettleRefused(
+            "This session has no stake, so there is no money to settle early.", "player"
+        )
+    if leaver in seated:
+        raise SettleRefused(
+            f"{leaver} is still seated: only a player who has left can be settled early.",
+            "player",
+        )
+    if leaver in settled:
+        raise SettleRefused(f"{leaver} is settled already.", "player")
+    left = left_to_settle(balances, (p for payments in settled.values() for p in payments))
+    owed = left.get(leaver, 0)
+    if owed == 0:
+        raise SettleRefused(f"{leaver} is even: there is nothing to settle.", "player")
+    sign = 1 if owed > 0 else -1
+    others = [p for p in seated if left.get(p, 0) * sign < 0]
+    others.sort(key=lambda p: abs(left[p]), reverse=True)
+    if sum(abs(left[p]) for p in others) < abs(owed):
+        short = (
+            f"the players still seated owe less than {leaver} is owed"
+            if owed > 0
+            else f"the players still seated are owed less than {leaver} owes"
+        )
+        raise SettleRefused(
+            f"{leaver} can't be settled now: {short}. Settle up at the end instead.", "player"
+        )
+    payments = []
+    rest = abs(owed)
+    for player in others:
+        if rest == 0:
+            break
+        amount = min(rest, abs(left[player]))
+        rest -= amount
+        payer, payee = (player, leaver) if owed > 0 else (leaver, player)
+        payments.append(Payment(payer, payee, amount))
+    return leaver, tuple(payments)
+
+
+def check_stake_change(settled: Settled, stake: int, new_stake: int) -> None:
+    """The stake stays once someone is settled early: the money paid was at that stake."""
+    if settled and new_stake != stake:
+        raise SettleRefused(
+            f"{', '.join(settled)} settled early at this stake, so it can't change now.",
+            "rules",
+        )

@@ -121,14 +121,19 @@ def bidding_order_of(seats: Sequence[str], dealer: str, options: Options) -> tup
     return tuple(p for p in rotated if p not in out)
 
 
+ENDED = "This session has ended. Reopen it to record another hand."
+
+
 @dataclass(frozen=True)
 class Table:
-    """Who sits where (clockwise), the rules they play, and for how many rounds (0: open-ended)."""
+    """Who sits where (clockwise), the rules they play, for how many rounds (0: open-ended),
+    and whether the session was ended early (complete with the hands it has)."""
 
     seats: tuple[str, ...]
     options: Options = field(default_factory=Options)
     rounds: int = 0
     first_dealer: str = ""
+    ended: bool = False
 
     def __post_init__(self) -> None:
         if not self.first_dealer and self.seats:
@@ -192,9 +197,11 @@ class Table:
 
     def is_complete(self, hand_count: int) -> bool:
         limit = self.hands_per_session
-        return limit is not None and hand_count >= limit
+        return self.ended or (limit is not None and hand_count >= limit)
 
     def check_room_for_hand(self, hand_count: int) -> None:
+        if self.ended:
+            raise SessionComplete(ENDED)
         if self.is_complete(hand_count):
             played = "its round is" if self.rounds == 1 else f"all {self.rounds} rounds are"
             raise SessionComplete(

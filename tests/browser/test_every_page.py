@@ -82,6 +82,11 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         rule_set_id = saved_rule_sets.save("Pages house rules", rules.Options()).id
         player_id = db.session.scalars(select(Player.id).where(Player.name == "Ann")).one()
     sid = session["id"]
+    staked = session_with_hands(base_url)
+    api(base_url, "PATCH", f"/api/sessions/{staked['id']}", {"rules": {"stake": 25}})
+    api(base_url, "PATCH", f"/api/sessions/{staked['id']}", {"players": SEATS[1:]})
+    ended = session_with_hands(base_url)
+    api(base_url, "PATCH", f"/api/sessions/{ended['id']}", {"ended": True})
     return {
         "home": "/",
         "sessions": "/sessions",
@@ -92,6 +97,9 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "delete-hand": f"/sessions/{sid}/hands/2/delete",
         "delete-session": f"/sessions/{sid}/delete",
         "seats": f"/sessions/{sid}/seats",
+        "seats-after-a-leaver": f"/sessions/{staked['id']}/seats",
+        "ended-scoresheet": f"/sessions/{ended['id']}",
+        "rename-rounds": f"/sessions/{sid}/edit",
         "settle-up": f"/sessions/{sid}/settle-up",
         "season-settle-up": "/settle-up",
         "changes": f"/sessions/{sid}/changes",
@@ -126,7 +134,8 @@ def check_at_widths(page: Page, name: str, shot: Shot) -> list[str]:
 
 NAMES = [
     "home", "sessions", "new-session", "scoresheet", "record-hand", "edit-hand", "delete-hand",
-    "delete-session", "seats", "settle-up", "season-settle-up", "changes", "leaderboard",
+    "delete-session", "seats", "seats-after-a-leaver", "ended-scoresheet", "rename-rounds",
+    "settle-up", "season-settle-up", "changes", "leaderboard",
     "player", "rule-sets", "share", "settings", "import", "trash", "not-found",
 ]  # fmt: skip
 

@@ -16,7 +16,15 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     # The hand form's own script first: its handlers of Save come before the outbox's.
     "record": ("register.js", "hand_form.js", "vendor/idb-keyval/idb-keyval.js", "outbox.js"),
     "edit": ("register.js", "hand_form.js"),
-    "sheet": ("register.js", "vendor/idb-keyval/idb-keyval.js", "outbox.js", "live.js"),
+    # The scoresheet opens the hand form in place: the form's scripts, then its own.
+    "sheet": (
+        "register.js",
+        "hand_form.js",
+        "vendor/idb-keyval/idb-keyval.js",
+        "outbox.js",
+        "sheet_form.js",
+        "live.js",
+    ),
     "table": ("register.js", "live.js"),
 }
 

@@ -46,11 +46,22 @@
   const hands = () => Number(root.dataset.liveHands);
   const pending = async () => (await outbox.entries()).filter((entry) => entry.session === session);
 
-  // The next deal as the sheet says it: the server's, moved on past the hands kept here.
+  // The next deal as the sheet says it: the server's, moved on past the hands kept here (and
+  // the server's again once none is).
+  const server = new WeakMap();
   const nextDeal = async () => {
     const line = document.querySelector("#sheet-next .deal");
     const mine = await pending();
-    if (!line || !kept || !mine.length) return;
+    if (!line || !kept) return;
+    const order = line.parentElement.querySelector(".muted");
+    const was = server.get(line);
+    if (!mine.length) {
+      if (was) line.replaceChildren(...was.deal);
+      if (was && order) order.textContent = was.order;
+      server.delete(line);
+      return;
+    }
+    if (!was) server.set(line, { deal: Array.from(line.childNodes, (node) => node.cloneNode(true)), order: order && order.textContent });
     const form = parse(kept.html).querySelector("form");
     const number = Math.max(hands(), ...mine.map((entry) => entry.number)) + 1;
     const steps = number - Number(form.elements.namedItem("number").value);
@@ -66,7 +77,6 @@
       parts.push(" · ", out);
     }
     line.replaceChildren(...parts);
-    const order = line.parentElement.querySelector(".muted");
     if (order) order.textContent = `Bidding: ${seat.order.join(" → ")}`;
   };
 
@@ -152,6 +162,16 @@
     refresh();
   };
 
+  // A hand kept here says so until it is sent, then that it was sent.
+  let keptSaid = null;
+  const sentSince = async () => {
+    if (!keptSaid || !keptSaid.said.isConnected) return;
+    const { entry, said } = keptSaid;
+    if ((await pending()).some((other) => other.key === entry.key)) return;
+    keptSaid = null;
+    said.replaceChildren(Object.assign(document.createElement("p"), { className: "flash", textContent: `Hand ${entry.number} saved.` }));
+  };
+
   const keptHere = (entry) => {
     const undo = async () => {
       const gone = await outbox.forget(entry.key);
@@ -161,7 +181,9 @@
       said.focus();
       nextDeal();
     };
-    back(savedStatus(`Hand ${entry.number} saved on this phone, not sent yet.`, undo));
+    const said = savedStatus(`Hand ${entry.number} saved on this phone, not sent yet.`, undo);
+    keptSaid = { entry, said };
+    back(said);
     nextDeal();
   };
 
@@ -257,7 +279,10 @@
     nextDeal();
     if (!open) refresh();
   });
-  document.addEventListener("outbox:changed", nextDeal);
+  document.addEventListener("outbox:changed", () => {
+    nextDeal();
+    sentSince();
+  });
   keptReady.then(() => {
     nextDeal();
     refresh();

@@ -47,8 +47,8 @@ def in_view(page: Page, target: Locator) -> None:
     size = page.viewport_size
     assert box is not None and size is not None
     assert page.evaluate("window.scrollY") == 0
-    assert 0 <= box["y"] and box["y"] + box["height"] <= size["height"], target
-    assert 0 <= box["x"] and box["x"] + box["width"] <= size["width"], target
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], target
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], target
 
 
 @pytest.mark.parametrize("width", [320, 390])
@@ -88,6 +88,8 @@ def test_three_hands_recorded_offline_from_the_sheet_arrive_once_in_order(
 
     page.context.set_offline(False)
     expect(outbox(page).get_by_role("status")).to_have_text("Hand 6 sent.")
+    # The status of the last hand kept says it is saved now, with no Undo of a kept hand.
+    expect(page.locator("main > .saved-status")).to_have_text("Hand 6 saved.")
     assert hands_of(base_url, session_id)[3:] == [
         (4, "Dan", "Eve", 75),
         (5, "Eve", None, 40),
@@ -230,3 +232,26 @@ def test_an_edit_in_place_saves_and_says_so(page: Page, base_url: str, shot: Sho
         "Editing a hand needs the network: try again when it is back."
     )
     assert page.evaluate(NOT_RELOADED) == [1, "no page load"]
+
+
+def test_undo_takes_back_a_hand_kept_offline(page: Page, base_url: str) -> None:
+    session_id = session_with_hands(base_url, "Taken back")
+    open_sheet(page, session_id)
+    page.context.set_offline(True)
+    page.get_by_role("link", name="Record hand").tap()
+    fill(page, "Dan", "Eve", 75)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.locator(".deal")).to_have_text("Eve deals hand 5")
+    status = page.locator("main > .saved-status")
+    status.get_by_role("button", name="Undo").tap()
+    expect(status).to_have_text("Hand 4 taken back: it was never sent.")
+    expect(page.locator("tr.pending")).to_have_count(0)
+    expect(outbox(page)).to_be_empty()
+
+    # The next hand is hand 4 again, and nothing is sent once the network is back.
+    page.get_by_role("link", name="Record hand").tap()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 4")
+    page.go_back()
+    page.context.set_offline(False)
+    page.wait_for_timeout(500)
+    assert len(hands_of(base_url, session_id)) == 3

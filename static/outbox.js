@@ -169,8 +169,9 @@
 
   // The record form, set for the next hand with no network: the next seat deals. `done` says
   // where a hand sent went (the scoresheet's answer, and its number): by default the phone
-  // goes there; `kept`, that a hand was kept on this phone.
-  const bind = (form, { done, kept, fresh = false } = {}) => {
+  // goes there; `refused`, the server's answer to a hand it refused or asks about (by default
+  // the phone sends the form to show it); `kept`, that a hand was kept on this phone.
+  const bind = (form, { done, refused, kept, fresh = false } = {}) => {
     const seats = JSON.parse(form.dataset.seats);
     let dealer = form.dataset.dealer;
     const field = (name) => form.elements.namedItem(name);
@@ -249,7 +250,7 @@
         return keep();
       }
       // Refused or asked about: the server's page says why.
-      if (!landed(answer, form.action)) return form.submit();
+      if (!landed(answer, form.action)) return refused ? refused(answer) : form.submit();
       const saved = Number(new URL(answer.url).searchParams.get("saved"));
       await noteSent(key);
       if (reviewed) await change((box) => shift(box.filter((entry) => entry.key !== key), reviewed, saved - reviewed.number));

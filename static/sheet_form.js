@@ -198,8 +198,7 @@
     }
     if (!kept) return location.assign(link.href);
     const form = document.adoptNode(parse(kept.html).querySelector("form"));
-    const handle = outbox.bind(form, { done: landed, kept: keptHere, fresh: true });
-    bindForm(form, true);
+    const handle = recording(form, true);
     show(form, kept.title, link, kept.styles);
     await handle.ready;
     if (Number(form.elements.namedItem("number").value) < hands() + 1) handle.advanceTo(hands() + 1);
@@ -246,15 +245,25 @@
       if (answer.redirected && new URL(answer.url).pathname === sheetPath) {
         return landed(answer, Number(form.elements.namedItem("editing").value));
       }
-      const fresh = parse(await answer.text()).querySelector("form.hand-form");
-      if (!fresh) return location.assign(answer.url);
-      document.adoptNode(fresh);
-      editing(fresh);
-      form.replaceWith(fresh);
-      open.form = fresh;
-      const notice = fresh.querySelector("[role=alert], .error, #cleared:not([hidden])");
-      (notice || fresh.querySelector("h1")).scrollIntoView();
+      answered(answer, editing);
     });
+  };
+
+  // Refused or asked about: the server's form, saying why, in place of the one sent.
+  const answered = async (answer, bind) => {
+    const fresh = parse(await answer.text()).querySelector("form.hand-form");
+    if (!fresh || !open) return location.assign(answer.url);
+    document.adoptNode(fresh);
+    bind(fresh);
+    open.form.replaceWith(fresh);
+    open.form = fresh;
+    const notice = fresh.querySelector("[role=alert], .error, #cleared:not([hidden])");
+    (notice || fresh.querySelector("h1")).scrollIntoView();
+  };
+  const recording = (form, fresh = false) => {
+    const handle = outbox.bind(form, { done: landed, kept: keptHere, refused: (answer) => answered(answer, recording), fresh });
+    bindForm(form, true);
+    return handle;
   };
 
   document.addEventListener("click", (event) => {

@@ -255,3 +255,41 @@ def test_undo_takes_back_a_hand_kept_offline(page: Page, base_url: str) -> None:
     page.context.set_offline(False)
     page.wait_for_timeout(500)
     assert len(hands_of(base_url, session_id)) == 3
+
+
+def test_a_hand_refused_in_place_says_why_and_saves_once_mended(page: Page, base_url: str) -> None:
+    session_id = session_with_hands(base_url, "Refused in place")
+    open_sheet(page, session_id)
+    page.get_by_role("link", name="Record hand").tap()
+    chip(page, "Picker", "Dan").tap()
+    chip(page, "Partner", "Eve").tap()
+    chip(page, "Result", "Lost").tap()
+    page.get_by_label("Picking team points").fill("75")
+    page.get_by_role("button", name="Save hand").tap()
+    # The server's sentence, in the form still open in place, with what was typed.
+    sentence = "The picking team's 75 points mean won, not lost (31 to 60 points)."
+    expect(page.locator(".hand-form .error").first).to_have_text(sentence)
+    expect(page.get_by_label("Picking team points")).to_have_value("75")
+    assert len(hands_of(base_url, session_id)) == 3
+
+    chip(page, "Result", "Won").tap()
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_role("status").filter(has_text="Hand 4 saved.")).to_be_focused()
+    assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 75)]
+    assert page.evaluate(NOT_RELOADED) == [1, "no page load"]
+
+    # Recorded on another phone meanwhile: asked about in place, saved as the next hand.
+    page.get_by_role("link", name="Record hand").tap()
+    fill(page, "Eve", "Ann", 40)
+    api(base_url, "POST", f"/api/sessions/{session_id}/hands",
+        {"kind": "pick", "picker": "Ann", "partner": "Bob", "picking_points": 80})  # fmt: skip
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_role("alert")).to_contain_text("save it as hand 6")
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_role("status").filter(has_text="Hand 6 saved.")).to_be_focused()
+    assert hands_of(base_url, session_id)[3:] == [
+        (4, "Dan", "Eve", 75),
+        (5, "Ann", "Bob", 80),
+        (6, "Eve", "Ann", 40),
+    ]
+    assert page.evaluate(NOT_RELOADED) == [1, "no page load"]

@@ -85,6 +85,7 @@
   let open = null;
   let left = null;
   let status = null; // what to show once the form's history entry is gone
+  let opening = false;
 
   const show = (form, title, from, sheets) => {
     const have = Array.from(document.querySelectorAll("style"), (style) => style.textContent);
@@ -162,7 +163,7 @@
     refresh();
   };
 
-  // A hand kept here says so until it is sent, then that it was sent.
+  // A hand kept here says so until it is sent, then that it is saved.
   let keptSaid = null;
   const sentSince = async () => {
     if (!keptSaid || !keptSaid.said.isConnected) return;
@@ -274,14 +275,15 @@
       event.preventDefault();
       return history.back(); // Cancel
     }
-    if (open) return;
-    if (path === recordUrl && link.closest("#sheet-next")) {
-      event.preventDefault();
-      openRecord(link);
-    } else if (/\/hands\/\d+\/edit$/.test(path) && link.closest("#sheet-hands")) {
-      event.preventDefault();
-      openEdit(link);
-    }
+    const record = path === recordUrl && link.closest("#sheet-next");
+    const edit = /\/hands\/\d+\/edit$/.test(path) && link.closest("#sheet-hands");
+    if (open || !(record || edit)) return;
+    event.preventDefault();
+    if (opening) return; // a second tap while the first opens
+    opening = true;
+    (record ? openRecord : openEdit)(link).finally(() => {
+      opening = false;
+    });
   });
 
   document.addEventListener("live:updated", () => {

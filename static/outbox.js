@@ -97,36 +97,13 @@
     return tap;
   };
 
-  // The scoresheet's grid shows each hand waiting as a row of its own, with no scores: only the
-  // server scores a hand.
-  const pendingRows = (mine) => {
-    const body = document.querySelector("#sheet-hands .grid tbody");
-    if (!body) return;
-    for (const row of body.querySelectorAll("tr.pending")) row.remove();
-    const columns = body.closest("table").querySelectorAll("thead th").length;
-    for (const entry of mine) {
-      const row = body.appendChild(document.createElement("tr"));
-      row.className = "pending";
-      row.id = `pending-${entry.number}`;
-      const number = row.appendChild(document.createElement("th"));
-      number.scope = "row";
-      number.className = "hand";
-      number.textContent = entry.number;
-      const about = row.appendChild(document.createElement("td"));
-      about.colSpan = columns - 1;
-      about.textContent = `${entry.summary} · ${entry.state ? "not sent" : "not sent yet"}`;
-    }
-  };
-
   // What the section shows now: nothing while nothing is pending or was just sent.
   let shown = JSON.stringify([[], ""]);
   const render = async () => {
     const section = region();
     const mine = (await entries()).filter((entry) => entry.session === session);
-    if (!page) {
-      pendingRows(mine);
-      document.dispatchEvent(new CustomEvent("outbox:changed"));
-    }
+    // The scoresheet shows them in its grid too (sheet_form.js).
+    if (!page) document.dispatchEvent(new CustomEvent("outbox:changed", { detail: mine }));
     const now = JSON.stringify([mine, lastSent]);
     if (!section || now === shown) return;
     shown = now;

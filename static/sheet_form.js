@@ -163,6 +163,27 @@
     refresh();
   };
 
+  // The grid shows each hand waiting as a row of its own, with no scores: only the server
+  // scores a hand.
+  const pendingRows = (mine) => {
+    const body = document.querySelector("#sheet-hands .grid tbody");
+    if (!body) return;
+    for (const row of body.querySelectorAll("tr.pending")) row.remove();
+    const columns = body.closest("table").querySelectorAll("thead th").length;
+    for (const entry of mine) {
+      const row = body.appendChild(document.createElement("tr"));
+      row.className = "pending";
+      row.id = `pending-${entry.number}`;
+      const number = row.appendChild(document.createElement("th"));
+      number.scope = "row";
+      number.className = "hand";
+      number.textContent = entry.number;
+      const about = row.appendChild(document.createElement("td"));
+      about.colSpan = columns - 1;
+      about.textContent = `${entry.summary} · ${entry.state ? "not sent" : "not sent yet"}`;
+    }
+  };
+
   // A hand kept here says so until it is sent, then that it is saved.
   let keptSaid = null;
   const sentSince = async () => {
@@ -290,7 +311,8 @@
     nextDeal();
     if (!open) refresh();
   });
-  document.addEventListener("outbox:changed", () => {
+  document.addEventListener("outbox:changed", (event) => {
+    pendingRows(event.detail);
     nextDeal();
     sentSince();
   });

@@ -129,11 +129,10 @@
     section.replaceChildren(status, ...(mine.length ? [list] : []));
   };
 
-  // Who deals `steps` hands after `dealer`, who sits out then and the bidding order: the
-  // seat logic the record form carries (its data-seats and data-out), for hands kept here.
+  // Who deals `steps` hands after `dealer` (before, if negative), who sits out then and the
+  // bidding order: the seat logic the record form carries (its data-seats and data-out).
   const seating = (seats, dealer, outCount, steps = 0) => {
-    let at = seats.indexOf(dealer);
-    at = (at + steps) % seats.length;
+    const at = (((seats.indexOf(dealer) + steps) % seats.length) + seats.length) % seats.length;
     const out = Array.from({ length: outCount }, (_, back) => seats[(at - back + seats.length) % seats.length]);
     const order = [...seats.slice(at + 1), ...seats.slice(0, at + 1)].filter((player) => !out.includes(player));
     return { dealer: seats[at], out, order };
@@ -153,7 +152,7 @@
     let dealer = form.dataset.dealer;
     const field = (name) => form.elements.namedItem(name);
     const advanceTo = (number) => {
-      const now = seating(seats, dealer, Number(form.dataset.out), Math.max(0, number - Number(field("number").value)));
+      const now = seating(seats, dealer, Number(form.dataset.out), number - Number(field("number").value));
       dealer = now.dealer;
       const { out, order } = now;
       field("number").value = number;

@@ -26,7 +26,14 @@
   });
   // The form for the next hand, fetched again whenever the sheet changes; a page's flashes are
   // left for the page they were meant for.
-  const refresh = async () => {
+  let refreshing = null;
+  const refresh = () => {
+    refreshing = refreshing || fetchForm().finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  };
+  const fetchForm = async () => {
     if (!navigator.onLine || !document.querySelector(`#sheet-next a[href$="${recordUrl}"]`)) return;
     try {
       const answer = await fetch(recordUrl, { credentials: "same-origin", headers: { "X-Sent-By": "outbox" } });
@@ -65,7 +72,6 @@
     const form = parse(kept.html).querySelector("form");
     const number = Math.max(hands(), ...mine.map((entry) => entry.number)) + 1;
     const steps = number - Number(form.elements.namedItem("number").value);
-    if (steps < 0) return;
     const seat = outbox.seating(JSON.parse(form.dataset.seats), form.dataset.dealer, Number(form.dataset.out), steps);
     const who = document.createElement("strong");
     who.textContent = seat.dealer;
@@ -210,7 +216,9 @@
   };
 
   const openRecord = async (link) => {
+    // The form the server is sending now, if it is on its way; else the one kept.
     await keptReady;
+    await refreshing;
     const mine = await pending();
     const number = Math.max(hands(), ...mine.map((entry) => entry.number)) + 1;
     const again = left;
@@ -222,8 +230,10 @@
     const form = document.adoptNode(parse(kept.html).querySelector("form"));
     const handle = recording(form, true);
     show(form, kept.title, link, kept.styles);
+    // Kept before hands were recorded elsewhere, or undone: for the hand after the sheet's.
     await handle.ready;
-    if (Number(form.elements.namedItem("number").value) < hands() + 1) handle.advanceTo(hands() + 1);
+    const next = Math.max(hands(), ...(await pending()).map((entry) => entry.number)) + 1;
+    if (Number(form.elements.namedItem("number").value) !== next) handle.advanceTo(next);
   };
 
   // An edit needs the network: the hand is the server's to change.

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from .conftest import axe_violations
+from .test_at_the_table import drawn_at_its_centre
 from .test_offline import fill, hands_of, outbox
 from .test_table import SEATS, Taps, api, chip, totals_on_page
 from .test_two_phones import Shot, at_widths, session_with_hands
@@ -187,7 +188,9 @@ def test_without_javascript_save_lands_with_the_next_hand_in_view(
     shot(page, f"sheet-saved-no-script-{width}x{height}")
 
 
-def test_back_and_cancel_return_to_the_sheet_in_place(page: Page, base_url: str) -> None:
+def test_back_and_cancel_return_to_the_sheet_in_place(
+    page: Page, base_url: str, shot: Shot
+) -> None:
     session_id = session_with_hands(base_url, "Back to the sheet")
     open_sheet(page, session_id)
     sheet_url = page.url
@@ -199,9 +202,13 @@ def test_back_and_cancel_return_to_the_sheet_in_place(page: Page, base_url: str)
     assert page.url == sheet_url
     expect(page.get_by_role("link", name="Record hand")).to_be_focused()
 
-    # Opened again, it is as it was left; Cancel leaves it too.
+    # Opened again, it is as it was left; Cancel leaves it too, and is drawn above the Save bar.
     page.get_by_role("link", name="Record hand").tap()
     expect(chip(page, "Picker", "Dan")).to_be_checked()
+    at_widths(page, "record-hand-in-place", shot)
+    for width, height in ((320, 568), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert drawn_at_its_centre(page, "Cancel"), (width, height)
     page.get_by_role("link", name="Cancel").tap()
     expect(page.get_by_role("heading", level=1)).to_have_text("Back to the sheet")
     assert page.url == sheet_url
@@ -293,3 +300,24 @@ def test_a_hand_refused_in_place_says_why_and_saves_once_mended(page: Page, base
         (6, "Eve", "Ann", 40),
     ]
     assert page.evaluate(NOT_RELOADED) == [1, "no page load"]
+
+
+def test_a_form_kept_before_a_hand_was_undone_opens_for_the_hand_undone(
+    page: Page, base_url: str
+) -> None:
+    session_id = session_with_hands(base_url, "Kept, then undone")
+    open_sheet(page, session_id)  # keeps the form for hand 4
+    api(base_url, "DELETE", f"/api/sessions/{session_id}/hands/3")
+    # Opened again with the form's page not answering: the kept form serves, moved back a hand.
+    page.route("**/hands/new", lambda route: route.abort("internetdisconnected")
+               if route.request.method == "GET" else route.fallback())  # fmt: skip
+    page.reload()
+    page.get_by_role("link", name="Record hand").tap()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 3")
+    expect(page.locator(".form-head .muted")).to_have_text(
+        "Cat dealt · Dan → Eve → Ann → Bob → Cat"
+    )
+    fill(page, "Dan", "Eve", 75)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_role("status").filter(has_text="Hand 3 saved.")).to_be_focused()
+    assert hands_of(base_url, session_id)[2:] == [(3, "Dan", "Eve", 75)]

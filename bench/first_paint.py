@@ -6,9 +6,10 @@ database with one session of five players and 20 hands, then opens each page in 
 new browser context each time (cold cache), --runs times. Prints, for each page, the median and
 max first contentful paint, the requests it made and its bytes with their headers: as they
 came over the wire, and as gzip at level 6 would send every body, the service worker's first
-install included where the page registers one.
+install included where the page registers one. With --no-worker the service worker is
+blocked, as on a phone reaching `make run` over plain http on the LAN.
 
-    .venv/bin/python bench/first_paint.py [--runs 5]
+    .venv/bin/python bench/first_paint.py [--runs 5] [--no-worker]
 """
 
 from __future__ import annotations
@@ -53,24 +54,25 @@ class Load:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-worker", action="store_true", help="block the service worker")
     given = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        served(Path(folder), given.runs)
+        served(Path(folder), given.runs, "block" if given.no_worker else "allow")
 
 
-def served(folder: Path, runs: int) -> None:
+def served(folder: Path, runs: int, workers: str = "allow") -> None:
     """`run` against gunicorn on a new SQLite database in `folder`."""
     server = LiveServer(f"sqlite:///{folder / 'paint.sqlite3'}")
     server.fresh_schema()
     server.start()
     try:
-        run(server, runs)
+        run(server, runs, workers)
     finally:
         server.stop()
         server.log.unlink(missing_ok=True)
 
 
-def run(server: LiveServer, runs: int) -> None:
+def run(server: LiveServer, runs: int, workers: str = "allow") -> None:
     session_id = server.new_session()["id"]
     for body in pick_bodies(20):
         server.call("POST", f"/api/sessions/{session_id}/hands", body)
@@ -85,6 +87,7 @@ def run(server: LiveServer, runs: int) -> None:
     print(
         f"Chromium {PHONE['width']}x{PHONE['height']}, slow 4G (150 ms, 1.6 Mbit/s down, "
         f"750 kbit/s up), CPU x{CPU_SLOWDOWN}, cold cache, {runs} runs each"
+        + ("" if workers == "allow" else ", no service worker")
     )
     print(f"{'page':<12} {'FCP median':>11} {'FCP max':>9} {'requests':>9} {'wire':>9} {'gzip':>9}")
     with sync_playwright() as playwright:
@@ -96,7 +99,7 @@ def run(server: LiveServer, runs: int) -> None:
         loads: dict[str, list[Load]] = {name: [] for name in pages}
         for _ in range(runs):
             for name, path in pages.items():
-                loads[name].append(load(browser, base + path))
+                loads[name].append(load(browser, base + path, workers))
         for name, measured in loads.items():
             paints = [one.fcp_ms for one in measured]
             last = measured[-1]
@@ -107,8 +110,13 @@ def run(server: LiveServer, runs: int) -> None:
         browser.close()
 
 
-def load(browser: Browser, url: str) -> Load:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+def load(browser: Browser, url: str, workers: str = "allow") -> Load:
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        service_workers="block" if workers == "block" else "allow",
+    )
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")

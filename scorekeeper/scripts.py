@@ -1,12 +1,13 @@
 """The scripts of the pages a player opens at the table, each page's in one file: every script a
 page names costs a slow phone's main thread a request before it parses the page, so one instead
-of four lets the page paint sooner. A bundle is the scripts of `static/` in order, less their
-whole-line comments (a seventh of the bytes): ours declare nothing at the top level, so they share
-no names."""
+of four lets the page paint sooner. A bundle is the scripts of `static/` in order, ours without
+their comment lines (for their readers, not for the phone), vendored ones as they came: ours
+declare nothing at the top level, so they share no names."""
 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,9 +18,21 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     # The hand form's own script first: its handlers of Save come before the outbox's.
     "record": ("register.js", "hand_form.js", "vendor/idb-keyval/idb-keyval.js", "outbox.js"),
     "edit": ("register.js", "hand_form.js"),
-    "sheet": ("register.js", "vendor/idb-keyval/idb-keyval.js", "outbox.js", "live.js"),
+    # The scoresheet opens the hand form in place: the form's scripts, then its own.
+    "sheet": (
+        "register.js",
+        "hand_form.js",
+        "vendor/idb-keyval/idb-keyval.js",
+        "outbox.js",
+        "sheet_form.js",
+        "live.js",
+    ),
     "table": ("register.js", "live.js"),
 }
+
+
+# A line that is only a comment. (No string of ours spans lines, so none is cut into.)
+COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.M)
 
 
 @dataclass(frozen=True)
@@ -40,15 +53,16 @@ def bundle(name: str) -> Bundle:
     modified = _modified(name)
     if name not in held or held[name].modified != modified:
         folder = Path(current_app.static_folder or "")
-        text = "\n;\n".join(_code(folder / part) for part in BUNDLES[name])
+        text = "\n;\n".join(script(folder / part, part) for part in BUNDLES[name])
         etag = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
         held[name] = Bundle(text, etag, modified)
     return held[name]
 
 
-def _code(script: Path) -> str:
-    lines = script.read_text(encoding="utf-8").splitlines()
-    return "\n".join(line for line in lines if not line.lstrip().startswith("//"))
+def script(path: Path, part: str) -> str:
+    """One script as a bundle carries it."""
+    text = path.read_text(encoding="utf-8")
+    return text if part.startswith("vendor/") else COMMENT_LINE.sub("", text)
 
 
 def page_scripts(name: str) -> Markup:

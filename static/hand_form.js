@@ -1,147 +1,158 @@
 // Live score preview and small conveniences for the hand form. The form works without this.
+// It binds to the page's form, and to one the scoresheet opens in place (window.handForm).
 "use strict";
 (() => {
+  const bind = (form, inPlace = false) => {
+    const find = (id) => form.querySelector(`#${id}`);
+    const output = find("preview");
+    const picking = find("picking_points");
+    const opponents = find("opponent_points");
+    form.querySelector(".preview-button").hidden = true;
+
+    let timer = 0;
+    let asked = 0;
+    const cannot = () => {
+      output.textContent = "No preview offline: the hand is scored when it is sent.";
+      output.classList.add("pending");
+    };
+    const preview = () => {
+      const body = new FormData(form);
+      const ask = ++asked;
+      if (navigator.onLine === false) return cannot();
+      fetch(form.dataset.preview, { method: "POST", body, credentials: "same-origin" })
+        .then((response) => response.json())
+        .then((answer) => {
+          if (ask !== asked) return;
+          // A disagreeing result is said once: at the result.
+          const atResult = Boolean(live) && answer.field === "result";
+          output.textContent = answer.preview || (atResult ? "No preview: see the result." : answer.error) || "";
+          output.classList.toggle("pending", !answer.preview);
+          if (live) {
+            live.textContent = atResult ? answer.error : "";
+            live.hidden = !live.textContent;
+          }
+        })
+        .catch(() => {
+          if (ask === asked) cannot();
+        });
+    };
+
+    const isShown = (el) => el.getClientRects().length > 0;
+    const cleared = find("cleared");
+    const why = {
+      partner: (picker) => `${picker} picked, so can't be their own partner.`,
+      cracked_by: (picker) => `only a player who bid after ${picker} can crack.`,
+    };
+    const tidy = () => {
+      // A choice another hides is dropped, saying which and why.
+      const said = [];
+      const picked = form.querySelector('input[name="picker"]:checked');
+      const picker = picked && isShown(picked.closest("fieldset")) ? picked.value : form.dataset.forced;
+      for (const input of form.querySelectorAll("input[type=radio]:checked")) {
+        if (isShown(input.closest("label")) || !isShown(input.closest("fieldset"))) continue;
+        input.checked = false;
+        const none = form.querySelector(`input[name="${input.name}"][value=""]`);
+        if (none && isShown(none.closest("label"))) none.checked = true;
+        const legend = input.closest("fieldset").querySelector("legend").textContent;
+        const reason = why[input.name] ? why[input.name](picker) : "it no longer applies.";
+        said.push(`${legend} ${input.value} cleared: ${reason}`);
+      }
+      if (said.length) {
+        cleared.textContent = said.join(" ");
+        cleared.hidden = false;
+      }
+    };
+
+    const live = find("result-live");
+    // The result typed points give on their own (0 and 120 are schwarz), as the engine reads them.
+    const ROWS = [[120, "won_schwarz"], [91, "won_schneider"], [61, "won"], [31, "lost"], [1, "lost_schneider"], [0, "lost_schwarz"]];
+    // A result tapped stays as tapped (a disagreement is said, never mended); one the points
+    // chose follows the points, and goes with them.
+    let chosenByPoints = null;
+    const pickResult = (points) => {
+      const checked = form.querySelector('input[name="result"]:checked');
+      if (checked && checked !== chosenByPoints) return;
+      const row = points === null ? undefined : ROWS.find(([low]) => points >= low);
+      const input = row ? form.querySelector(`input[name="result"][value="${row[1]}"]`) : null;
+      if (checked) checked.checked = false;
+      if (input) input.checked = true;
+      chosenByPoints = input;
+    };
+
+    const complement = (from, to, picking) => {
+      const typed = from.value.trim();
+      if (typed !== "") to.value = "";
+      const n = Number(typed);
+      const valid = typed !== "" && Number.isInteger(n) && n >= 0 && n <= 120;
+      to.placeholder = valid ? String(120 - n) : "";
+      pickResult(valid ? (picking ? n : 120 - n) : null);
+    };
+    picking.addEventListener("input", () => complement(picking, opponents, true));
+    opponents.addEventListener("input", () => complement(opponents, picking, false));
+
+    // Typed points show their result, as an edit form opens with the points only.
+    if (!form.querySelector('input[name="result"]:checked')) {
+      if (picking.value.trim() !== "") complement(picking, opponents, true);
+      else if (opponents.value.trim() !== "") complement(opponents, picking, false);
+    }
+
+    form.addEventListener("change", (event) => {
+      if (event.target.name === "result") chosenByPoints = null;
+      tidy();
+    });
+    // Another dealer on the edit form: the form comes again for that dealer before any save.
+    const dealer = form.querySelector("select#dealer");
+    if (dealer) dealer.addEventListener("change", () => form.requestSubmit(form.querySelector(".preview-button")));
+    form.addEventListener("input", () => {
+      // An answer for what the form said before is never left standing.
+      asked++;
+      output.textContent = "";
+      clearTimeout(timer);
+      timer = setTimeout(preview, 120);
+    });
+
+    // Back to a sent form (reloaded with a new key, choices refilled): its old key again, so
+    // Save lands on the hand saved then. A form opened in place is never one come back to.
+    const sentKey = `sent ${location.pathname}`;
+    const fields = ["write_key", "number"];
+    const [visit] = performance.getEntriesByType("navigation");
+    const before = !inPlace && visit && visit.type === "back_forward" && sessionStorage.getItem(sentKey);
+    if (before) {
+      const was = JSON.parse(before);
+      for (const name of fields) {
+        const input = form.elements.namedItem(name);
+        if (input && was[name]) input.value = was[name];
+      }
+    }
+
+    let sent = false;
+    form.addEventListener("submit", (event) => {
+      if (sent) event.preventDefault();
+      sent = true;
+      if (inPlace || (event.submitter && event.submitter.name === "preview")) return;
+      const was = {};
+      for (const name of fields) {
+        const input = form.elements.namedItem(name);
+        if (input) was[name] = input.value;
+      }
+      sessionStorage.setItem(sentKey, JSON.stringify(was));
+    });
+    // The outbox keeps a hand saved with no network and resets the form for the next one.
+    form.addEventListener("reset", () => {
+      sent = false;
+      chosenByPoints = null;
+      clearTimeout(timer);
+      timer = setTimeout(preview, 0);
+    });
+    // Back online, what the save bar said offline is said again from the network.
+    addEventListener("online", () => form.isConnected && preview());
+    if (!output.textContent.trim()) preview();
+    // Sent in place and not landed (no network): Save may be tapped again.
+    return () => {
+      sent = false;
+    };
+  };
+  window.handForm = bind;
   const form = document.querySelector(".hand-form");
-  if (!form) return;
-  const output = document.getElementById("preview");
-  const picking = document.getElementById("picking_points");
-  const opponents = document.getElementById("opponent_points");
-  form.querySelector(".preview-button").hidden = true;
-
-  let timer = 0;
-  let asked = 0;
-  const cannot = () => {
-    output.textContent = "No preview offline: the hand is scored when it is sent.";
-    output.classList.add("pending");
-  };
-  const preview = () => {
-    const body = new FormData(form);
-    const ask = ++asked;
-    if (navigator.onLine === false) return cannot();
-    fetch(form.dataset.preview, { method: "POST", body, credentials: "same-origin" })
-      .then((response) => response.json())
-      .then((answer) => {
-        if (ask !== asked) return;
-        // A disagreeing result is said once: at the result.
-        const atResult = Boolean(live) && answer.field === "result";
-        output.textContent = answer.preview || (atResult ? "No preview: see the result." : answer.error) || "";
-        output.classList.toggle("pending", !answer.preview);
-        if (live) {
-          live.textContent = atResult ? answer.error : "";
-          live.hidden = !live.textContent;
-        }
-      })
-      .catch(() => {
-        if (ask === asked) cannot();
-      });
-  };
-
-  const isShown = (el) => el.getClientRects().length > 0;
-  const cleared = document.getElementById("cleared");
-  const why = {
-    partner: (picker) => `${picker} picked, so can't be their own partner.`,
-    cracked_by: (picker) => `only a player who bid after ${picker} can crack.`,
-  };
-  const tidy = () => {
-    // A choice another hides is dropped, saying which and why.
-    const said = [];
-    const picked = form.querySelector('input[name="picker"]:checked');
-    const picker = picked && isShown(picked.closest("fieldset")) ? picked.value : form.dataset.forced;
-    for (const input of form.querySelectorAll("input[type=radio]:checked")) {
-      if (isShown(input.closest("label")) || !isShown(input.closest("fieldset"))) continue;
-      input.checked = false;
-      const none = form.querySelector(`input[name="${input.name}"][value=""]`);
-      if (none && isShown(none.closest("label"))) none.checked = true;
-      const legend = input.closest("fieldset").querySelector("legend").textContent;
-      const reason = why[input.name] ? why[input.name](picker) : "it no longer applies.";
-      said.push(`${legend} ${input.value} cleared: ${reason}`);
-    }
-    if (said.length) {
-      cleared.textContent = said.join(" ");
-      cleared.hidden = false;
-    }
-  };
-
-  const live = document.getElementById("result-live");
-  // The result typed points give on their own (0 and 120 are schwarz), as the engine reads them.
-  const ROWS = [[120, "won_schwarz"], [91, "won_schneider"], [61, "won"], [31, "lost"], [1, "lost_schneider"], [0, "lost_schwarz"]];
-  // A result tapped stays as tapped (a disagreement is said, never mended); one the points
-  // chose follows the points, and goes with them.
-  let chosenByPoints = null;
-  const pickResult = (points) => {
-    const checked = form.querySelector('input[name="result"]:checked');
-    if (checked && checked !== chosenByPoints) return;
-    const row = points === null ? undefined : ROWS.find(([low]) => points >= low);
-    const input = row ? form.querySelector(`input[name="result"][value="${row[1]}"]`) : null;
-    if (checked) checked.checked = false;
-    if (input) input.checked = true;
-    chosenByPoints = input;
-  };
-
-  const complement = (from, to, picking) => {
-    const typed = from.value.trim();
-    if (typed !== "") to.value = "";
-    const n = Number(typed);
-    const valid = typed !== "" && Number.isInteger(n) && n >= 0 && n <= 120;
-    to.placeholder = valid ? String(120 - n) : "";
-    pickResult(valid ? (picking ? n : 120 - n) : null);
-  };
-  picking.addEventListener("input", () => complement(picking, opponents, true));
-  opponents.addEventListener("input", () => complement(opponents, picking, false));
-
-  // Typed points show their result, as an edit form opens with the points only.
-  if (!form.querySelector('input[name="result"]:checked')) {
-    if (picking.value.trim() !== "") complement(picking, opponents, true);
-    else if (opponents.value.trim() !== "") complement(opponents, picking, false);
-  }
-
-  form.addEventListener("change", (event) => {
-    if (event.target.name === "result") chosenByPoints = null;
-    tidy();
-  });
-  // Another dealer on the edit form: the form comes again for that dealer before any save.
-  const dealer = form.querySelector("select#dealer");
-  if (dealer) dealer.addEventListener("change", () => form.requestSubmit(form.querySelector(".preview-button")));
-  form.addEventListener("input", () => {
-    // An answer for what the form said before is never left standing.
-    asked++;
-    output.textContent = "";
-    clearTimeout(timer);
-    timer = setTimeout(preview, 120);
-  });
-
-  // Back to a sent form (reloaded with a new key, choices refilled): its old key again, so
-  // Save lands on the hand saved then.
-  const sentKey = `sent ${location.pathname}`;
-  const fields = ["write_key", "number"];
-  const [visit] = performance.getEntriesByType("navigation");
-  const before = visit && visit.type === "back_forward" && sessionStorage.getItem(sentKey);
-  if (before) {
-    const was = JSON.parse(before);
-    for (const name of fields) {
-      const input = form.elements.namedItem(name);
-      if (input && was[name]) input.value = was[name];
-    }
-  }
-
-  let sent = false;
-  form.addEventListener("submit", (event) => {
-    if (sent) event.preventDefault();
-    sent = true;
-    if (event.submitter && event.submitter.name === "preview") return;
-    const was = {};
-    for (const name of fields) {
-      const input = form.elements.namedItem(name);
-      if (input) was[name] = input.value;
-    }
-    sessionStorage.setItem(sentKey, JSON.stringify(was));
-  });
-  // The outbox keeps a hand saved with no network and resets the form for the next one.
-  form.addEventListener("reset", () => {
-    sent = false;
-    chosenByPoints = null;
-    clearTimeout(timer);
-    timer = setTimeout(preview, 0);
-  });
-  if (!output.textContent.trim()) preview();
+  if (form) bind(form);
 })();

@@ -100,6 +100,13 @@
     if (part && part.isConnected) window.scrollBy(0, part.getBoundingClientRect().top - sight.top);
   }
 
+  // What the page shows now, for the scripts that go by it (sheet_form.js).
+  function shows(version, count) {
+    etag = `"${version}"`;
+    root.dataset.liveVersion = version;
+    root.dataset.liveHands = count;
+  }
+
   function tell(count, mine) {
     const by = mine ? "" : " on another phone";
     if (count === hands + 1) news.textContent = `Hand ${count} recorded${by}.`;
@@ -136,9 +143,9 @@
       const page = await fetch(pageUrl(), { cache: "no-store" });
       if (!page.ok) return;
       const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
-      etag = answer.headers.get("ETag") || etag;
       const sight = inSight();
       tell(session.hands.length, mine);
+      shows((answer.headers.get("ETag") || etag).replace(/^W\/|"/g, ""), hands);
       finish(fresh, sight);
     } catch {
       // Offline or the server is away: the page stays as it is until a later tick.
@@ -166,6 +173,15 @@
   document.addEventListener("live:refresh", () => {
     fromThisPhone = true;
     poll();
+  });
+  // The page as the server answered a hand saved in place: shown now, and not told again as news.
+  document.addEventListener("live:page", (event) => {
+    const fresh = event.detail;
+    const given = fresh.querySelector("[data-live]");
+    if (!given) return;
+    hands = Number(given.dataset.liveHands);
+    shows(given.dataset.liveVersion, hands);
+    finish(fresh);
   });
   // A region that waited for its user is swapped as soon as they leave it.
   document.addEventListener("focusout", () => {

@@ -1,11 +1,13 @@
 // Hands saved with no network wait here (IndexedDB) and are sent in order when it returns,
 // each under its form's write key, so a hand whose reply was lost still lands once.
+// The record form binds to it as the page loads, or as the scoresheet opens it in place
+// (window.outbox.bind).
 "use strict";
 (() => {
   const store = window.idbKeyval;
-  const form = document.querySelector("form.hand-form[data-session]");
+  const page = document.querySelector("form.hand-form[data-session]");
   const region = () => document.getElementById("outbox");
-  const place = form || region();
+  const place = page || region();
   if (!store || !window.indexedDB || !place) return;
   const session = Number(place.dataset.session);
   const entries = async () => (await store.get("outbox")) || [];
@@ -36,6 +38,7 @@
       for (const entry of await entries()) {
         if (entry.state) stuck.add(entry.session);
         if (stuck.has(entry.session)) continue;
+        if (!(await entries()).some((other) => other.key === entry.key)) continue; // taken back meanwhile
         const answer = await post(entry.url, entry.fields);
         if (landed(answer, entry.url)) {
           await change((box) => box.filter((other) => other.key !== entry.key));
@@ -75,6 +78,16 @@
     await change((box) => shift(box.filter((other) => other.key !== entry.key), entry, -1));
     sendAll();
   };
+  // A hand just kept, taken back from its "saved" status: whether it was still waiting.
+  const forget = async (key) => {
+    let found = null;
+    await change((box) => {
+      found = box.find((other) => other.key === key && !other.state) || null;
+      return found ? shift(box.filter((other) => other !== found), found, -1) : box;
+    });
+    render();
+    return Boolean(found);
+  };
   const button = (text, action) => {
     const tap = document.createElement("button");
     tap.type = "button";
@@ -89,6 +102,8 @@
   const render = async () => {
     const section = region();
     const mine = (await entries()).filter((entry) => entry.session === session);
+    // The scoresheet shows them in its grid too (sheet_form.js).
+    if (!page) document.dispatchEvent(new CustomEvent("outbox:changed", { detail: mine }));
     const now = JSON.stringify([mine, lastSent]);
     if (!section || now === shown) return;
     shown = now;
@@ -114,124 +129,141 @@
     section.replaceChildren(status, ...(mine.length ? [list] : []));
   };
 
+  // Who deals `steps` hands after `dealer` (before, if negative), who sits out then and the
+  // bidding order: the seat logic the record form carries (its data-seats and data-out).
+  const seating = (seats, dealer, outCount, steps = 0) => {
+    const at = (((seats.indexOf(dealer) + steps) % seats.length) + seats.length) % seats.length;
+    const out = Array.from({ length: outCount }, (_, back) => seats[(at - back + seats.length) % seats.length]);
+    const order = [...seats.slice(at + 1), ...seats.slice(0, at + 1)].filter((player) => !out.includes(player));
+    return { dealer: seats[at], out, order };
+  };
+  const outWords = (out) => `${out.join(", ").replace(/, ([^,]*)$/, " and $1")} sit${out.length > 1 ? "" : "s"} out`;
+
   document.addEventListener("live:updated", render);
   addEventListener("online", sendAll);
   setInterval(async () => (await entries()).some((entry) => !entry.state) && sendAll(), 10000);
 
-  if (!form) {
-    render().then(sendAll);
-    // The worker keeps what it fetches: the record form, and its scripts; this page and the
-    // stylesheets it links, which came before the worker did.
-    const record = document.querySelector(`a[href$="/sessions/${session}/hands/new"]`);
-    const urls = record ? [record.href, "/scripts/record.js"] : [];
-    const styles = Array.from(document.querySelectorAll("link[rel=stylesheet]"), (link) => link.href);
-    const load = (url) => fetch(url, { credentials: "same-origin" }).catch(() => {});
-    const worker = navigator.serviceWorker;
-    if (worker && worker.controller) urls.map(load);
-    else if (worker) worker.addEventListener("controllerchange", () => [location.href, ...styles, ...urls].map(load), { once: true });
+  // The record form, set for the next hand with no network: the next seat deals. `done` says
+  // where a hand sent went (the scoresheet's answer, and its number): by default the phone
+  // goes there; `refused`, the server's answer to a hand it refused or asks about (by default
+  // the phone sends the form to show it); `kept`, that a hand was kept on this phone.
+  const bind = (form, { done, refused, kept, fresh = false } = {}) => {
+    const seats = JSON.parse(form.dataset.seats);
+    let dealer = form.dataset.dealer;
+    const field = (name) => form.elements.namedItem(name);
+    const advanceTo = (number) => {
+      const now = seating(seats, dealer, Number(form.dataset.out), number - Number(field("number").value));
+      dealer = now.dealer;
+      const { out, order } = now;
+      field("number").value = number;
+      form.querySelector("h1").textContent = `Hand ${number}`;
+      document.title = document.title.replace(/^Hand \d+/, `Hand ${number}`);
+      const who = document.createElement("strong");
+      who.textContent = dealer;
+      form.querySelector(".form-head .muted").replaceChildren(who, ` dealt · ${order.join(" → ")}`);
+      const sitsOut = form.querySelector(".sits-out");
+      if (sitsOut) sitsOut.textContent = `${outWords(out)} this hand.`;
+      for (const chip of form.querySelectorAll("label[class*=bid-]")) {
+        chip.className = chip.className.replace(/bid-\d+/, `bid-${order.indexOf(chip.querySelector("input").value) + 1}`);
+      }
+    };
+
+    const label = (name) => {
+      const input = form.querySelector(`input[name="${name}"]:checked`);
+      return input && input.value ? input.closest("label").textContent.trim() : "";
+    };
+    const summary = () => {
+      const kind = field("kind").value;
+      if (kind === "passed") return label("kind") + (label("winner") && `, ${label("winner")} won`);
+      if (kind === "penalty") return `${label("kind")}: ${label("penalized")}`;
+      const partner = label("partner");
+      const team = partner && partner !== "Alone" ? `${label("picker")} & ${partner}` : `${label("picker")} alone`;
+      return team + (label("result") && `, ${label("result").toLowerCase()}`);
+    };
+
+    const keep = async () => {
+      // A form left as it opened (a stray tap after the last save) is not kept.
+      const changed = (input) => (input.type === "radio" || input.type === "checkbox"
+        ? input.checked !== input.defaultChecked
+        : input.type === "text" && input.value.trim() !== input.defaultValue.trim());
+      if (![...form.elements].some(changed)) {
+        return form.reset();
+      }
+      const fields = Object.fromEntries(new FormData(form));
+      const box = await entries();
+      if (!box.some((entry) => entry.key === fields.write_key) && (await wasSent(fields.write_key))) {
+        fields.write_key = freshKey(); // a form the worker kept, sent before: this is another hand
+      }
+      const number = Number(fields.number);
+      const entry = { key: fields.write_key, session, number, url: form.action, summary: summary(), fields, at: Date.now() };
+      await change((now) => {
+        // A hand kept again (a review saved as the next hand) keeps its place.
+        const was = now.find((other) => other.key === entry.key);
+        return was ? shift(now.map((other) => (other === was ? { ...entry, at: was.at } : other)), was, number - was.number) : [...now, entry];
+      });
+      field("write_key").value = freshKey();
+      advanceTo(number + 1);
+      form.reset();
+      render();
+      if (kept) kept(entry);
+      else scrollTo(0, 0);
+    };
+
+    form.addEventListener("submit", async (event) => {
+      if (event.defaultPrevented || (event.submitter && event.submitter.name === "preview")) return;
+      event.preventDefault();
+      const key = field("write_key").value;
+      const reviewed = (await entries()).find((entry) => entry.key === key);
+      await sendAll();
+      const waiting = (await entries()).some((entry) => entry.session === session && entry.key !== key);
+      if (!navigator.onLine || (waiting && !reviewed)) return keep();
+      let answer;
+      try {
+        // The scoresheet fetched here leaves "Hand N saved." for the next page; one that stays
+        // shows it from this answer.
+        answer = await post(form.action, Object.fromEntries(new FormData(form)), done ? {} : { "X-Sent-By": "outbox" });
+      } catch {
+        return keep();
+      }
+      // Refused or asked about: the server's page says why.
+      if (!landed(answer, form.action)) return refused ? refused(answer) : form.submit();
+      const saved = Number(new URL(answer.url).searchParams.get("saved"));
+      await noteSent(key);
+      if (reviewed) await change((box) => shift(box.filter((entry) => entry.key !== key), reviewed, saved - reviewed.number));
+      if (done) done(answer, saved);
+      else location.assign(answer.url);
+    });
+
+    // Set for the hand after those waiting here, and with a key of its own.
+    const ready = (async () => {
+      if (fresh) field("write_key").value = freshKey();
+      const key = field("write_key").value;
+      const mine = (await entries()).filter((entry) => entry.session === session);
+      if (!mine.some((entry) => entry.key === key && entry.state)) {
+        // Opened with hands waiting, or kept by the worker: for the hand after them. Back to a
+        // sent form keeps its key (hand_form.js).
+        const [visit] = performance.getEntriesByType("navigation");
+        const back = visit && visit.type === "back_forward";
+        if (mine.some((entry) => entry.key === key) || (!back && (await wasSent(key)))) field("write_key").value = freshKey();
+        const last = Math.max(0, ...mine.map((entry) => entry.number));
+        if (last >= Number(field("number").value)) advanceTo(last + 1);
+      }
+      await render();
+      sendAll();
+    })();
+    return { ready, advanceTo, dealer: () => dealer };
+  };
+
+  window.outbox = { bind, entries, forget, seating, outWords, session };
+  if (page) {
+    bind(page);
     return;
   }
-
-  // The record form, set for the next hand with no network: the next seat deals.
-  const seats = JSON.parse(form.dataset.seats);
-  let dealer = form.dataset.dealer;
-  const field = (name) => form.elements.namedItem(name);
-  const advanceTo = (number) => {
-    for (let at = Number(field("number").value); at < number; at++) dealer = seats[(seats.indexOf(dealer) + 1) % seats.length];
-    const at = seats.indexOf(dealer);
-    const out = Array.from({ length: Number(form.dataset.out) }, (_, back) => seats[(at - back + seats.length) % seats.length]);
-    const order = [...seats.slice(at + 1), ...seats.slice(0, at + 1)].filter((player) => !out.includes(player));
-    field("number").value = number;
-    form.querySelector("h1").textContent = `Hand ${number}`;
-    document.title = document.title.replace(/^Hand \d+/, `Hand ${number}`);
-    const who = document.createElement("strong");
-    who.textContent = dealer;
-    form.querySelector(".form-head .muted").replaceChildren(who, ` dealt · ${order.join(" → ")}`);
-    const sitsOut = form.querySelector(".sits-out");
-    if (sitsOut) sitsOut.textContent = `${out.join(", ").replace(/, ([^,]*)$/, " and $1")} sit${out.length > 1 ? "" : "s"} out this hand.`;
-    for (const chip of form.querySelectorAll("label[class*=bid-]")) {
-      chip.className = chip.className.replace(/bid-\d+/, `bid-${order.indexOf(chip.querySelector("input").value) + 1}`);
-    }
-  };
-
-  const label = (name) => {
-    const input = form.querySelector(`input[name="${name}"]:checked`);
-    return input && input.value ? input.closest("label").textContent.trim() : "";
-  };
-  const summary = () => {
-    const kind = field("kind").value;
-    if (kind === "passed") return label("kind") + (label("winner") && `, ${label("winner")} won`);
-    if (kind === "penalty") return `${label("kind")}: ${label("penalized")}`;
-    const partner = label("partner");
-    const team = partner && partner !== "Alone" ? `${label("picker")} & ${partner}` : `${label("picker")} alone`;
-    return team + (label("result") && `, ${label("result").toLowerCase()}`);
-  };
-
-  const keep = async () => {
-    // A form left as it opened (a stray tap after the last save) is not kept.
-    const changed = (input) => (input.type === "radio" || input.type === "checkbox"
-      ? input.checked !== input.defaultChecked
-      : input.type === "text" && input.value.trim() !== input.defaultValue.trim());
-    if (![...form.elements].some(changed)) {
-      return form.reset();
-    }
-    const fields = Object.fromEntries(new FormData(form));
-    const box = await entries();
-    if (!box.some((entry) => entry.key === fields.write_key) && (await wasSent(fields.write_key))) {
-      fields.write_key = freshKey(); // a form the worker kept, sent before: this is another hand
-    }
-    const number = Number(fields.number);
-    const entry = { key: fields.write_key, session, number, url: form.action, summary: summary(), fields, at: Date.now() };
-    await change((now) => {
-      // A hand kept again (a review saved as the next hand) keeps its place.
-      const was = now.find((other) => other.key === entry.key);
-      return was ? shift(now.map((other) => (other === was ? { ...entry, at: was.at } : other)), was, number - was.number) : [...now, entry];
-    });
-    field("write_key").value = freshKey();
-    advanceTo(number + 1);
-    form.reset();
-    scrollTo(0, 0);
-    render();
-  };
-
-  form.addEventListener("submit", async (event) => {
-    if (event.defaultPrevented || (event.submitter && event.submitter.name === "preview")) return;
-    event.preventDefault();
-    const key = field("write_key").value;
-    const reviewed = (await entries()).find((entry) => entry.key === key);
-    await sendAll();
-    const waiting = (await entries()).some((entry) => entry.session === session && entry.key !== key);
-    if (!navigator.onLine || (waiting && !reviewed)) return keep();
-    let answer;
-    try {
-      // The scoresheet fetched here leaves "Hand N saved." for the next page.
-      answer = await post(form.action, Object.fromEntries(new FormData(form)), { "X-Sent-By": "outbox" });
-    } catch {
-      return keep();
-    }
-    // Refused or asked about: the server's page says why.
-    if (!landed(answer, form.action)) return form.submit();
-    const url = new URL(answer.url);
-    const saved = Number(url.searchParams.get("saved"));
-    if (saved) url.hash = `hand-${saved}`;
-    await noteSent(key);
-    if (reviewed) await change((box) => shift(box.filter((entry) => entry.key !== key), reviewed, saved - reviewed.number));
-    location.assign(url.href);
-  });
-
-  (async () => {
-    const key = field("write_key").value;
-    const mine = (await entries()).filter((entry) => entry.session === session);
-    if (!mine.some((entry) => entry.key === key && entry.state)) {
-      // Opened with hands waiting, or kept by the worker: for the hand after them. Back to a
-      // sent form keeps its key (hand_form.js).
-      const [visit] = performance.getEntriesByType("navigation");
-      const back = visit && visit.type === "back_forward";
-      if (mine.some((entry) => entry.key === key) || (!back && (await wasSent(key)))) field("write_key").value = freshKey();
-      const last = Math.max(0, ...mine.map((entry) => entry.number));
-      if (last >= Number(field("number").value)) advanceTo(last + 1);
-    }
-    await render();
-    sendAll();
-  })();
+  render().then(sendAll);
+  // The worker keeps what it fetches: this page and the stylesheets it links, which came before
+  // the worker did. The record form the scoresheet keeps for itself (sheet_form.js).
+  const styles = Array.from(document.querySelectorAll("link[rel=stylesheet]"), (link) => link.href);
+  const load = (url) => fetch(url, { credentials: "same-origin" }).catch(() => {});
+  const worker = navigator.serviceWorker;
+  if (worker && !worker.controller) worker.addEventListener("controllerchange", () => [location.href, ...styles].map(load), { once: true });
 })();

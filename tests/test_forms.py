@@ -128,9 +128,9 @@ def hands_path(session_id: int, rest: str = "new") -> str:
 
 
 def sheet_path(session_id: int, saved: int | None = None, undone: int | None = None) -> str:
-    """The scoresheet, at the hand just saved, or offering to bring back the hand just deleted."""
+    """The scoresheet after a hand was saved, or offering to bring back the hand just deleted."""
     if saved is not None:
-        return f"/sessions/{session_id}?saved={saved}#hand-{saved}"
+        return f"/sessions/{session_id}?saved={saved}"
     return f"/sessions/{session_id}" + ("" if undone is None else f"?undone={undone}")
 
 

@@ -62,10 +62,9 @@ def roster_write() -> Iterator[writes.Write]:
 
 
 def saved_hand(session_id: int, number: int) -> str:
-    """The scoresheet, at the hand just saved."""
-    return url_for(
-        "pages.session_page", session_id=session_id, saved=number, _anchor=f"hand-{number}"
-    )
+    """The scoresheet after a hand was saved: from its top, where "Hand N saved." with Undo,
+    who deals next and Record hand are, with the hand's row marked where it is."""
+    return url_for("pages.session_page", session_id=session_id, saved=number)
 
 
 def done(write: writes.Write, location: str, message: str | None = None) -> BaseResponse:

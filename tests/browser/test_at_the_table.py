@@ -37,7 +37,7 @@ def test_enter_in_the_points_box_saves(page: Page, base_url: str, shot: Shot) ->
     page.get_by_label("Picking team points").fill("75")
     page.get_by_label("Picking team points").press("Enter")
     expect(page.get_by_role("status")).to_contain_text("Hand 1 saved.")
-    assert page.url.endswith(f"/sessions/{session_id}?saved=1#hand-1")
+    assert page.url.endswith(f"/sessions/{session_id}?saved=1")
     assert totals_on_page(page) == BOB_AND_CAT_WIN
     assert len(hands(base_url, session_id)) == 1
     shot(page, "saved-status")
@@ -69,7 +69,7 @@ def test_back_then_save_lands_on_the_saved_hand(page: Page, base_url: str) -> No
     expect(page.get_by_role("button", name="Save hand")).to_be_visible()
     page.get_by_role("button", name="Save hand").tap()
     expect(page.get_by_role("status")).to_contain_text("Hand 1 saved.")
-    assert page.url.endswith(f"/sessions/{session_id}?saved=1#hand-1")
+    assert page.url.endswith(f"/sessions/{session_id}?saved=1")
     assert len(hands(base_url, session_id)) == 1
     assert totals_on_page(page) == BOB_AND_CAT_WIN
     expect(page.locator("tr.saved")).to_have_count(1)
@@ -134,7 +134,7 @@ def test_a_forced_pick_never_offers_the_dealer_as_partner(
     chip(page, "Result", "Lost").tap()
     page.get_by_role("button", name="Save hand").tap()
     # The form has two statuses of its own (what was cleared, the preview): the scoresheet first.
-    expect(page).to_have_url(f"{base_url}/sessions/{session_id}?saved=1#hand-1")
+    expect(page).to_have_url(f"{base_url}/sessions/{session_id}?saved=1")
     expect(page.get_by_role("status")).to_contain_text("Hand 1 saved.")
     (hand,) = hands(base_url, session_id)
     assert (hand["picker"], hand["partner"], hand["result"]) == ("Ann", "Bob", "lost")
@@ -221,6 +221,6 @@ def test_another_dealer_on_an_edit_clears_the_crack_it_rules_out(
     expect(chip(page, "Cracked by", "Dan")).not_to_be_checked()
     shot(page, "edit-dealer-cleared")
     page.get_by_role("button", name="Save hand").tap()
-    expect(page).to_have_url(f"{base_url}/sessions/{session_id}?saved=1#hand-1")
+    expect(page).to_have_url(f"{base_url}/sessions/{session_id}?saved=1")
     (hand,) = hands(base_url, session_id)
     assert (hand["dealer"], hand["cracked_by"], hand["multiplier"]) == ("Cat", None, 1)

@@ -68,6 +68,10 @@ def test_hands_saved_offline_arrive_once_in_order(page: Page, base_url: str, sho
     page.context.set_offline(False)
     expect(outbox(page).get_by_role("status")).to_have_text("Hand 5 sent.")
     expect(outbox(page).locator("li")).to_have_count(0)
+    # The save bar no longer says what it said offline.
+    expect(page.locator("#preview")).not_to_have_text(
+        "No preview offline: the hand is scored when it is sent."
+    )
     assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 75), (5, "Ann", None, 25)]
 
     # Nothing is sent twice: not on a reload, not on the scoresheet.

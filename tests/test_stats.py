@@ -392,20 +392,14 @@ def test_season_chart_has_a_point_per_session_in_date_order(
     assert "2025-03-01 to 2025-04-01" in svg
 
 
-def test_season_chart_of_one_session_is_a_line_from_0(api: Api, client: FlaskClient) -> None:
+def test_season_chart_of_one_session_is_a_line_from_0(
+    api: Api, app: Flask, client: FlaskClient
+) -> None:
     session_id = api.new_session()["id"]
     api.record(session_id, **pick("Ann", "Bob", 75))
-    ann = api.session(session_id)["standings"][0]
-    assert (ann["player"], ann["total"]) == ("Ann", 2)
-    players = re.findall(r'href="/players/(\d+)"', client.get("/leaderboard").text)
-    svg = next(
-        chart
-        for player in players
-        for chart in re.findall(
-            r'<svg class="chart".*?</svg>', client.get(f"/players/{player}").text
-        )
-        if "Ann +2" in chart
-    )
+    page_of_ann = client.get(f"/players/{player_ids(app)['Ann']}").text
+    (svg,) = re.findall(r'<svg class="chart".*?</svg>', page_of_ann)
+    assert "Ann +2" in svg
     (points,) = re.findall(r'<polyline points="([^"]+)"', svg)
     assert len(points.split()) == 2
 

@@ -56,7 +56,18 @@ def _take_lock() -> _Lock | None:
         if row is None or not row[0]:
             connection.close()
             return None
-        return _Lock(connection.close)
+
+        def release() -> None:
+            # Unlocked before closing: a closed connection's backend lets go of its locks only
+            # once it has ended, a moment after `close` returns, and a restore that follows at
+            # once would find the lock still held.
+            try:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", (RESTORE_LOCK,))
+                connection.commit()
+            finally:
+                connection.close()
+
+        return _Lock(release)
     database = engine.url.database
     if not database or database == ":memory:":
         return _Lock(lambda: None)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from . import journal, rules, store, writes
@@ -25,9 +25,10 @@ from .api.parse import LONE_SURROGATE, hand_request, session_request
 from .errors import database_busy
 from .extensions import db
 from .journal import plural
-from .json_format import hand_input_json, iso, options_json
-from .models import Player, RuleSet, Session
+from .json_format import change_json, hand_input_json, iso, options_json
+from .models import Player, RuleSet, Session, TrashedSession
 from .rules import RuleError
+from .rules.choices import choice
 from .settling import payments_json
 
 FORMAT = "sheepshead-scorekeeper-backup"
@@ -70,13 +71,26 @@ class Written:
     hands: int = 0
     players: int = 0
     rule_sets: int = 0
+    trashed: int = 0
 
     def __str__(self) -> str:
         sessions = f"{plural(self.sessions, 'session')} with {plural(self.hands, 'hand')}"
-        players = plural(self.players, "player")
-        if self.rule_sets:
-            return f"{sessions}, {players}, and {plural(self.rule_sets, 'rule set')}"
-        return f"{sessions}, and {players}"
+        return listed(
+            sessions,
+            plural(self.players, "player"),
+            plural(self.rule_sets, "rule set") if self.rule_sets else "",
+            in_the_trash(self.trashed),
+        )
+
+
+def listed(*parts: str) -> str:
+    """'a, b, and c' of the parts given (an empty one left out): what a backup holds."""
+    given = [part for part in parts if part]
+    return f"{', '.join(given[:-1])}, and {given[-1]}"
+
+
+def in_the_trash(trashed: int) -> str:
+    return f"{plural(trashed, 'session')} in the trash" if trashed else ""
 
 
 def backup_text(written: Written | None = None) -> Iterator[str]:
@@ -90,9 +104,10 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
     written.players = len(players)
     head = {"format": FORMAT, "version": VERSION, "exported_at": iso(datetime.now(UTC))}
     yield _dumps(head)[:-1] + ',\n"players": ' + _dumps(players) + ',\n"sessions": ['
-    for session in store.every_session(Session.id):
+    for session in store.every_session(Session.id, with_history=True):
         comma = "," if written.sessions else ""
-        yield f"{comma}\n{_dumps(session_backup_json(session))}"
+        changes = [change_json(change) for change in session.changes]
+        yield f"{comma}\n{_dumps(session_backup_json(session) | {'changes': changes})}"
         written.sessions += 1
         written.hands += len(session.hands)
     rule_sets = [
@@ -100,7 +115,16 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
         for rule_set in db.session.scalars(select(RuleSet).order_by(RuleSet.id))
     ]
     written.rule_sets = len(rule_sets)
-    yield '\n],\n"rule_sets": ' + _dumps(rule_sets) + "}\n"
+    yield '\n],\n"rule_sets": ' + _dumps(rule_sets) + ',\n"trash": ['
+    trash = db.session.scalars(
+        select(TrashedSession).where(TrashedSession.kept()).order_by(TrashedSession.session_id)
+    )
+    for entry in trash:
+        comma = "," if written.trashed else ""
+        trashed = {"id": entry.session_id, "deleted_at": iso(entry.deleted_at), **entry.data}
+        yield f"{comma}\n{_dumps(trashed)}"
+        written.trashed += 1
+    yield "\n]}\n"
 
 
 def export_backup() -> dict[str, Any]:
@@ -181,7 +205,12 @@ def _backup_int(literal: str) -> int:
     return int(literal)
 
 
-PARTS = {"players": "Player", "sessions": "Session", "rule_sets": "Rule set"}
+PARTS = {
+    "players": "Player",
+    "sessions": "Session",
+    "rule_sets": "Rule set",
+    "trash": "Trashed session",
+}
 
 
 def _lone_surrogate(data: Any) -> str | None:
@@ -227,14 +256,16 @@ class Restored:
     players: int
     already: int = 0
     rule_sets: int = 0
+    trashed: int = 0
 
     def __str__(self) -> str:
         sessions = f"{plural(self.sessions, 'session')} with {plural(self.hands, 'hand')}"
-        players = plural(self.players, "new player")
-        if self.rule_sets:
-            restored = f"{sessions}, {players}, and {plural(self.rule_sets, 'rule set')}"
-        else:
-            restored = f"{sessions}, and {players}"
+        restored = listed(
+            sessions,
+            plural(self.players, "new player"),
+            plural(self.rule_sets, "rule set") if self.rule_sets else "",
+            in_the_trash(self.trashed),
+        )
         if self.already:
             held = "was" if self.already == 1 else "were"
             restored += f" ({plural(self.already, 'session')} {held} here already)"
@@ -296,6 +327,10 @@ class Restore:
         if not isinstance(self.rule_sets, list):
             raise RuleError("This backup is damaged: its rule sets are not a list.")
         _check_rule_sets(self.rule_sets)
+        self._trash_given = data.get("trash", [])
+        if not isinstance(self._trash_given, list):
+            raise RuleError("This backup is damaged: its trash is not a list.")
+        self.trash: list[dict[str, Any]] = []
         self.players = _checked_players(players)
         # What undoing a restore that was cut short took out, if there was one.
         self.undone = journal.undo_cut_short()
@@ -318,7 +353,8 @@ class Restore:
 
     def check(self) -> Iterator[int]:
         """Check every session and its hands through the rules engine, yielding how many
-        sessions each batch's worth checked; a refusal raises `RuleError`. Nothing is written."""
+        sessions each batch's worth checked, then the trash; a refusal raises `RuleError`.
+        Nothing is written."""
         self.sessions = []
         pending = 0
         for session in _checked_sessions(self._given, self.players, self.keep_ids):
@@ -327,6 +363,7 @@ class Restore:
             if pending == SESSIONS_A_BATCH:
                 yield pending
                 pending = 0
+        self.trash = _checked_trash(self._trash_given)
         if pending:
             yield pending
 
@@ -389,7 +426,10 @@ class Restore:
         return [player.id for player in players if player.id not in here]
 
     def _largest_session(self) -> int:
-        return max((checked.session_id for checked in self.sessions), default=0)
+        """The largest id of the backup's sessions, those in its trash included."""
+        return max(
+            (*(checked.session_id for checked in self.sessions), *self._trash_ids()), default=0
+        )
 
     def _add_sessions(self, batch: list[_Checked]) -> dict[int, int]:
         """Add the batch's sessions that are not here yet, deciding under the write's lock;
@@ -413,9 +453,40 @@ class Restore:
 
     def _finish(self, write: writes.Write, answer: AnswerOf | None) -> None:
         rule_sets = _add_rule_sets(self.rule_sets)
-        self.restored = replace(self.restored, players=self._players_added, rule_sets=rule_sets)
+        self.restored = replace(
+            self.restored,
+            players=self._players_added,
+            rule_sets=rule_sets,
+            trashed=self._add_trash(),
+        )
         if answer is not None:
             write.answered(*answer(self.restored))
+
+    def _add_trash(self) -> int:
+        """Put the backup's trash in the trash here, each session under its id; merged, one
+        whose id the trash here holds already is added under a new id, unless it is the same.
+        Return how many were added."""
+        held = {
+            entry.session_id: entry.data
+            for entry in db.session.scalars(
+                select(TrashedSession).where(TrashedSession.session_id.in_(self._trash_ids()))
+            )
+        }
+        largest = db.session.scalar(select(func.max(TrashedSession.session_id))) or 0
+        added = []
+        for entry in self.trash:
+            if entry["session_id"] in held:
+                if held[entry["session_id"]] == entry["data"]:
+                    continue
+                largest += 1
+                entry = entry | {"session_id": largest}
+            added.append(entry)
+        if added:
+            db.session.execute(insert(TrashedSession.__table__), added)
+        return len(added)
+
+    def _trash_ids(self) -> list[int]:
+        return [entry["session_id"] for entry in self.trash]
 
     def _failed(self, error: Exception, start: int) -> RuleError:
         """What a batch that failed raises, saying why: the first wrote nothing; what the
@@ -583,7 +654,9 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         ended = given.get("ended", False)
         if not isinstance(ended, bool):
             raise RuleError("Its ended must be true or false.", "ended")
-        request = session_request({key: value for key, value in given.items() if key != "paid"})
+        request = session_request(
+            {key: value for key, value in given.items() if key not in ("paid", "changes")}
+        )
         table = rules.new_table(
             list(request.players), request.rounds, request.first_dealer, request.options
         )
@@ -604,7 +677,110 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         sheet=sheet,
         session_id=session_id,
         settled=settled,
+        changes=_checked_changes(given.get("changes", []), where),
     )
+
+
+def _checked_trash(given: list[Any]) -> list[dict[str, Any]]:
+    """The backup's trash, each deleted session checked as a restore from the trash will add
+    it, as the rows of the trash here; those deleted too long ago to be kept are left out."""
+    entries: list[dict[str, Any]] = []
+    for position, entry in enumerate(given, start=1):
+        with _at(f"Trashed session {position} of the backup"):
+            if not isinstance(entry, dict) or set(entry) != {
+                "id",
+                "deleted_at",
+                "session",
+                "version",
+                "changes",
+            }:
+                raise RuleError(
+                    "A trashed session has an id, deleted_at, session, version and changes, "
+                    "and nothing else."
+                )
+            session_id = _record_id(entry["id"])
+            if session_id in (e["session_id"] for e in entries):
+                raise RuleError(f"The id {session_id} is given to two trashed sessions.", "id")
+            deleted_at = _moment(entry["deleted_at"], "deleted_at")
+            _version(entry["version"])
+            if not isinstance(entry["session"], dict):
+                raise RuleError("Its session is not a JSON object.", "session")
+        where = f"Trashed session {session_id}"
+        checked_session(entry["session"], None, where)
+        _checked_changes(entry["changes"], where)
+        if deleted_at >= datetime.now(UTC) - TrashedSession.KEPT_FOR:
+            data = {key: entry[key] for key in ("session", "version", "changes")}
+            entries.append({"session_id": session_id, "deleted_at": deleted_at, "data": data})
+    return entries
+
+
+def _checked_changes(given: Any, where: str) -> list[dict[str, Any]]:
+    """A session's history as a backup holds it (`change_json`, oldest first), checked so that
+    its Changes page can tell each change and an Undo can read it: as the columns of `Change`
+    rows. Undo checks a hand it brings back with the rules, as it does every hand."""
+    with _at(where):
+        if not isinstance(given, list):
+            raise RuleError("Its changes must be a list.", "changes")
+    changes = []
+    for position, change in enumerate(given, start=1):
+        with _at(f"{where}, change {position}"):
+            changes.append(_checked_change(change))
+    return changes
+
+
+def _checked_change(change: Any) -> dict[str, Any]:
+    if not isinstance(change, dict) or set(change) != {"at", "action", "number", "before", "after"}:
+        raise RuleError("A change has an at, action, number, before and after, and nothing else.")
+    at = _moment(change["at"], "at")
+    action, number, before, after = (change[key] for key in ("action", "number", "before", "after"))
+    if number is None:
+        if action not in writes.SESSION_ACTIONS:
+            raise RuleError(f"Its action must be {_or(writes.SESSION_ACTIONS)}.", "action")
+        _check_session_change(before, after)
+    else:
+        if not _is_whole(number):
+            raise RuleError(f"Its number must be a whole number from 1 to {MAX_KEPT}.", "number")
+        if action not in writes.HAND_ACTIONS:
+            raise RuleError(f"Its action must be {_or(writes.HAND_ACTIONS)}.", "action")
+        if before is None and after is None:
+            raise RuleError("A change to a hand has the hand before it or after it.", "before")
+        for key, hand in (("before", before), ("after", after)):
+            if hand is not None:
+                with _at(f"The hand {key} it"):
+                    _check_hand_json(hand, number)
+    return {"at": at, "action": action, "number": number, "before": before, "after": after}
+
+
+def _check_session_change(before: Any, after: Any) -> None:
+    """A change to the session itself: ended or reopened, both sides `{"ended": ...}`; or a
+    player settled early or taken back, one side the settlement, the other null."""
+    if any(isinstance(side, dict) and "ended" in side for side in (before, after)):
+        for side in (before, after):
+            if (
+                not isinstance(side, dict)
+                or set(side) != {"ended"}
+                or not isinstance(side["ended"], bool)
+            ):
+                raise RuleError('Ending a session changes {"ended": true or false}.', "before")
+        return
+    if (before is None) == (after is None):
+        raise RuleError("Settling a player early has the settlement before it or after it.")
+    settlement = before if after is None else after
+    if (
+        not isinstance(settlement, dict)
+        or set(settlement) != {"player", "payments"}
+        or not isinstance(settlement["player"], str)
+        or not isinstance(settlement["payments"], list)
+    ):
+        raise RuleError("A settlement has a player and a list of payments, and nothing else.")
+    leaver = settlement["player"]
+    for payment in settlement["payments"]:
+        if not isinstance(payment, dict) or set(payment) != {"from", "to", "amount"}:
+            raise RuleError("A payment has a from, to and amount, and nothing else.")
+        _amount(payment["amount"])
+        sides = (payment["from"], payment["to"])
+        if not all(isinstance(side, str) for side in sides) or leaver not in sides:
+            raise RuleError(f"A payment of {leaver}'s settlement runs between them and another.")
 
 
 def _settled(paid: Any, sheet: rules.Sheet) -> dict[str, tuple[rules.Payment, ...]]:
@@ -633,12 +809,34 @@ def _settled(paid: Any, sheet: rules.Sheet) -> dict[str, tuple[rules.Payment, ..
             raise RuleError(
                 "A payment made early runs between the player it settled and another.", "paid"
             )
-        if not isinstance(amount, int) or isinstance(amount, bool) or not 0 < amount <= MAX_KEPT:
-            raise RuleError(
-                f"A payment made early is a whole number of cents from 1 to {MAX_KEPT}.", "paid"
-            )
+        _amount(amount)
         settled[leaver] = (*settled.get(leaver, ()), rules.Payment(payer, payee, amount))
     return settled
+
+
+def _amount(value: Any) -> int:
+    if not _is_whole(value):
+        raise RuleError(
+            f"A payment made early is a whole number of cents from 1 to {MAX_KEPT}.", "paid"
+        )
+    return int(value)
+
+
+def _is_whole(value: Any) -> bool:
+    """A whole number from 1 to MAX_KEPT."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_KEPT
+
+
+def _is_score(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_KEPT
+
+
+def _or(words: Sequence[str]) -> str:
+    return f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _is_names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(name, str) for name in value)
 
 
 def _version(value: Any) -> int:
@@ -666,22 +864,26 @@ def _held(given: dict[str, Any]) -> bool:
 
 
 def _comparable(session: dict[str, Any]) -> str:
-    # A backup from before sessions could end or settle a leaver has neither key.
+    # A backup from before sessions could end or settle a leaver has neither key. A session's
+    # history is how it came to be as it is, not part of what it is.
     given = {"ended": False, "paid": []} | session
     return json.dumps(
-        {k: v for k, v in given.items() if k not in ("id", "version")}, sort_keys=True
+        {k: v for k, v in given.items() if k not in ("id", "version", "changes")}, sort_keys=True
     )
 
 
 def _created_at(value: Any) -> datetime:
+    return _moment(value, "created_at")
+
+
+def _moment(value: Any, field: str) -> datetime:
     """An ISO 8601 time, in UTC; one without a time zone is UTC, as every stored time is."""
     try:
         moment = datetime.fromisoformat(value)
     except (TypeError, ValueError):
         raise RuleError(
-            "Its created_at must be a date and time in ISO 8601, such as "
-            "2024-03-01T19:30:00+00:00.",
-            "created_at",
+            f"Its {field} must be a date and time in ISO 8601, such as 2024-03-01T19:30:00+00:00.",
+            field,
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
@@ -691,9 +893,9 @@ def _created_at(value: Any) -> datetime:
         utc = None
     if utc is None or not EARLIEST <= utc < LATEST:
         raise RuleError(
-            f"Its created_at must be a time from the year {EARLIEST.year} to the year "
+            f"Its {field} must be a time from the year {EARLIEST.year} to the year "
             f"{LATEST.year - 1}.",
-            "created_at",
+            field,
         )
     return utc
 
@@ -709,3 +911,40 @@ def _checked_hand(table: rules.Table, before: list[rules.Hand], hand: Any) -> ru
     return store.next_hand(
         table, len(before), last, recorded.entry, recorded.dealer, recorded.seats
     )
+
+
+# The parts of a hand's JSON (`hand_json`) that were derived, not recorded, each with the check
+# its value passes; those named in `LATER_PARTS` are missing from hands kept before they were.
+DERIVED_PARTS: dict[str, Callable[[Any], bool]] = {
+    "number": _is_whole,
+    "multiplier": _is_whole,
+    "doubled": lambda value: isinstance(value, bool),
+    "bumped": lambda value: isinstance(value, bool),
+    "players": _is_names,
+    "seats": _is_names,
+    "sitting_out": _is_names,
+    "scores": lambda value: isinstance(value, dict) and all(map(_is_score, value.values())),
+}
+LATER_PARTS = ("bumped", "players", "seats", "sitting_out")
+
+
+def _check_hand_json(hand: Any, number: int) -> None:
+    """A hand as the history keeps it (`hand_json`): what was recorded, as the API takes a
+    hand, and what was derived from it, each of its kind."""
+    if not isinstance(hand, dict):
+        raise RuleError("It is not a JSON object.")
+    recorded = hand_request(hand)
+    if recorded.dealer is None:
+        raise RuleError("Say who dealt the hand.", "dealer")
+    rules.kind_of(recorded.entry.kind)
+    for blitz in recorded.entry.blitzes:
+        choice(rules.Blitz, blitz, "A blitz", "blitzes")
+    if recorded.entry.result is not None:
+        choice(rules.Result, recorded.entry.result, "The result", "result")
+    for key, holds in DERIVED_PARTS.items():
+        if key not in hand and key in LATER_PARTS:
+            continue
+        if key not in hand or not holds(hand[key]):
+            raise RuleError(f"Its {key} is missing or not what a hand holds.", key)
+    if hand["number"] != number:
+        raise RuleError(f"It is numbered {hand['number']}, not {number}.", "number")

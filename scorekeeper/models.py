@@ -6,10 +6,19 @@ stored copies for fast queries, rewritten with every change to a session's hands
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    ColumnElement,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -79,6 +88,9 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     hands: Mapped[list[Hand]] = relationship(
         back_populates="session", order_by="Hand.number", cascade="all, delete-orphan"
     )
+    # Its history, oldest first, as a backup reads it; a write adds `Change` rows itself, and
+    # the database deletes them with the session.
+    changes: Mapped[list[Change]] = relationship(order_by="Change.id", viewonly=True)
 
 
 class Seat(db.Model):  # type: ignore[name-defined,misc]
@@ -195,13 +207,21 @@ class Change(db.Model):  # type: ignore[name-defined,misc]
 
 
 class TrashedSession(db.Model):  # type: ignore[name-defined,misc]
-    """A deleted session, kept whole (as a backup holds it) until it is restored or purged."""
+    """A deleted session, kept whole (as a backup holds it) until it is restored or, after
+    `KEPT_FOR`, purged."""
+
+    KEPT_FOR = timedelta(days=30)
 
     session_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     deleted_at: Mapped[datetime] = mapped_column(
         db.DateTime(timezone=True), default=utcnow, index=True
     )
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    @classmethod
+    def kept(cls) -> ColumnElement[bool]:
+        """Whether a row is still in the trash: deleted within `KEPT_FOR`."""
+        return cls.deleted_at >= utcnow() - cls.KEPT_FOR
 
 
 class WriteKey(db.Model):  # type: ignore[name-defined,misc]

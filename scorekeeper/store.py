@@ -21,7 +21,7 @@ from .extensions import db
 from .ids import MAX_ID as MAX_ID  # a backup's ids are checked against it
 from .ids import is_id
 from .json_format import options_json
-from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session, utcnow
+from .models import Change, EarlyPayment, Hand, HandPlayer, Player, Seat, Session, utcnow
 
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.
 WHOLE_SESSION = (
@@ -255,16 +255,17 @@ def seated_players() -> list[str]:
 SESSIONS_AT_A_TIME = 20
 
 
-def every_session(*order: Any) -> Iterator[Session]:
-    """Every session, whole, in the given order, loaded a few at a time; the database session
-    lets go of each few before the next are loaded."""
+def every_session(*order: Any, with_history: bool = False) -> Iterator[Session]:
+    """Every session, whole (and `with_history`, its changes), in the given order, loaded a
+    few at a time; the database session lets go of each few before the next are loaded."""
     ids = list(db.session.scalars(select(Session.id).order_by(*order)))
+    options = (*WHOLE_SESSION, selectinload(Session.changes)) if with_history else WHOLE_SESSION
     for start in range(0, len(ids), SESSIONS_AT_A_TIME):
         sessions = db.session.scalars(
             select(Session)
             .where(Session.id.in_(ids[start : start + SESSIONS_AT_A_TIME]))
             .order_by(*order)
-            .options(*WHOLE_SESSION)
+            .options(*options)
         ).all()
         yield from sessions
         db.session.expunge_all()
@@ -734,11 +735,14 @@ class NewSession:
     sheet: rules.Sheet
     session_id: int | None = None
     settled: rules.Settled = field(default_factory=dict)
+    # Its history, oldest first: each change as a `Change` row's columns but the session's.
+    changes: Sequence[dict[str, Any]] = ()
 
 
 def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
-    """Insert checked sessions with their seats, hands and the hands' players, scored: five
-    statements however many sessions there are. Returns their ids, in order."""
+    """Insert checked sessions with their seats, hands and the hands' players, scored, their
+    early payments and their history: a statement or two a table however many sessions there
+    are. Returns their ids, in order."""
     if not sessions:
         return []
     names = {name for new in sessions for name in new.sheet.table.seats}
@@ -803,6 +807,13 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
     ]
     if paid:
         db.session.execute(insert(EarlyPayment.__table__), paid)
+    changes = [
+        {"session_id": session_id, **change}
+        for session_id, new in zip(session_ids, sessions, strict=True)
+        for change in new.changes
+    ]
+    if changes:
+        db.session.execute(insert(Change.__table__), changes)
     return session_ids
 
 

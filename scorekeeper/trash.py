@@ -8,7 +8,7 @@ through the store and the rules engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -17,10 +17,8 @@ from . import store
 from .backup import add_session, session_backup_json
 from .extensions import db
 from .json_format import change_json, iso
-from .models import Change, Session, TrashedSession, as_utc, utcnow
+from .models import Change, Session, TrashedSession, as_utc
 from .writes import NotFound, SessionWrite, history
-
-KEPT_FOR = timedelta(days=30)
 
 
 def throw_away(write: SessionWrite) -> None:
@@ -35,16 +33,14 @@ def throw_away(write: SessionWrite) -> None:
 
 
 def _purge() -> None:
-    db.session.execute(
-        delete(TrashedSession).where(TrashedSession.deleted_at < utcnow() - KEPT_FOR)
-    )
+    db.session.execute(delete(TrashedSession).where(~TrashedSession.kept()))
 
 
 def entries() -> Sequence[TrashedSession]:
     """What the trash holds, the latest deleted first: only what was deleted within 30 days."""
     return db.session.scalars(
         select(TrashedSession)
-        .where(TrashedSession.deleted_at >= utcnow() - KEPT_FOR)
+        .where(TrashedSession.kept())
         .order_by(TrashedSession.deleted_at.desc(), TrashedSession.session_id.desc())
     ).all()
 
@@ -56,7 +52,7 @@ def entry_json(entry: TrashedSession) -> dict[str, Any]:
         "name": data["name"],
         "created_at": data["created_at"],
         "deleted_at": iso(entry.deleted_at),
-        "kept_until": iso(as_utc(entry.deleted_at) + KEPT_FOR),
+        "kept_until": iso(as_utc(entry.deleted_at) + TrashedSession.KEPT_FOR),
         "players": data["players"],
         "hand_count": len(data["hands"]),
     }

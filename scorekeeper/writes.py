@@ -33,6 +33,11 @@ from .rules import RuleError
 from .settling import payments_of, settlement_json
 
 KEY_LIFETIME = timedelta(hours=24)
+# What a change of a session's history is recorded as (`Change.action`): a change to a hand, or
+# to the session itself; "restore" is an undo of either.
+HAND_ACTIONS = ("add", "edit", "delete", "restore")
+SESSION_ACTIONS = ("end", "reopen", "settle-leaver", "restore")
+
 # What a hand's JSON holds that was recorded, not derived: two hands are the same hand when
 # these are equal, whatever the doublers around them make of their scores.
 RECORDED_KEYS = (

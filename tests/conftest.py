@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +135,22 @@ def runner(app: Flask) -> FlaskCliRunner:
 @pytest.fixture
 def api(client: FlaskClient) -> Api:
     return Api(client)
+
+
+Fresh = Callable[..., Flask]
+
+
+@pytest.fixture
+def fresh(database: str, tmp_path: Path) -> Iterator[Fresh]:
+    """Make a second app on an empty database: another SQLite file, or for PostgreSQL the same
+    database emptied, so call it only once the source is exported."""
+    numbers = count()
+    with ExitStack() as apps:
+
+        def make(csrf: bool = False) -> Flask:
+            url = database
+            if database.startswith("sqlite"):
+                url = f"sqlite:///{tmp_path / f'restored-{next(numbers)}.sqlite3'}"
+            return apps.enter_context(fresh_app(url, csrf))
+
+        yield make

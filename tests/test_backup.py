@@ -12,9 +12,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
 from datetime import UTC, datetime
-from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +32,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Hand, HandPlayer, Player, Session
 from scorekeeper.rules import RuleError
 
-from .conftest import fresh_app
+from .conftest import Fresh
 from .helpers import SEATS, Api, pick
 
 ODD_NAMES = ["=SUM(A1)", 'Zoë "Z" O\'Neil', "<b>Bo</b>", "-Dan, Jr.", "@eve"]
@@ -174,25 +172,6 @@ def count_rows(app: Flask) -> tuple[int, int, int]:
             db.session.scalar(select(func.count()).select_from(model))
             for model in (Player, Session, Hand)
         )
-
-
-Fresh = Callable[..., Flask]
-
-
-@pytest.fixture
-def fresh(database: str, tmp_path: Path) -> Iterator[Fresh]:
-    """Make a second app on an empty database: another SQLite file, or for PostgreSQL the same
-    database emptied, so call it only once the source is exported."""
-    numbers = count()
-    with ExitStack() as apps:
-
-        def make(csrf: bool = False) -> Flask:
-            url = database
-            if database.startswith("sqlite"):
-                url = f"sqlite:///{tmp_path / f'restored-{next(numbers)}.sqlite3'}"
-            return apps.enter_context(fresh_app(url, csrf))
-
-        yield make
 
 
 def restore(app: Flask, backup: Any, merge: bool = False) -> str:

@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import history, rules, store, trash, writes
 from ..charts import line_chart, running_totals
 from ..csv_export import all_hands_csv, hands_csv, standings_csv
-from ..models import Session
+from ..models import Session, TrashedSession
 from ..rules import RuleError
 from . import bp
 from .filters import HOUSE_KEYS, read_filters
@@ -250,7 +250,9 @@ def delete_session(session_id: int) -> str | BaseResponse:
 
 @bp.get("/trash")
 def trash_page() -> str:
-    return render_template("trash.html", entries=trash.entries(), kept_for=trash.KEPT_FOR.days)
+    return render_template(
+        "trash.html", entries=trash.entries(), kept_for=TrashedSession.KEPT_FOR.days
+    )
 
 
 @bp.post("/trash/<id(deleted_session):session_id>/restore")

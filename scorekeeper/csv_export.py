@@ -2,9 +2,10 @@
 
 A column per player: everyone the session's totals name (`Sheet.named`: the seats of its first
 hand, then those who sat down later in the order they did), and anyone else seated for a hand
-(who only sat out, then left), in the same order. A player's cell is empty for a hand they did
-not play. `result` is a pick's result (given, or following from its points: `picking_points`
-is empty when only the result was recorded) and `penalized` a penalty hand's penalized player.
+(who only sat out, then left), in the same order. A player's cell is `out` for a hand they sat
+out and empty for one they were not seated for. `result` is a pick's result (given, or following
+from its points: `picking_points` is empty when only the result was recorded) and `penalized` a
+penalty hand's penalized player.
 The `seats` column gives each hand's seat order as the 1-based numbers of the player
 columns, so a file read back has the seats every hand was played with.
 """
@@ -28,6 +29,8 @@ EXTRAS = (RESULT, PENALIZED, SEATS)
 STANDINGS_HEADER = ("place", "player", "total", "hands_won", "left")
 SESSION_HEADER = ("session", "date", "session_name")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A player's cell for a hand they were seated for but sat out.
+SAT_OUT = "out"
 
 Cell = str | int | Decimal | None
 SessionSheet = tuple[int, str, str, rules.Sheet]
@@ -72,8 +75,14 @@ def hand_row(number: int, result: rules.HandResult, columns: Sequence[str]) -> l
         None if hand.result is None else hand.result.value,
         hand.penalized,
         " ".join(str(column[player]) for player in hand.seats),
-        *(result.scores[player] if player in result.players else None for player in columns),
+        *(_player_cell(result, player) for player in columns),
     ]
+
+
+def _player_cell(result: rules.HandResult, player: str) -> Cell:
+    if player in result.players:
+        return result.scores[player]
+    return SAT_OUT if player in result.hand.seats else None
 
 
 def csv_lines(rows: Iterable[Sequence[Cell]]) -> Iterator[str]:

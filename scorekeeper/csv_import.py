@@ -3,11 +3,11 @@
 The players come from the player columns, each hand's seats from its `seats` cell (the 1-based
 numbers of the player columns, in seat order) and the rules from whoever imports it. A file
 without seats (one written before tables changed size, or by hand) seats each hand with the
-players that have a score cell and the dealer, in column order; a row with no score cell, or any
-row of a file of at most five player columns, seats every player column, as such files always
-did. The session is seated as its last hand was, and seat changes between hands go through the
-rules engine as they did at the table. A pick's `result` and a penalty hand's `penalized` are
-read when the file has those columns; a file without them still imports.
+players that have a score cell or sat out (`out`) and the dealer, in column order; a row with
+no score cell, or any row of a file of at most five player columns, seats every player column,
+as such files always did. The session is seated as its last hand was, and seat changes between
+hands go through the rules engine as they did at the table. A pick's `result` and a penalty
+hand's `penalized` are read when the file has those columns; a file without them still imports.
 
 Every row goes through the rules engine; the multiplier and score columns are the export's
 results, so when they disagree with what the engine computes, the rules chosen are not the ones
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from . import rules, store
-from .csv_export import EXTRAS, FORMULA_STARTS, HEADER, PENALIZED, RESULT, SEATS
+from .csv_export import EXTRAS, FORMULA_STARTS, HEADER, PENALIZED, RESULT, SAT_OUT, SEATS
 from .extensions import db
 from .models import Session
 from .rules import RuleError
@@ -232,15 +232,22 @@ def _row(columns: Columns, index: int, number: int, cells: list[str]) -> Row:
         penalized=_name(cell.get(PENALIZED, "")),
     )
     scores: dict[str, int] = {}
+    sat_out: set[str] = set()
     for player, text in zip(columns.players, cells[len(named) :], strict=True):
-        if text.strip():
+        if text.strip() == SAT_OUT:
+            sat_out.add(player)
+        elif text.strip():
             if not SCORE.fullmatch(text.strip()):
                 raise _not_whole(f"{player}'s score", text.strip())
             scores[player] = int(text)
     given = cell.get(SEATS, "")
+    seats = _seats(columns.players, given) if given else _seated(columns, dealer, scores, sat_out)
+    for player in sat_out:
+        if player not in seats:
+            raise RuleError(f"{player} sat out but is not seated for the hand.", "seats")
     return Row(
         number=number,
-        seats=_seats(columns.players, given) if given else _seated(columns, dealer, scores),
+        seats=seats,
         dealer=dealer,
         entry=entry,
         multiplier=_whole(cell["multiplier"], "The multiplier"),
@@ -262,12 +269,16 @@ def _seats(players: tuple[str, ...], cell: str) -> tuple[str, ...]:
     return tuple(seats)
 
 
-def _seated(columns: Columns, dealer: str, scores: dict[str, int]) -> tuple[str, ...]:
+def _seated(
+    columns: Columns, dealer: str, scores: dict[str, int], sat_out: Collection[str]
+) -> tuple[str, ...]:
     """The seats of a hand the file gives no seats for."""
     if len(columns.players) <= ALL_SEATED or not scores:
         return columns.players
     key = rules.name_key(dealer)
-    return tuple(p for p in columns.players if p in scores or rules.name_key(p) == key)
+    return tuple(
+        p for p in columns.players if p in scores or p in sat_out or rules.name_key(p) == key
+    )
 
 
 def _rounds_filled(rows: Sequence[Row]) -> int:

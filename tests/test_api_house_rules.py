@@ -22,7 +22,6 @@ from scorekeeper.models import Session
 
 from .helpers import SEATS, Api, pick
 from .test_backup import Fresh, answers, assert_same_answers, backup_of, restore, without_time
-from .test_backup import fresh as fresh  # a fixture: a second app on an empty database
 
 EVERY_RULE = {
     "partner": "called_ace",

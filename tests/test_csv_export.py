@@ -151,16 +151,17 @@ def test_unknown_session_is_404(client: FlaskClient, session_id: int) -> None:
 
 def test_a_table_that_changes(api: Api, client: FlaskClient) -> None:
     """A column for everyone the totals name: the first hand's seats, then Gus, who arrived;
-    empty where the player sat out or was not seated; the seats by those columns."""
+    `out` where the player sat out, empty where they were not seated; the seats by those
+    columns."""
     night = play_the_night(api)
     assert client.get(f"/sessions/{night}/export.csv").text == (
         f"{HEADER},Ann,Bob,Cat,Dan,Eve,Fay,Gus\r\n"
-        "1,Ann,pick,Bob,Cat,,,75,,,,1,,won,,1 2 3 4 5 6,,2,1,-1,-1,-1,\r\n"
-        "2,Bob,pick,Cat,Dan,,,45,,,,1,,lost,,1 2 3 4 5 6,1,,-2,-1,1,1,\r\n"
-        "3,Cat,pick,Gus,,,,95,,,,1,,won_schneider,,1 2 3 7 4 5 6,-2,,,-2,-2,-2,8\r\n"
-        "4,Gus,pick,Ann,Eve,,,61,,,,1,,won,,1 2 3 7 4 5 6,2,-1,,-1,1,-1,\r\n"
-        "5,Eve,pick,Fay,Gus,,,120,,,,1,,won_schwarz,,1 2 3 7 5 6,-3,-3,-3,,,6,3\r\n"
-        "6,Fay,pick,Eve,Ann,,,30,,,,1,,lost_schneider,,1 2 3 7 5 6,-2,2,2,,-4,,2\r\n"
+        "1,Ann,pick,Bob,Cat,,,75,,,,1,,won,,1 2 3 4 5 6,out,2,1,-1,-1,-1,\r\n"
+        "2,Bob,pick,Cat,Dan,,,45,,,,1,,lost,,1 2 3 4 5 6,1,out,-2,-1,1,1,\r\n"
+        "3,Cat,pick,Gus,,,,95,,,,1,,won_schneider,,1 2 3 7 4 5 6,-2,out,out,-2,-2,-2,8\r\n"
+        "4,Gus,pick,Ann,Eve,,,61,,,,1,,won,,1 2 3 7 4 5 6,2,-1,out,-1,1,-1,out\r\n"
+        "5,Eve,pick,Fay,Gus,,,120,,,,1,,won_schwarz,,1 2 3 7 5 6,-3,-3,-3,,out,6,3\r\n"
+        "6,Fay,pick,Eve,Ann,,,30,,,,1,,lost_schneider,,1 2 3 7 5 6,-2,2,2,,-4,out,2\r\n"
     )
 
 
@@ -181,7 +182,7 @@ def test_a_player_who_only_sat_out_keeps_a_column_for_the_seats(
     assert export(client, session_id) == [
         [*HEADER.split(","), "Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"],
         ["1", "Fay", "pick", "Ann", "Bob", "", "", "75", "", "", "", "1", "", "won", "",
-         "1 2 3 4 5 6", "2", "1", "-1", "-1", "-1", "", ""],
+         "1 2 3 4 5 6", "2", "1", "-1", "-1", "-1", "out", ""],
     ]  # fmt: skip
 
 

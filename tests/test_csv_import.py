@@ -21,8 +21,9 @@ from scorekeeper.csv_import import CsvRefused, import_session, undefuse
 from scorekeeper.writes import roster_write
 
 from .any_table import FIRST_SEATS, TOTALS, WITH_GUS, WITHOUT_DAN, play_the_night
+from .conftest import Fresh
 from .helpers import SEATS, Api, pick
-from .test_backup import ODD_NAMES, Fresh, build_sessions, fresh  # noqa: F401 (a fixture)
+from .test_backup import ODD_NAMES, build_sessions
 from .test_csv_export import HOUSE_RULES, house_rules_night
 
 COLUMNS = ",".join(HEADER)
@@ -287,7 +288,7 @@ def test_the_import_page_shows_the_rule_options(client: FlaskClient) -> None:
     assert 'name="cracking" value="y" checked' in page.text
 
 
-def test_import_needs_the_csrf_token(fresh: Fresh) -> None:  # noqa: F811
+def test_import_needs_the_csrf_token(fresh: Fresh) -> None:
     client = fresh(csrf=True).test_client()
     content = csv_file("1,Ann,pick,Bob,Cat,,,75,,,,,,,,,,")
     assert import_page(client, content).status_code == 400
@@ -446,6 +447,35 @@ def test_a_file_without_seats_seats_the_players_with_scores_and_the_dealer(
     assert imported["totals"] == {
         "Ann": -1, "Bob": 2, "Cat": -1, "Dan": -4, "Eve": -2, "Fay": -2, "Gus": 8
     }  # fmt: skip
+
+
+def test_a_file_without_seats_seats_who_sat_out(client: FlaskClient, api: Api) -> None:
+    """Seven at the table: the dealer and the player before them sit out, each `out`, so the
+    hand is seated with all seven as exported, where an empty cell would have left Bob out."""
+    content = csv_file(
+        "1,Cat,pick,Dan,Eve,,,75,,,,1,,-1,out,out,2,1,-1,-1",
+        players="Ann,Bob,Cat,Dan,Eve,Fay,Gus",
+    )
+    response = import_page(client, content)
+    assert response.status_code == 302, response.text
+    imported = api.session(int(response.location.rsplit("/", 1)[1]))
+    [hand] = imported["hands"]
+    assert hand["seats"] == ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    assert hand["sitting_out"] == ["Bob", "Cat"]
+    assert client.get(f"/sessions/{imported['id']}/export.csv").text.splitlines()[1].endswith(
+        ",1 2 3 4 5 6 7,-1,out,out,2,1,-1,-1"
+    )
+
+
+def test_a_player_who_sat_out_must_be_seated(app: Flask) -> None:
+    content = "\r\n".join(
+        [
+            f"{COLUMNS},seats,Ann,Bob,Cat,Dan,Eve,Fay",
+            "1,Ann,pick,Bob,Cat,,,75,,,,,,1 2 3 4 5,-1,2,1,-1,-1,out",
+            "",
+        ]
+    ).encode()
+    assert refusal(app, content) == ["Row 2: Fay sat out but is not seated for the hand."]
 
 
 def test_sitting_out_none_is_chosen_by_the_command(

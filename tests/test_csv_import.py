@@ -462,9 +462,8 @@ def test_a_file_without_seats_seats_who_sat_out(client: FlaskClient, api: Api) -
     [hand] = imported["hands"]
     assert hand["seats"] == ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
     assert hand["sitting_out"] == ["Bob", "Cat"]
-    assert client.get(f"/sessions/{imported['id']}/export.csv").text.splitlines()[1].endswith(
-        ",1 2 3 4 5 6 7,-1,out,out,2,1,-1,-1"
-    )
+    exported = client.get(f"/sessions/{imported['id']}/export.csv").text.splitlines()
+    assert exported[1].endswith(",1 2 3 4 5 6 7,-1,out,out,2,1,-1,-1")
 
 
 def test_a_player_who_sat_out_must_be_seated(app: Flask) -> None:

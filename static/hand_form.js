@@ -2,6 +2,15 @@
 // It binds to the page's form, and to one the scoresheet opens in place (window.handForm).
 "use strict";
 (() => {
+  // Back online, what each save bar said offline is said again from the network: by every
+  // bound form still in the page (one opened in place goes when the sheet replaces it).
+  const previews = new Map();
+  addEventListener("online", () => {
+    for (const [form, preview] of previews) {
+      if (form.isConnected) preview();
+      else previews.delete(form);
+    }
+  });
   const bind = (form, inPlace = false) => {
     const find = (id) => form.querySelector(`#${id}`);
     const output = find("preview");
@@ -144,8 +153,7 @@
       clearTimeout(timer);
       timer = setTimeout(preview, 0);
     });
-    // Back online, what the save bar said offline is said again from the network.
-    addEventListener("online", () => form.isConnected && preview());
+    previews.set(form, preview);
     if (!output.textContent.trim()) preview();
     // Sent in place and not landed (no network): Save may be tapped again.
     return () => {

@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import settings
 from sqlalchemy import create_engine, make_url, text
+from sqlalchemy.exc import ProgrammingError
 from xdist.scheduler import LoadScopeScheduling
 
 from scorekeeper import create_app
@@ -82,7 +83,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @contextmanager
 def fresh_app(database: str, csrf: bool = False) -> Iterator[Flask]:
-    """An app on an emptied database, emptied again afterwards."""
+    """An app on an emptied database."""
     app = create_app(
         {
             "TESTING": True,
@@ -92,15 +93,35 @@ def fresh_app(database: str, csrf: bool = False) -> Iterator[Flask]:
         }
     )
     with app.app_context():
-        db.drop_all()
-        db.create_all()
+        empty_tables(database)
     try:
         yield app
     finally:
         with app.app_context():
             db.session.remove()
-            db.drop_all()
             db.engine.dispose()
+
+
+# The PostgreSQL databases whose tables this process made: emptied with one TRUNCATE from then
+# on, which takes a fraction of the time that dropping and making them again does.
+MADE_HERE: set[str] = set()
+
+
+def empty_tables(database: str) -> None:
+    """The app's tables, made afresh or emptied, their ids starting from 1 again. Tests that
+    drop everything (migrations, fault servers) leave no tables to empty: they are made again."""
+    if database in MADE_HERE:
+        names = ", ".join(f'"{table.name}"' for table in db.metadata.sorted_tables)
+        try:
+            db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            db.session.commit()
+            return
+        except ProgrammingError:
+            db.session.rollback()
+    db.drop_all()
+    db.create_all()
+    if make_url(database).get_backend_name() == "postgresql":
+        MADE_HERE.add(database)
 
 
 @contextmanager

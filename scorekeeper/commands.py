@@ -176,11 +176,11 @@ def import_session_command(
     """Record the hands of a session's CSV FILE, as its Hands (CSV) download gives it, in a new
     session played by the rules given. Nothing is written when any row is refused."""
     options = rules.options_from(
-        partner,
-        no_bid,
-        cracking,
-        blitzing,
-        sitting_out,
+        partner=partner,
+        no_bid=no_bid,
+        cracking=cracking,
+        blitzing=blitzing,
+        sitting_out=sitting_out,
         bump=bump,
         schwarz=schwarz,
         doublers=doublers,

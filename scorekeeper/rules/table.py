@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from typing import Any, cast, get_type_hints
 
-from .choices import Choice, choice
+from .choices import choice
 from .errors import HandsPlayed, RuleError, SessionComplete
 from .names import name_key, player_name
 
@@ -59,24 +60,89 @@ class NoBid(StrEnum):
 
 
 @dataclass(frozen=True)
+class About:
+    """What the code around the engine needs to know of a rule option besides its type and
+    default: how its refusals name it, and for a whole number which values it takes."""
+
+    # The subject of its refusals: "The partner rule is one of ...".
+    refusal: str = ""
+    # A whole number: its allowed values, or else 0 to `high`.
+    values: tuple[int, ...] = ()
+    high: int = 0
+    # A whole number: what 0 means, or what it counts.
+    zero: str = ""
+    unit: str = ""
+
+
+@dataclass(frozen=True)
 class Options:
-    partner: PartnerMode = PartnerMode.JACK_OF_DIAMONDS
-    no_bid: NoBid = NoBid.FORCED_PICK
-    cracking: bool = True
-    blitzing: bool = True
-    sitting_out: SittingOut = SittingOut.DEALER
-    bump: bool = False
-    schwarz: Schwarz = Schwarz.POINTS
-    doublers: Doublers = Doublers.QUEUE
-    # 0: no cap.
-    max_multiplier: int = 0
-    penalties: bool = False
+    partner: PartnerMode = field(
+        default=PartnerMode.JACK_OF_DIAMONDS, metadata={"about": About("The partner rule")}
+    )
+    no_bid: NoBid = field(
+        default=NoBid.FORCED_PICK, metadata={"about": About("When everyone passes, the rule")}
+    )
+    cracking: bool = field(default=True, metadata={"about": About()})
+    blitzing: bool = field(default=True, metadata={"about": About()})
+    sitting_out: SittingOut = field(
+        default=SittingOut.DEALER, metadata={"about": About("Who sits out")}
+    )
+    bump: bool = field(default=False, metadata={"about": About()})
+    schwarz: Schwarz = field(
+        default=Schwarz.POINTS, metadata={"about": About("What makes schwarz")}
+    )
+    doublers: Doublers = field(
+        default=Doublers.QUEUE, metadata={"about": About("How doublers double")}
+    )
+    max_multiplier: int = field(
+        default=0,
+        metadata={"about": About("The multiplier cap", values=MULTIPLIER_CAPS, zero="no cap")},
+    )
+    penalties: bool = field(default=False, metadata={"about": About()})
     # Cents per point, for the settle-up; scores stay in points.
-    stake: int = 0
+    stake: int = field(
+        default=0,
+        metadata={"about": About("The stake", high=MAX_STAKE, unit="cents per point")},
+    )
 
     def capped(self, multiplier: int) -> int:
         cap = self.max_multiplier
         return min(multiplier, cap) if cap else multiplier
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option as `Options` declares it: its name (the API's rule key), its kind (bool,
+    int, or the StrEnum of its values), its default, and the rest of what is known of it."""
+
+    name: str
+    kind: type
+    default: object
+    about: About
+
+    def check(self, given: object) -> object:
+        """The option's value from what was given, refusing a value it doesn't take (not a
+        type: a flag passes as given, the callers check types)."""
+        about = self.about
+        if issubclass(self.kind, StrEnum):
+            return choice(self.kind, cast(str, given), about.refusal, "rules")
+        if self.kind is int:
+            if about.values and given not in about.values:
+                listed = ", ".join(map(str, about.values[1:]))
+                raise RuleError(f"{about.refusal} is 0 ({about.zero}) or one of {listed}.", "rules")
+            if not about.values and not 0 <= cast(int, given) <= about.high:
+                raise RuleError(
+                    f"{about.refusal} is a whole number of {about.unit} from 0 to {about.high}.",
+                    "rules",
+                )
+        return given
+
+
+OPTIONS: tuple[Option, ...] = tuple(
+    Option(each.name, get_type_hints(Options)[each.name], each.default, each.metadata["about"])
+    for each in fields(Options)
+)
+OPTION_NAMES = tuple(option.name for option in OPTIONS)
 
 
 def default_partner(seated: int) -> PartnerMode:
@@ -307,44 +373,14 @@ def change_rules(table: Table, options: Options, hand_count: int) -> Table:
     return replace(table, options=options)
 
 
-def options_from(
-    partner: str | None = None,
-    no_bid: str | None = None,
-    cracking: bool | None = None,
-    blitzing: bool | None = None,
-    sitting_out: str | None = None,
-    bump: bool | None = None,
-    schwarz: str | None = None,
-    doublers: str | None = None,
-    max_multiplier: int | None = None,
-    penalties: bool | None = None,
-    stake: int | None = None,
-    seated: int = HAND_SIZE,
-) -> Options:
-    """Rule options from their names; what is not given keeps its default (the partner rule's
-    depends on how many are seated)."""
-    defaults = Options(partner=default_partner(seated))
-    if max_multiplier is not None and max_multiplier not in MULTIPLIER_CAPS:
-        caps = ", ".join(map(str, MULTIPLIER_CAPS[1:]))
-        raise RuleError(f"The multiplier cap is 0 (no cap) or one of {caps}.", "rules")
-    if stake is not None and not 0 <= stake <= MAX_STAKE:
-        raise RuleError(
-            f"The stake is a whole number of cents per point from 0 to {MAX_STAKE}.", "rules"
-        )
-    return Options(
-        partner=_choice(PartnerMode, partner, defaults.partner, "The partner rule"),
-        no_bid=_choice(NoBid, no_bid, defaults.no_bid, "When everyone passes, the rule"),
-        cracking=defaults.cracking if cracking is None else cracking,
-        blitzing=defaults.blitzing if blitzing is None else blitzing,
-        sitting_out=_choice(SittingOut, sitting_out, defaults.sitting_out, "Who sits out"),
-        bump=defaults.bump if bump is None else bump,
-        schwarz=_choice(Schwarz, schwarz, defaults.schwarz, "What makes schwarz"),
-        doublers=_choice(Doublers, doublers, defaults.doublers, "How doublers double"),
-        max_multiplier=defaults.max_multiplier if max_multiplier is None else max_multiplier,
-        penalties=defaults.penalties if penalties is None else penalties,
-        stake=defaults.stake if stake is None else stake,
-    )
-
-
-def _choice(kind: type[Choice], given: str | None, default: Choice, label: str) -> Choice:
-    return default if given is None else choice(kind, given, label, "rules")
+def options_from(seated: int = HAND_SIZE, **given: object) -> Options:
+    """Rule options from their names (`OPTION_NAMES`); what is not given, or None, keeps its
+    default (the partner rule's depends on how many are seated)."""
+    unknown = set(given) - set(OPTION_NAMES)
+    if unknown:
+        raise TypeError(f"No rule option {', '.join(sorted(unknown))}.")
+    chosen = {name: value for name, value in given.items() if value is not None}
+    # The whole numbers are checked first, so a refusal names the same option it always did.
+    ordered = sorted(OPTIONS, key=lambda option: option.kind is not int)
+    values: dict[str, Any] = {o.name: o.check(chosen[o.name]) for o in ordered if o.name in chosen}
+    return replace(Options(partner=default_partner(seated)), **values)

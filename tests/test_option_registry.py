@@ -1,0 +1,70 @@
+"""The rule options' registry (`rules.OPTIONS`, declared on `rules.Options`) against every place
+derived from it: each option is checked, stored, said and asked for there, and nothing else is."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import pytest
+from sqlalchemy import Boolean, Integer, String
+
+from scorekeeper import rules
+from scorekeeper.json_format import options_json
+from scorekeeper.models import Session
+
+NAMES = [option.name for option in rules.OPTIONS]
+# Each option at a value other than its default (every choice, for a choice).
+OTHER_VALUES = [
+    (option, value)
+    for option in rules.OPTIONS
+    for value in (
+        [v for v in option.kind if v != option.default]
+        if issubclass(option.kind, StrEnum)
+        else [not option.default]
+        if option.kind is bool
+        else [option.about.values[-1] if option.about.values else option.about.high]
+    )
+]
+
+
+def test_the_registry_is_the_options_fields() -> None:
+    assert list(rules.OPTION_NAMES) == NAMES
+    assert rules.Options() == rules.Options(**{o.name: o.default for o in rules.OPTIONS})
+    for option in rules.OPTIONS:
+        assert option.kind in (bool, int) or issubclass(option.kind, StrEnum)
+        assert isinstance(option.default, option.kind)
+        if option.kind is not bool:
+            assert option.about.refusal, option.name
+        if option.kind is int:
+            assert bool(option.about.values) != bool(option.about.high), option.name
+
+
+@pytest.mark.parametrize(("option", "value"), OTHER_VALUES, ids=lambda v: str(v))
+def test_options_from_takes_each_value(option: rules.Option, value: object) -> None:
+    options = rules.options_from(**{option.name: value})
+    assert getattr(options, option.name) == value
+    assert options_json(options)[option.name] == value
+
+
+def test_options_from_refuses_an_unknown_name() -> None:
+    with pytest.raises(TypeError):
+        rules.options_from(trump="clubs")
+
+
+def test_options_json_names_every_option_in_order() -> None:
+    assert list(options_json(rules.Options())) == NAMES
+
+
+def test_every_option_has_its_session_column() -> None:
+    columns = Session.__table__.columns
+    for option in rules.OPTIONS:
+        column = columns[option.name]
+        assert not column.nullable, option.name
+        if option.kind is bool:
+            assert isinstance(column.type, Boolean), option.name
+        elif option.kind is int:
+            assert isinstance(column.type, Integer), option.name
+        else:
+            assert isinstance(column.type, String), option.name
+            longest = max(len(value) for value in option.kind)
+            assert column.type.length is not None and longest <= column.type.length

@@ -9,6 +9,8 @@ import pytest
 from sqlalchemy import Boolean, Integer, String
 
 from scorekeeper import rules
+from scorekeeper.api import parse
+from scorekeeper.api.openapi import document
 from scorekeeper.json_format import options_json
 from scorekeeper.models import Session
 
@@ -68,3 +70,18 @@ def test_every_option_has_its_session_column() -> None:
             assert isinstance(column.type, String), option.name
             longest = max(len(value) for value in option.kind)
             assert column.type.length is not None and longest <= column.type.length
+
+
+def test_the_api_checks_the_type_of_every_option() -> None:
+    assert set(NAMES) == parse.RULES_KEYS
+    assert set(NAMES) == parse.RULE_FLAGS | parse.RULE_NUMBERS | parse.RULE_TEXTS
+    for option in rules.OPTIONS:
+        wrong = "yes" if option.kind in (bool, int) else 1
+        with pytest.raises(rules.RuleError):
+            parse.rule_options({option.name: wrong})
+
+
+def test_the_openapi_rules_object_has_every_option() -> None:
+    schemas = document()["components"]["schemas"]
+    assert list(schemas["Session"]["properties"]["rules"]["properties"]) == NAMES
+    assert schemas["Session"]["properties"]["rules"]["required"] == NAMES

@@ -72,6 +72,8 @@ class About:
     # A whole number: what 0 means, or what it counts.
     zero: str = ""
     unit: str = ""
+    # What the API's schema says of it, beyond its values.
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -96,13 +98,24 @@ class Options:
     )
     max_multiplier: int = field(
         default=0,
-        metadata={"about": About("The multiplier cap", values=MULTIPLIER_CAPS, zero="no cap")},
+        metadata={
+            "about": About(
+                "The multiplier cap", values=MULTIPLIER_CAPS, zero="no cap", note="0: no cap."
+            )
+        },
     )
     penalties: bool = field(default=False, metadata={"about": About()})
     # Cents per point, for the settle-up; scores stay in points.
     stake: int = field(
         default=0,
-        metadata={"about": About("The stake", high=MAX_STAKE, unit="cents per point")},
+        metadata={
+            "about": About(
+                "The stake",
+                high=MAX_STAKE,
+                unit="cents per point",
+                note="Cents per point, for the settle-up.",
+            )
+        },
     )
 
     def capped(self, multiplier: int) -> int:

@@ -11,6 +11,7 @@ from sqlalchemy import Boolean, Integer, String
 from scorekeeper import rules
 from scorekeeper.api import parse
 from scorekeeper.api.openapi import document
+from scorekeeper.commands import import_session_command
 from scorekeeper.json_format import options_json
 from scorekeeper.models import Session
 
@@ -85,3 +86,11 @@ def test_the_openapi_rules_object_has_every_option() -> None:
     schemas = document()["components"]["schemas"]
     assert list(schemas["Session"]["properties"]["rules"]["properties"]) == NAMES
     assert schemas["Session"]["properties"]["rules"]["required"] == NAMES
+
+
+def test_import_session_has_an_option_for_every_rule() -> None:
+    params = {param.name: param for param in import_session_command.params}
+    for option in rules.OPTIONS:
+        param = params[option.name]
+        assert param.show_default, option.name
+        assert getattr(param, "is_flag", False) is (option.kind is bool), option.name

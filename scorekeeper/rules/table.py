@@ -74,6 +74,8 @@ class About:
     unit: str = ""
     # What the API's schema says of it, beyond its values.
     note: str = ""
+    # The line `flask import-session --help` gives it.
+    cli_help: str = ""
 
 
 @dataclass(frozen=True)
@@ -82,29 +84,61 @@ class Options:
         default=PartnerMode.JACK_OF_DIAMONDS, metadata={"about": About("The partner rule")}
     )
     no_bid: NoBid = field(
-        default=NoBid.FORCED_PICK, metadata={"about": About("When everyone passes, the rule")}
+        default=NoBid.FORCED_PICK,
+        metadata={
+            "about": About(
+                "When everyone passes, the rule", cli_help="What happens when everyone passes."
+            )
+        },
     )
     cracking: bool = field(default=True, metadata={"about": About()})
     blitzing: bool = field(default=True, metadata={"about": About()})
     sitting_out: SittingOut = field(
-        default=SittingOut.DEALER, metadata={"about": About("Who sits out")}
+        default=SittingOut.DEALER,
+        metadata={
+            "about": About(
+                "Who sits out",
+                cli_help="Who sits out a hand with six or more seated: the dealer's side, or none.",
+            )
+        },
     )
-    bump: bool = field(default=False, metadata={"about": About()})
+    bump: bool = field(
+        default=False, metadata={"about": About(cli_help="A lost pick's scores double.")}
+    )
     schwarz: Schwarz = field(
-        default=Schwarz.POINTS, metadata={"about": About("What makes schwarz")}
+        default=Schwarz.POINTS,
+        metadata={
+            "about": About(
+                "What makes schwarz",
+                cli_help="What makes schwarz: 0 or 120 card points, or a side taking no trick.",
+            )
+        },
     )
     doublers: Doublers = field(
-        default=Doublers.QUEUE, metadata={"about": About("How doublers double")}
+        default=Doublers.QUEUE,
+        metadata={
+            "about": About(
+                "How doublers double",
+                cli_help="Pending doublers double the next picks one each (queue), "
+                "or all the next pick.",
+            )
+        },
     )
     max_multiplier: int = field(
         default=0,
         metadata={
             "about": About(
-                "The multiplier cap", values=MULTIPLIER_CAPS, zero="no cap", note="0: no cap."
+                "The multiplier cap",
+                values=MULTIPLIER_CAPS,
+                zero="no cap",
+                note="0: no cap.",
+                cli_help="The highest multiplier (0: no cap).",
             )
         },
     )
-    penalties: bool = field(default=False, metadata={"about": About()})
+    penalties: bool = field(
+        default=False, metadata={"about": About(cli_help="Penalty hands allowed.")}
+    )
     # Cents per point, for the settle-up; scores stay in points.
     stake: int = field(
         default=0,
@@ -114,6 +148,7 @@ class Options:
                 high=MAX_STAKE,
                 unit="cents per point",
                 note="Cents per point, for the settle-up.",
+                cli_help="Cents per point, for the settle-up.",
             )
         },
     )

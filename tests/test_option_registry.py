@@ -3,17 +3,19 @@ derived from it: each option is checked, stored, said and asked for there, and n
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import StrEnum
 
 import pytest
 from sqlalchemy import Boolean, Integer, String
 
-from scorekeeper import rules
+from scorekeeper import rules, stats
 from scorekeeper.api import parse
 from scorekeeper.api.openapi import document
 from scorekeeper.commands import import_session_command
 from scorekeeper.json_format import options_json
 from scorekeeper.models import Session
+from scorekeeper.pages.words import rules_words
 
 NAMES = [option.name for option in rules.OPTIONS]
 # Each option at a value other than its default (every choice, for a choice).
@@ -42,7 +44,9 @@ def test_the_registry_is_the_options_fields() -> None:
             assert bool(option.about.values) != bool(option.about.high), option.name
 
 
-@pytest.mark.parametrize(("option", "value"), OTHER_VALUES, ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("option", "value"), OTHER_VALUES, ids=[f"{o.name}={v}" for o, v in OTHER_VALUES]
+)
 def test_options_from_takes_each_value(option: rules.Option, value: object) -> None:
     options = rules.options_from(**{option.name: value})
     assert getattr(options, option.name) == value
@@ -94,3 +98,26 @@ def test_import_session_has_an_option_for_every_rule() -> None:
         param = params[option.name]
         assert param.show_default, option.name
         assert getattr(param, "is_flag", False) is (option.kind is bool), option.name
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), OTHER_VALUES, ids=[f"{o.name}={v}" for o, v in OTHER_VALUES]
+)
+def test_rules_words_say_each_value(option: rules.Option, value: object) -> None:
+    # Doublers are said only where everyone passing makes them.
+    tables = (rules.Options(), rules.options_from(no_bid="doubler"))
+    assert any(
+        rules_words(replace(options, **{option.name: value})) != rules_words(options)
+        for options in tables
+    )
+
+
+def test_house_rule_filters_are_the_options_that_declare_one() -> None:
+    declared = [option for option in rules.OPTIONS if option.about.filter_key]
+    assert list(stats.HOUSE_RULES) == [option.about.filter_key for option in declared]
+    for option, value in OTHER_VALUES:
+        if option.about.filter_key:
+            house_rule = stats.HOUSE_RULES[option.about.filter_key]
+            assert house_rule.label == option.about.filter_label
+            assert house_rule.played(rules.options_from(**{option.name: value}))
+            assert not house_rule.played(rules.Options())

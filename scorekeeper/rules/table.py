@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, cast, get_type_hints
@@ -76,23 +76,54 @@ class About:
     note: str = ""
     # The line `flask import-session --help` gives it.
     cli_help: str = ""
+    # How a summary of the rules says it, by value (a value not here goes without saying);
+    # said in the order of `said_at`, and only with the options `said_with` allows.
+    words: Mapping[object, str] = field(default_factory=dict)
+    said_at: int = 0
+    said_with: Callable[[Options], bool] | None = None
+    # The statistics pages find the sessions played with it at other than its default as a
+    # house rule, by this key and label.
+    filter_key: str = ""
+    filter_label: str = ""
 
 
 @dataclass(frozen=True)
 class Options:
     partner: PartnerMode = field(
-        default=PartnerMode.JACK_OF_DIAMONDS, metadata={"about": About("The partner rule")}
+        default=PartnerMode.JACK_OF_DIAMONDS,
+        metadata={
+            "about": About(
+                "The partner rule",
+                words={
+                    PartnerMode.JACK_OF_DIAMONDS: "Jack of diamonds partner",
+                    PartnerMode.CALLED_ACE: "Called ace partner",
+                    PartnerMode.ALONE: "Picker always alone",
+                },
+            )
+        },
     )
     no_bid: NoBid = field(
         default=NoBid.FORCED_PICK,
         metadata={
             "about": About(
-                "When everyone passes, the rule", cli_help="What happens when everyone passes."
+                "When everyone passes, the rule",
+                cli_help="What happens when everyone passes.",
+                words={
+                    NoBid.FORCED_PICK: "all pass: the dealer picks",
+                    NoBid.REDEAL: "all pass: re-deal",
+                    NoBid.DOUBLER: "all pass: re-deal and double",
+                    NoBid.LEASTER: "all pass: leaster",
+                },
+                said_at=1,
             )
         },
     )
-    cracking: bool = field(default=True, metadata={"about": About()})
-    blitzing: bool = field(default=True, metadata={"about": About()})
+    cracking: bool = field(
+        default=True, metadata={"about": About(words={False: "no cracking"}, said_at=2)}
+    )
+    blitzing: bool = field(
+        default=True, metadata={"about": About(words={False: "no blitzing"}, said_at=3)}
+    )
     sitting_out: SittingOut = field(
         default=SittingOut.DEALER,
         metadata={
@@ -103,7 +134,16 @@ class Options:
         },
     )
     bump: bool = field(
-        default=False, metadata={"about": About(cli_help="A lost pick's scores double.")}
+        default=False,
+        metadata={
+            "about": About(
+                cli_help="A lost pick's scores double.",
+                words={True: "bump doubles a loss"},
+                said_at=5,
+                filter_key="bump",
+                filter_label="Bump",
+            )
+        },
     )
     schwarz: Schwarz = field(
         default=Schwarz.POINTS,
@@ -111,6 +151,10 @@ class Options:
             "about": About(
                 "What makes schwarz",
                 cli_help="What makes schwarz: 0 or 120 card points, or a side taking no trick.",
+                words={Schwarz.TRICKS: "schwarz by tricks"},
+                said_at=7,
+                filter_key="tricks",
+                filter_label="Schwarz by tricks",
             )
         },
     )
@@ -121,6 +165,12 @@ class Options:
                 "How doublers double",
                 cli_help="Pending doublers double the next picks one each (queue), "
                 "or all the next pick.",
+                words={Doublers.STACK: "Doublers stack"},
+                said_at=4,
+                # Only a re-deal and double makes doublers.
+                said_with=lambda options: options.no_bid is NoBid.DOUBLER,
+                filter_key="stack",
+                filter_label="Stacked doublers",
             )
         },
     )
@@ -133,11 +183,24 @@ class Options:
                 zero="no cap",
                 note="0: no cap.",
                 cli_help="The highest multiplier (0: no cap).",
+                words={cap: f"cap x{cap}" for cap in MULTIPLIER_CAPS[1:]},
+                said_at=6,
+                filter_key="cap",
+                filter_label="Multiplier cap",
             )
         },
     )
     penalties: bool = field(
-        default=False, metadata={"about": About(cli_help="Penalty hands allowed.")}
+        default=False,
+        metadata={
+            "about": About(
+                cli_help="Penalty hands allowed.",
+                words={True: "penalty hands"},
+                said_at=8,
+                filter_key="penalties",
+                filter_label="Penalty hands",
+            )
+        },
     )
     # Cents per point, for the settle-up; scores stay in points.
     stake: int = field(
@@ -184,6 +247,18 @@ class Option:
                     "rules",
                 )
         return given
+
+    def said(self, options: Options) -> str:
+        """How a summary of the rules says this option of `options`; empty if it goes without
+        saying."""
+        about = self.about
+        if about.said_with is not None and not about.said_with(options):
+            return ""
+        return about.words.get(getattr(options, self.name), "")
+
+    def played(self, options: Options) -> bool:
+        """Whether `options` play this option at other than its default."""
+        return bool(getattr(options, self.name) != self.default)
 
 
 OPTIONS: tuple[Option, ...] = tuple(

@@ -7,6 +7,8 @@ from dataclasses import replace
 from enum import StrEnum
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import Boolean, Integer, String
 
 from scorekeeper import rules, stats
@@ -15,6 +17,7 @@ from scorekeeper.api.openapi import document
 from scorekeeper.commands import import_session_command
 from scorekeeper.json_format import options_json
 from scorekeeper.models import Session
+from scorekeeper.pages.forms import RulesForm
 from scorekeeper.pages.words import rules_words
 
 NAMES = [option.name for option in rules.OPTIONS]
@@ -121,3 +124,22 @@ def test_house_rule_filters_are_the_options_that_declare_one() -> None:
             assert house_rule.label == option.about.filter_label
             assert house_rule.played(rules.options_from(**{option.name: value}))
             assert not house_rule.played(rules.Options())
+
+
+def test_the_rules_form_asks_for_every_option_once(app: Flask) -> None:
+    with app.test_request_context():
+        form = RulesForm()
+        shown = [field.name for group in form.rule_groups() for field in group.fields]
+        assert sorted(shown) == sorted(NAMES)
+        for option in rules.OPTIONS:
+            field = getattr(form, option.name)
+            assert field.label.text == option.about.label
+            values = [choice.value for choice in getattr(field, "choices", None) or ()]
+            assert values == [str(value) for value in option.about.choices]
+
+
+@pytest.mark.parametrize("page", ["/sessions/new", "/sessions/import", "/rule-sets"])
+def test_the_rules_form_shows_every_option(client: FlaskClient, page: str) -> None:
+    html = client.get(page).get_data(as_text=True)
+    for option in rules.OPTIONS:
+        assert f'name="{option.name}"' in html, option.name

@@ -59,6 +59,15 @@ class NoBid(StrEnum):
     LEASTER = "leaster"
 
 
+class Group(StrEnum):
+    """Where the rules form asks for an option: among the main rules, the doubling rules, or
+    the house rules, folded away."""
+
+    MAIN = "main"
+    DOUBLING = "doubling"
+    HOUSE = "house"
+
+
 @dataclass(frozen=True)
 class About:
     """What the code around the engine needs to know of a rule option besides its type and
@@ -85,6 +94,13 @@ class About:
     # house rule, by this key and label.
     filter_key: str = ""
     filter_label: str = ""
+    # How the rules form asks for it: its label, a line saying what it means (or, for each
+    # value, a label and a line), its group, and its name in the group's summary.
+    label: str = ""
+    line: str = ""
+    choices: Mapping[object, tuple[str, str]] = field(default_factory=dict)
+    group: Group = Group.MAIN
+    short: str = ""
 
 
 @dataclass(frozen=True)
@@ -94,6 +110,22 @@ class Options:
         metadata={
             "about": About(
                 "The partner rule",
+                label="Partner",
+                choices={
+                    PartnerMode.JACK_OF_DIAMONDS: (
+                        "Jack of diamonds",
+                        "Whoever holds the J♦ plays with the picker.",
+                    ),
+                    PartnerMode.CALLED_ACE: (
+                        "Called ace",
+                        "The picker calls a fail ace; its holder plays with the picker.",
+                    ),
+                    PartnerMode.ALONE: (
+                        "Alone",
+                        "The picker always plays alone: usual with three or four seated, "
+                        "the only rule with three.",
+                    ),
+                },
                 words={
                     PartnerMode.JACK_OF_DIAMONDS: "Jack of diamonds partner",
                     PartnerMode.CALLED_ACE: "Called ace partner",
@@ -115,14 +147,42 @@ class Options:
                     NoBid.LEASTER: "all pass: leaster",
                 },
                 said_at=1,
+                label="When everyone passes",
+                choices={
+                    NoBid.FORCED_PICK: ("Dealer must pick", "The dealer has to take the blind."),
+                    NoBid.REDEAL: ("Re-deal", "Throw the cards in; the next seat deals."),
+                    NoBid.DOUBLER: (
+                        "Re-deal and double",
+                        "Deal again, and the next pick counts double.",
+                    ),
+                    NoBid.LEASTER: ("Leaster", "Everyone plays alone; the fewest points wins."),
+                },
             )
         },
     )
     cracking: bool = field(
-        default=True, metadata={"about": About(words={False: "no cracking"}, said_at=2)}
+        default=True,
+        metadata={
+            "about": About(
+                words={False: "no cracking"},
+                said_at=2,
+                label="Cracking",
+                line="A player who bid after the picker may double the hand.",
+                group=Group.DOUBLING,
+            )
+        },
     )
     blitzing: bool = field(
-        default=True, metadata={"about": About(words={False: "no blitzing"}, said_at=3)}
+        default=True,
+        metadata={
+            "about": About(
+                words={False: "no blitzing"},
+                said_at=3,
+                label="Blitzing",
+                line="Both black queens (picker) or both red queens double the hand.",
+                group=Group.DOUBLING,
+            )
+        },
     )
     sitting_out: SittingOut = field(
         default=SittingOut.DEALER,
@@ -130,6 +190,19 @@ class Options:
             "about": About(
                 "Who sits out",
                 cli_help="Who sits out a hand with six or more seated: the dealer's side, or none.",
+                label="With six or more seated",
+                choices={
+                    SittingOut.DEALER: (
+                        "The dealer sits out",
+                        "Five play each hand: the dealer sits out, with seven or eight the players "
+                        "just before the dealer too.",
+                    ),
+                    SittingOut.NONE: (
+                        "Everyone plays",
+                        "Six or seven all play each hand (eight can't: there are not enough "
+                        "cards).",
+                    ),
+                },
             )
         },
     )
@@ -142,6 +215,9 @@ class Options:
                 said_at=5,
                 filter_key="bump",
                 filter_label="Bump",
+                label="Double on the bump",
+                line="A lost pick scores double: the picking team pays twice the table's value.",
+                group=Group.HOUSE,
             )
         },
     )
@@ -155,6 +231,15 @@ class Options:
                 said_at=7,
                 filter_key="tricks",
                 filter_label="Schwarz by tricks",
+                label="What makes schwarz",
+                choices={
+                    Schwarz.POINTS: ("By points", "Schwarz is 0 or 120 card points."),
+                    Schwarz.TRICKS: (
+                        "By tricks",
+                        "Schwarz is a side taking no trick, whatever its points.",
+                    ),
+                },
+                group=Group.HOUSE,
             )
         },
     )
@@ -171,6 +256,19 @@ class Options:
                 said_with=lambda options: options.no_bid is NoBid.DOUBLER,
                 filter_key="stack",
                 filter_label="Stacked doublers",
+                label="Doublers after everyone passed",
+                choices={
+                    Doublers.QUEUE: (
+                        "One pick each",
+                        "Each doubler waiting doubles one of the next picks.",
+                    ),
+                    Doublers.STACK: (
+                        "Stacked on the next pick",
+                        "Every doubler waiting doubles the next pick: pass, pass, then a pick at "
+                        "x4.",
+                    ),
+                },
+                group=Group.HOUSE,
             )
         },
     )
@@ -187,6 +285,12 @@ class Options:
                 said_at=6,
                 filter_key="cap",
                 filter_label="Multiplier cap",
+                label="Multiplier cap",
+                line="No hand scores more than this many times its value, whatever the cracks, "
+                "blitzes and doublers.",
+                choices={cap: (f"x{cap}" if cap else "No cap", "") for cap in MULTIPLIER_CAPS},
+                group=Group.HOUSE,
+                short="cap",
             )
         },
     )
@@ -199,6 +303,10 @@ class Options:
                 said_at=8,
                 filter_key="penalties",
                 filter_label="Penalty hands",
+                label="Penalty hands",
+                line="A deal thrown in for a misplay (a renege, a Mauer): the penalized player "
+                "pays 1 to every other player.",
+                group=Group.HOUSE,
             )
         },
     )
@@ -212,6 +320,10 @@ class Options:
                 unit="cents per point",
                 note="Cents per point, for the settle-up.",
                 cli_help="Cents per point, for the settle-up.",
+                label="Stake a point",
+                line="Money a point, such as 0.25, for the settle-up; scores stay in points. "
+                "Empty: play for points.",
+                group=Group.HOUSE,
             )
         },
     )

@@ -22,7 +22,7 @@ from wtforms import (
 
 from .. import rules
 from ..rules import RuleError
-from ..rules.table import MAX_STAKE
+from ..rules.options import MAX_STAKE
 from .words import currency, decimal, money
 
 PASSED = "passed"

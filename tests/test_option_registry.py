@@ -20,6 +20,8 @@ from scorekeeper.models import Session
 from scorekeeper.pages.forms import RulesForm
 from scorekeeper.pages.words import rules_words
 
+from .helpers import DEFAULT_RULES
+
 NAMES = [option.name for option in rules.OPTIONS]
 # Each option at a value other than its default (every choice, for a choice).
 OTHER_VALUES = [
@@ -143,3 +145,7 @@ def test_the_rules_form_shows_every_option(client: FlaskClient, page: str) -> No
     html = client.get(page).get_data(as_text=True)
     for option in rules.OPTIONS:
         assert f'name="{option.name}"' in html, option.name
+
+
+def test_the_tests_default_rules_are_the_options_defaults() -> None:
+    assert options_json(rules.Options()) == DEFAULT_RULES

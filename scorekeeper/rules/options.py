@@ -65,8 +65,9 @@ class Group(StrEnum):
 
 @dataclass(frozen=True)
 class About:
-    """What the code around the engine needs to know of a rule option besides its type and
-    default: how its refusals name it, and for a whole number which values it takes."""
+    """What is known of a rule option besides its type and default: the values a whole number
+    takes, and how the engine's refusals, the API's schema, the command line, a summary in
+    words, the statistics' filters and the rules form name and show it."""
 
     # The subject of its refusals: "The partner rule is one of ...".
     refusal: str = ""
@@ -368,8 +369,9 @@ class Option:
         return bool(getattr(options, self.name) != self.default)
 
 
+_KINDS = get_type_hints(Options)
 OPTIONS: tuple[Option, ...] = tuple(
-    Option(each.name, get_type_hints(Options)[each.name], each.default, each.metadata["about"])
+    Option(each.name, _KINDS[each.name], each.default, each.metadata["about"])
     for each in fields(Options)
 )
 OPTION_NAMES = tuple(option.name for option in OPTIONS)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO
+from enum import StrEnum
+from typing import IO, Any, TypeVar
 
 import click
 from flask import Flask
@@ -17,8 +18,9 @@ from . import checks, journal, rules
 from .backup import CONFLICT, Restore, Written, backup_text, read_backup
 from .csv_import import CsvRefused, import_session
 from .rules import RuleError
-from .rules.table import MAX_STAKE
 from .writes import roster_write
+
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 
 def register_commands(app: Flask) -> None:
@@ -90,6 +92,31 @@ def _database_failure(error: OperationalError | ProgrammingError) -> click.Click
     )
 
 
+def rule_options(command: Command) -> Command:
+    """A click option for each rule option, in their order, named as the API names them (a
+    flag as `--bump/--no-bump`), with its default shown."""
+    for option in reversed(rules.OPTIONS):
+        name = f"--{option.name.replace('_', '-')}"
+        settings: dict[str, Any] = {
+            "default": option.default,
+            "show_default": True,
+            "help": option.about.cli_help or None,
+        }
+        if option.kind is bool:
+            name = f"{name}/--no-{name[2:]}"
+        elif issubclass(option.kind, StrEnum):
+            settings["type"] = click.Choice([value.value for value in option.kind])
+            settings["default"] = str(option.default)
+        elif option.about.values:
+            settings["type"] = click.Choice([str(value) for value in option.about.values])
+            settings["default"] = str(option.default)
+            settings["callback"] = lambda _context, _parameter, value: int(value)
+        else:
+            settings["type"] = click.IntRange(0, option.about.high)
+        command = click.option(name, **settings)(command)
+    return command
+
+
 @click.command("import-session")
 @click.argument("file", type=click.File("rb"))
 @click.option("--name", default="", help="The session's name.")
@@ -99,95 +126,18 @@ def _database_failure(error: OperationalError | ProgrammingError) -> click.Click
     help="Rounds to play (0: open-ended). Default: as many as the hands fill.",
 )
 @click.option("--first-dealer", help="Default: whoever dealt the first hand.")
-@click.option(
-    "--partner",
-    type=click.Choice([mode.value for mode in rules.PartnerMode]),
-    default=rules.PartnerMode.JACK_OF_DIAMONDS.value,
-    show_default=True,
-)
-@click.option(
-    "--no-bid",
-    type=click.Choice([rule.value for rule in rules.NoBid]),
-    default=rules.NoBid.FORCED_PICK.value,
-    show_default=True,
-    help="What happens when everyone passes.",
-)
-@click.option("--cracking/--no-cracking", default=True, show_default=True)
-@click.option("--blitzing/--no-blitzing", default=True, show_default=True)
-@click.option(
-    "--sitting-out",
-    type=click.Choice([rule.value for rule in rules.SittingOut]),
-    default=rules.SittingOut.DEALER.value,
-    show_default=True,
-    help="Who sits out a hand with six or more seated: the dealer's side, or none.",
-)
-@click.option(
-    "--bump/--no-bump", default=False, show_default=True, help="A lost pick's scores double."
-)
-@click.option(
-    "--schwarz",
-    type=click.Choice([rule.value for rule in rules.Schwarz]),
-    default=rules.Schwarz.POINTS.value,
-    show_default=True,
-    help="What makes schwarz: 0 or 120 card points, or a side taking no trick.",
-)
-@click.option(
-    "--doublers",
-    type=click.Choice([rule.value for rule in rules.Doublers]),
-    default=rules.Doublers.QUEUE.value,
-    show_default=True,
-    help="Pending doublers double the next picks one each (queue), or all the next pick.",
-)
-@click.option(
-    "--max-multiplier",
-    type=click.Choice([str(cap) for cap in rules.MULTIPLIER_CAPS]),
-    default="0",
-    show_default=True,
-    help="The highest multiplier (0: no cap).",
-)
-@click.option(
-    "--penalties/--no-penalties", default=False, show_default=True, help="Penalty hands allowed."
-)
-@click.option(
-    "--stake",
-    type=click.IntRange(0, MAX_STAKE),
-    default=0,
-    show_default=True,
-    help="Cents per point, for the settle-up.",
-)
+@rule_options
 @with_appcontext
 def import_session_command(
     file: IO[bytes],
     name: str,
     rounds: int | None,
     first_dealer: str | None,
-    partner: str,
-    no_bid: str,
-    cracking: bool,
-    blitzing: bool,
-    sitting_out: str,
-    bump: bool,
-    schwarz: str,
-    doublers: str,
-    max_multiplier: str,
-    penalties: bool,
-    stake: int,
+    **given: Any,
 ) -> None:
     """Record the hands of a session's CSV FILE, as its Hands (CSV) download gives it, in a new
     session played by the rules given. Nothing is written when any row is refused."""
-    options = rules.options_from(
-        partner,
-        no_bid,
-        cracking,
-        blitzing,
-        sitting_out,
-        bump=bump,
-        schwarz=schwarz,
-        doublers=doublers,
-        max_multiplier=int(max_multiplier),
-        penalties=penalties,
-        stake=stake,
-    )
+    options = rules.options_from(**given)
     data = file.read()
     try:
         with roster_write():

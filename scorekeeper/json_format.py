@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from . import rules
@@ -17,19 +18,9 @@ def iso(moment: datetime) -> str:
 
 
 def options_json(options: rules.Options) -> dict[str, Any]:
-    return {
-        "partner": options.partner.value,
-        "no_bid": options.no_bid.value,
-        "cracking": options.cracking,
-        "blitzing": options.blitzing,
-        "sitting_out": options.sitting_out.value,
-        "bump": options.bump,
-        "schwarz": options.schwarz.value,
-        "doublers": options.doublers.value,
-        "max_multiplier": options.max_multiplier,
-        "penalties": options.penalties,
-        "stake": options.stake,
-    }
+    """The rule options by the API's names, a choice as its text."""
+    values = {option.name: getattr(options, option.name) for option in rules.OPTIONS}
+    return {key: v.value if isinstance(v, StrEnum) else v for key, v in values.items()}
 
 
 def hand_json(number: int, result: rules.HandResult, named: Sequence[str]) -> dict[str, Any]:

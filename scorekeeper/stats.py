@@ -69,21 +69,17 @@ class HouseRule:
     played: Callable[[rules.Options], bool]
 
 
+def _house_rule(option: rules.Option) -> HouseRule:
+    column = getattr(Session, option.name)
+    kept = column.is_(not option.default) if option.kind is bool else column != option.default
+    return HouseRule(option.about.filter_label, kept, option.played)
+
+
 # By the key the filters call each.
 HOUSE_RULES: dict[str, HouseRule] = {
-    "bump": HouseRule("Bump", Session.bump.is_(True), lambda o: o.bump),
-    "tricks": HouseRule(
-        "Schwarz by tricks",
-        Session.schwarz == rules.Schwarz.TRICKS.value,
-        lambda o: o.schwarz is rules.Schwarz.TRICKS,
-    ),
-    "stack": HouseRule(
-        "Stacked doublers",
-        Session.doublers == rules.Doublers.STACK.value,
-        lambda o: o.doublers is rules.Doublers.STACK,
-    ),
-    "cap": HouseRule("Multiplier cap", Session.max_multiplier > 0, lambda o: o.max_multiplier > 0),
-    "penalties": HouseRule("Penalty hands", Session.penalties.is_(True), lambda o: o.penalties),
+    option.about.filter_key: _house_rule(option)
+    for option in rules.OPTIONS
+    if option.about.filter_key
 }
 NO_HOUSE_RULE = "plain"
 NO_HOUSE_RULE_LABEL = "No house rule"

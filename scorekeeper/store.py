@@ -295,17 +295,7 @@ def table_of(session: Session) -> rules.Table:
     return rules.Table(
         seats=tuple(seat.player.name for seat in session.seats),
         options=rules.Options(
-            partner=rules.PartnerMode(session.partner),
-            no_bid=rules.NoBid(session.no_bid),
-            cracking=session.cracking,
-            blitzing=session.blitzing,
-            sitting_out=rules.SittingOut(session.sitting_out),
-            bump=session.bump,
-            schwarz=rules.Schwarz(session.schwarz),
-            doublers=rules.Doublers(session.doublers),
-            max_multiplier=session.max_multiplier,
-            penalties=session.penalties,
-            stake=session.stake,
+            **{option.name: option.kind(getattr(session, option.name)) for option in rules.OPTIONS}
         ),
         rounds=session.rounds,
         first_dealer=names_of(session)[session.first_dealer_id],
@@ -453,8 +443,6 @@ def new_session(
         name=rules.session_name(name),
         rounds=rounds,
         first_dealer=seated[table.seat_of(table.first_dealer)],
-        partner=options.partner.value,
-        no_bid=options.no_bid.value,
         seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
     )
     _set_rules(session, options)

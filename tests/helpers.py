@@ -7,6 +7,20 @@ from typing import Any
 from flask.testing import FlaskClient
 
 SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+# Every rule option at its default, as the API gives them.
+DEFAULT_RULES = {
+    "partner": "jack_of_diamonds",
+    "no_bid": "forced_pick",
+    "cracking": True,
+    "blitzing": True,
+    "sitting_out": "dealer",
+    "bump": False,
+    "schwarz": "points",
+    "doublers": "queue",
+    "max_multiplier": 0,
+    "penalties": False,
+    "stake": 0,
+}
 
 
 class Api:

@@ -20,7 +20,7 @@ from sqlalchemy import update
 from scorekeeper.extensions import db
 from scorekeeper.models import Session
 
-from .helpers import SEATS, Api, pick
+from .helpers import DEFAULT_RULES, SEATS, Api, pick
 from .test_backup import Fresh, answers, assert_same_answers, backup_of, restore, without_time
 
 EVERY_RULE = {
@@ -35,19 +35,6 @@ EVERY_RULE = {
     "max_multiplier": 16,
     "penalties": True,
     "stake": 10000,
-}
-DEFAULT_RULES = {
-    "partner": "jack_of_diamonds",
-    "no_bid": "forced_pick",
-    "cracking": True,
-    "blitzing": True,
-    "sitting_out": "dealer",
-    "bump": False,
-    "schwarz": "points",
-    "doublers": "queue",
-    "max_multiplier": 0,
-    "penalties": False,
-    "stake": 0,
 }
 
 

@@ -7,21 +7,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from .helpers import SEATS, Api, pick
-
-DEFAULT_RULES = {
-    "partner": "jack_of_diamonds",
-    "no_bid": "forced_pick",
-    "cracking": True,
-    "blitzing": True,
-    "sitting_out": "dealer",
-    "bump": False,
-    "schwarz": "points",
-    "doublers": "queue",
-    "max_multiplier": 0,
-    "penalties": False,
-    "stake": 0,
-}
+from .helpers import DEFAULT_RULES, SEATS, Api, pick
 
 
 def test_create_session_answers_the_session(api: Api) -> None:

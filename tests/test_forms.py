@@ -16,7 +16,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import store
 
-from .helpers import SEATS, Api, pick
+from .helpers import DEFAULT_RULES, SEATS, Api, pick
 
 # Elements whose text a test reads, by class; buttons and the preview <output> by tag.
 CAPTURED_CLASSES = ("error", "flash", "saved", "winner", "tiebreak")
@@ -162,19 +162,6 @@ SESSION_FORM = {
     "cracking": "y",
     "blitzing": "y",
     "sitting_out": "dealer",
-}
-DEFAULT_RULES = {
-    "partner": "jack_of_diamonds",
-    "no_bid": "forced_pick",
-    "cracking": True,
-    "blitzing": True,
-    "sitting_out": "dealer",
-    "bump": False,
-    "schwarz": "points",
-    "doublers": "queue",
-    "max_multiplier": 0,
-    "penalties": False,
-    "stake": 0,
 }
 
 

@@ -6,25 +6,22 @@ request bodies refuse unknown keys, as the API does.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from functools import cache
 from typing import Any
 
 from ..rules import (
     CALLED_CARDS,
     MAX_ROUNDS,
-    MULTIPLIER_CAPS,
+    OPTIONS,
     Blitz,
-    Doublers,
     Kind,
-    NoBid,
-    PartnerMode,
+    Option,
     Result,
-    Schwarz,
-    SittingOut,
 )
 from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ..rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
-from ..rules.table import MAX_SEATS, MAX_STAKE, MIN_SEATS
+from ..rules.table import MAX_SEATS, MIN_SEATS
 
 Schema = dict[str, Any]
 
@@ -88,6 +85,17 @@ PER_PLAYER_NAMES: Schema = {"minLength": 1, "maxLength": MAX_NAME_LENGTH}
 NO_NUL_AND_NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
 NO_NUL = r"^[^\x00]*$"
 OUTPUT_ONLY: Schema = {"readOnly": True, "description": "Output only: ignored in a body."}
+
+
+def _option_schema(option: Option) -> Schema:
+    about = option.about
+    if issubclass(option.kind, StrEnum):
+        return {"enum": [value.value for value in option.kind]}
+    if option.kind is bool:
+        return {"type": "boolean"}
+    if about.values:
+        return {"enum": list(about.values), "description": about.note}
+    return {"type": "integer", "minimum": 0, "maximum": about.high, "description": about.note}
 
 
 def _schemas() -> dict[str, Schema]:
@@ -193,24 +201,7 @@ def _schemas() -> dict[str, Schema]:
 
     rules_object = {
         "type": "object",
-        "properties": {
-            "partner": {"enum": [mode.value for mode in PartnerMode]},
-            "no_bid": {"enum": [rule.value for rule in NoBid]},
-            "cracking": {"type": "boolean"},
-            "blitzing": {"type": "boolean"},
-            "sitting_out": {"enum": [rule.value for rule in SittingOut]},
-            "bump": {"type": "boolean"},
-            "schwarz": {"enum": [rule.value for rule in Schwarz]},
-            "doublers": {"enum": [rule.value for rule in Doublers]},
-            "max_multiplier": {"enum": list(MULTIPLIER_CAPS), "description": "0: no cap."},
-            "penalties": {"type": "boolean"},
-            "stake": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": MAX_STAKE,
-                "description": "Cents per point, for the settle-up.",
-            },
-        },
+        "properties": {option.name: _option_schema(option) for option in OPTIONS},
     }
     names = {"type": "array", "items": {"type": "string"}}
     hand_answer = {

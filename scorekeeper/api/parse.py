@@ -34,10 +34,10 @@ SESSION_OUTPUT_KEYS = {
     "pending_doublers", "complete", "hand_count", "version", "sitting_out_next", "settle_up",
     "ended",
 }  # fmt: skip
-RULE_TEXTS = ("partner", "no_bid", "sitting_out", "schwarz", "doublers")
-RULE_FLAGS = ("cracking", "blitzing", "bump", "penalties")
-RULE_NUMBERS = ("max_multiplier", "stake")
-RULES_KEYS = {*RULE_TEXTS, *RULE_FLAGS, *RULE_NUMBERS}
+RULE_FLAGS = {option.name for option in rules.OPTIONS if option.kind is bool}
+RULE_NUMBERS = {option.name for option in rules.OPTIONS if option.kind is int}
+RULES_KEYS = set(rules.OPTION_NAMES)
+RULE_TEXTS = RULES_KEYS - RULE_FLAGS - RULE_NUMBERS
 
 
 def json_object(request: Request) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -22,7 +22,7 @@ from wtforms import (
 
 from .. import rules
 from ..rules import RuleError
-from ..rules.table import MAX_STAKE
+from ..rules.options import MAX_STAKE
 from .words import currency, decimal, money
 
 PASSED = "passed"
@@ -30,46 +30,7 @@ ALONE = ""
 NO_CRACK = ""
 MAX_DIGITS = 6
 
-PARTNER_RULES = [
-    SelectChoice(rules.PartnerMode.JACK_OF_DIAMONDS.value, "Jack of diamonds"),
-    SelectChoice(rules.PartnerMode.CALLED_ACE.value, "Called ace"),
-    SelectChoice(rules.PartnerMode.ALONE.value, "Alone"),
-]
-NO_BID_RULES = [
-    SelectChoice(rules.NoBid.FORCED_PICK.value, "Dealer must pick"),
-    SelectChoice(rules.NoBid.REDEAL.value, "Re-deal"),
-    SelectChoice(rules.NoBid.DOUBLER.value, "Re-deal and double"),
-    SelectChoice(rules.NoBid.LEASTER.value, "Leaster"),
-]
-SITTING_OUT_RULES = [
-    SelectChoice(rules.SittingOut.DEALER.value, "The dealer sits out"),
-    SelectChoice(rules.SittingOut.NONE.value, "Everyone plays"),
-]
-SCHWARZ_RULES = [
-    SelectChoice(rules.Schwarz.POINTS.value, "By points"),
-    SelectChoice(rules.Schwarz.TRICKS.value, "By tricks"),
-]
-DOUBLERS_RULES = [
-    SelectChoice(rules.Doublers.QUEUE.value, "One pick each"),
-    SelectChoice(rules.Doublers.STACK.value, "Stacked on the next pick"),
-]
-CAPS = [SelectChoice(str(cap), f"x{cap}" if cap else "No cap") for cap in rules.MULTIPLIER_CAPS]
 RESULTS = [SelectChoice(result.value, result.words.capitalize()) for result in rules.Result]
-# The rule options by the API's names, which are also the form's fields and a share link's keys.
-RULE_KEYS = (
-    "partner",
-    "no_bid",
-    "cracking",
-    "blitzing",
-    "sitting_out",
-    "bump",
-    "schwarz",
-    "doublers",
-    "max_multiplier",
-    "penalties",
-    "stake",
-)
-BOOLEAN_RULES = ("cracking", "blitzing", "bump", "penalties")
 PENALTY = "penalty"
 NEW_PLAYER = "new_player"
 MONEY = re.compile(r"\$?(\d{0,3})(?:[.,](\d{1,2}))?", re.ASCII)
@@ -179,63 +140,120 @@ class NewPlayersForm(EngineForm):
         return [*self.new_players, *self.look_alikes]
 
 
-class RulesForm(EngineForm):
-    """The rule options a session is played with, as a session is started or imported."""
+class ChoiceField(RadioField):  # type: ignore[misc]
+    """A rule option's values as radios, each with a line saying what it means."""
 
-    partner = RadioField(
-        "Partner", choices=PARTNER_RULES, default=PARTNER_RULES[0].value, validate_choice=False
-    )
-    no_bid = RadioField(
-        "When everyone passes",
-        choices=NO_BID_RULES,
-        default=NO_BID_RULES[0].value,
+    def __init__(self, *args: Any, lines: Mapping[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lines = lines
+
+
+class CapField(SelectField):  # type: ignore[misc]
+    """The multiplier cap, chosen from its list."""
+
+    def typed(self) -> int:
+        text = self.data or "0"
+        if not _digits(text):
+            raise RuleError(f"The multiplier cap, “{text}”, is not one of the caps.", self.name)
+        return int(text)
+
+
+class MoneyField(StringField):  # type: ignore[misc]
+    """Money a point, typed as 0.25 or $1.5, in cents."""
+
+    def typed(self) -> int:
+        return typed_stake(self.data)
+
+
+def rule_field(option: rules.Option) -> Any:
+    """The form field that asks for a rule option, named as the API names it."""
+    about = option.about
+    choices = [SelectChoice(str(value), label) for value, (label, _) in about.choices.items()]
+    if option.kind is bool:
+        return BooleanField(about.label, default=option.default, description=about.line)
+    if about.values:
+        return CapField(
+            about.label,
+            choices=choices,
+            default=str(option.default),
+            validate_choice=False,
+            description=about.line,
+        )
+    if option.kind is int:
+        return MoneyField(about.label, default="", description=about.line)
+    return ChoiceField(
+        about.label,
+        choices=choices,
+        default=str(option.default),
         validate_choice=False,
+        lines={str(value): line for value, (_, line) in about.choices.items()},
     )
-    sitting_out = RadioField(
-        "With six or more seated",
-        choices=SITTING_OUT_RULES,
-        default=SITTING_OUT_RULES[0].value,
-        validate_choice=False,
-    )
-    cracking = BooleanField("Cracking", default=True)
-    blitzing = BooleanField("Blitzing", default=True)
-    bump = BooleanField("Double on the bump")
-    schwarz = RadioField(
-        "What makes schwarz",
-        choices=SCHWARZ_RULES,
-        default=SCHWARZ_RULES[0].value,
-        validate_choice=False,
-    )
-    doublers = RadioField(
-        "Doublers after everyone passed",
-        choices=DOUBLERS_RULES,
-        default=DOUBLERS_RULES[0].value,
-        validate_choice=False,
-    )
-    max_multiplier = SelectField(
-        "Multiplier cap", choices=CAPS, default=CAPS[0].value, validate_choice=False
-    )
-    penalties = BooleanField("Penalty hands")
-    stake = StringField("Stake a point", default="")
+
+
+class RuleGroup(NamedTuple):
+    """The fields of a group of rule options as the form shows them: its flags together under
+    a legend, then the others; the house rules folded away, their short names summed up."""
+
+    group: rules.Group
+    legend: str
+    flags: list[Field]
+    others: list[Field]
+    summary: str
+
+    @property
+    def fields(self) -> list[Field]:
+        return [*self.flags, *self.others]
+
+    @property
+    def folded(self) -> bool:
+        return self.group is rules.Group.HOUSE
+
+
+FLAGS_LEGEND = {rules.Group.DOUBLING: "Doubling", rules.Group.HOUSE: "Scoring"}
+
+
+FormClass = TypeVar("FormClass")
+
+
+def _with_rule_fields(form: type[FormClass]) -> type[FormClass]:
+    for option in rules.OPTIONS:
+        setattr(form, option.name, rule_field(option))
+    return form
+
+
+@_with_rule_fields
+class RulesForm(EngineForm):
+    """The rule options a session is played with, as a session is started or imported: a field
+    for each, named as the API names it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Rules a share link gave, so the page opens its House rules part to show them.
         self.preset = False
 
+    def rule_groups(self) -> list[RuleGroup]:
+        """The rule options' fields by group, in the order the form shows them."""
+        groups = []
+        for group in rules.Group:
+            options = [option for option in rules.OPTIONS if option.about.group is group]
+            flags = [o for o in options if o.kind is bool]
+            # The flags first, then the choices, then the numbers.
+            others = sorted((o for o in options if o.kind is not bool), key=lambda o: o.kind is int)
+            ordered = [*flags, *others]
+            groups.append(
+                RuleGroup(
+                    group,
+                    FLAGS_LEGEND.get(group, ""),
+                    [getattr(self, o.name) for o in flags],
+                    [getattr(self, o.name) for o in others],
+                    ", ".join(o.about.short or o.name for o in ordered),
+                )
+            )
+        return groups
+
     def options(self) -> rules.Options:
         given: dict[str, Any] = {
-            "partner": self.partner.data,
-            "no_bid": self.no_bid.data,
-            "cracking": self.cracking.data,
-            "blitzing": self.blitzing.data,
-            "sitting_out": self.sitting_out.data,
-            "bump": self.bump.data,
-            "schwarz": self.schwarz.data,
-            "doublers": self.doublers.data,
-            "max_multiplier": self.cap(),
-            "penalties": self.penalties.data,
-            "stake": typed_stake(self.stake.data),
+            option.name: self._typed(getattr(self, option.name)) for option in rules.OPTIONS
         }
         # Each option alone first, so that a refusal is shown at the option it is about.
         for key, value in given.items():
@@ -245,27 +263,23 @@ class RulesForm(EngineForm):
                 raise RuleError(error.message, key) from None
         return rules.options_from(**given)
 
-    def cap(self) -> int:
-        text = self.max_multiplier.data or "0"
-        if not _digits(text):
-            raise RuleError(
-                f"The multiplier cap, “{text}”, is not one of the caps.", "max_multiplier"
-            )
-        return int(text)
+    @staticmethod
+    def _typed(field: Field) -> object:
+        return field.typed() if isinstance(field, CapField | MoneyField) else field.data
 
     def choose(self, given: Mapping[str, str]) -> None:
         """Choose the rules a link gives by the API's names (booleans `true`/`false`, the stake
         in cents), as a shared rule set opens this form; what it doesn't give keeps its default,
         and what can't be read is said and left at its default."""
-        for key in RULE_KEYS:
+        for key in rules.OPTION_NAMES:
             if key not in given:
                 continue
             text = given[key].strip()
             field = getattr(self, key)
             value: object = None
-            if key in BOOLEAN_RULES:
+            if isinstance(field, BooleanField):
                 value = {"true": True, "false": False}.get(text.lower())
-            elif key == "stake":
+            elif isinstance(field, MoneyField):
                 if _digits(text) and int(text) <= MAX_STAKE:
                     value = decimal(int(text))
             elif text in [choice.value for choice in field.choices]:

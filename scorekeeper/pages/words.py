@@ -133,19 +133,6 @@ def scores_words(result: rules.HandResult) -> str:
     return ", ".join(parts)
 
 
-PARTNER_WORDS = {
-    rules.PartnerMode.JACK_OF_DIAMONDS: "Jack of diamonds partner",
-    rules.PartnerMode.CALLED_ACE: "Called ace partner",
-    rules.PartnerMode.ALONE: "Picker always alone",
-}
-NO_BID_WORDS = {
-    rules.NoBid.FORCED_PICK: "all pass: the dealer picks",
-    rules.NoBid.REDEAL: "all pass: re-deal",
-    rules.NoBid.DOUBLER: "all pass: re-deal and double",
-    rules.NoBid.LEASTER: "all pass: leaster",
-}
-
-
 # Who sits out each hand when the dealer's seat does, by how many more than five are seated.
 SITTING_OUT_WORDS = {
     1: "five play: the dealer sits out",
@@ -159,21 +146,8 @@ def rules_words(options: rules.Options, seated: int | None = None) -> list[str]:
     leaster', 'Doublers stack', 'bump doubles a loss', 'cap x8', '$0.25 a point'. Who sits out
     is said for a table of six or more, and for rules not yet played at a table (`seated`
     None), such as a rule set's."""
-    words = [PARTNER_WORDS[options.partner], NO_BID_WORDS[options.no_bid]]
-    if not options.cracking:
-        words.append("no cracking")
-    if not options.blitzing:
-        words.append("no blitzing")
-    if options.no_bid is rules.NoBid.DOUBLER and options.doublers is rules.Doublers.STACK:
-        words.append("Doublers stack")
-    if options.bump:
-        words.append("bump doubles a loss")
-    if options.max_multiplier:
-        words.append(f"cap x{options.max_multiplier}")
-    if options.schwarz is rules.Schwarz.TRICKS:
-        words.append("schwarz by tricks")
-    if options.penalties:
-        words.append("penalty hands")
+    said = sorted(rules.OPTIONS, key=lambda option: option.about.said_at)
+    words = [phrase for option in said if (phrase := option.said(options))]
     dealer_out = options.sitting_out is rules.SittingOut.DEALER
     if seated is None:
         words.append(

@@ -8,7 +8,8 @@ from enum import StrEnum
 
 from .choices import choice, one_of
 from .errors import RuleError
-from .table import NoBid, PartnerMode, Schwarz, Table
+from .options import NoBid, PartnerMode, Schwarz
+from .table import Table
 
 CARD_POINTS_TOTAL = 120
 # The tricks of a hand by how many play it: 32 cards less the blind, shared out.

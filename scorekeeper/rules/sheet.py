@@ -6,8 +6,9 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from .hands import Hand, Kind
+from .options import Doublers, NoBid
 from .scoring import HandResult, score_hand
-from .table import Doublers, NoBid, Table
+from .table import Table
 
 
 @dataclass(frozen=True)

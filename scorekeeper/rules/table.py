@@ -4,84 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from typing import Any
 
-from .choices import Choice, choice
 from .errors import HandsPlayed, RuleError, SessionComplete
 from .names import name_key, player_name
+from .options import OPTION_NAMES, OPTIONS, Options, PartnerMode, SittingOut, default_partner
 
 MIN_SEATS = 3
 MAX_SEATS = 8
 # Five play a hand when more are seated and the dealer's side sits out.
 HAND_SIZE = 5
 MAX_ROUNDS = 100
-
-
-class PartnerMode(StrEnum):
-    JACK_OF_DIAMONDS = "jack_of_diamonds"
-    CALLED_ACE = "called_ace"
-    ALONE = "alone"
-
-
-class SittingOut(StrEnum):
-    """Who sits out a hand when more than five are seated."""
-
-    DEALER = "dealer"
-    NONE = "none"
-
-
-class Schwarz(StrEnum):
-    """What makes the x3 row of the scoring table: 0 or 120 card points, or a side taking no
-    trick."""
-
-    POINTS = "points"
-    TRICKS = "tricks"
-
-
-class Doublers(StrEnum):
-    """Whether pending doublers double the next picks one each, or all the next pick."""
-
-    QUEUE = "queue"
-    STACK = "stack"
-
-
-MULTIPLIER_CAPS = (0, 2, 4, 8, 16, 32, 64)
-MAX_STAKE = 10_000
-
-
-class NoBid(StrEnum):
-    """What happens when everyone passes."""
-
-    FORCED_PICK = "forced_pick"
-    REDEAL = "redeal"
-    DOUBLER = "doubler"
-    LEASTER = "leaster"
-
-
-@dataclass(frozen=True)
-class Options:
-    partner: PartnerMode = PartnerMode.JACK_OF_DIAMONDS
-    no_bid: NoBid = NoBid.FORCED_PICK
-    cracking: bool = True
-    blitzing: bool = True
-    sitting_out: SittingOut = SittingOut.DEALER
-    bump: bool = False
-    schwarz: Schwarz = Schwarz.POINTS
-    doublers: Doublers = Doublers.QUEUE
-    # 0: no cap.
-    max_multiplier: int = 0
-    penalties: bool = False
-    # Cents per point, for the settle-up; scores stay in points.
-    stake: int = 0
-
-    def capped(self, multiplier: int) -> int:
-        cap = self.max_multiplier
-        return min(multiplier, cap) if cap else multiplier
-
-
-def default_partner(seated: int) -> PartnerMode:
-    """Cutthroat with three or four seated, the jack of diamonds with more."""
-    return PartnerMode.ALONE if seated <= 4 else PartnerMode.JACK_OF_DIAMONDS
 
 
 def check_table(seats: Sequence[str], options: Options, field: str = "players") -> None:
@@ -307,44 +240,14 @@ def change_rules(table: Table, options: Options, hand_count: int) -> Table:
     return replace(table, options=options)
 
 
-def options_from(
-    partner: str | None = None,
-    no_bid: str | None = None,
-    cracking: bool | None = None,
-    blitzing: bool | None = None,
-    sitting_out: str | None = None,
-    bump: bool | None = None,
-    schwarz: str | None = None,
-    doublers: str | None = None,
-    max_multiplier: int | None = None,
-    penalties: bool | None = None,
-    stake: int | None = None,
-    seated: int = HAND_SIZE,
-) -> Options:
-    """Rule options from their names; what is not given keeps its default (the partner rule's
-    depends on how many are seated)."""
-    defaults = Options(partner=default_partner(seated))
-    if max_multiplier is not None and max_multiplier not in MULTIPLIER_CAPS:
-        caps = ", ".join(map(str, MULTIPLIER_CAPS[1:]))
-        raise RuleError(f"The multiplier cap is 0 (no cap) or one of {caps}.", "rules")
-    if stake is not None and not 0 <= stake <= MAX_STAKE:
-        raise RuleError(
-            f"The stake is a whole number of cents per point from 0 to {MAX_STAKE}.", "rules"
-        )
-    return Options(
-        partner=_choice(PartnerMode, partner, defaults.partner, "The partner rule"),
-        no_bid=_choice(NoBid, no_bid, defaults.no_bid, "When everyone passes, the rule"),
-        cracking=defaults.cracking if cracking is None else cracking,
-        blitzing=defaults.blitzing if blitzing is None else blitzing,
-        sitting_out=_choice(SittingOut, sitting_out, defaults.sitting_out, "Who sits out"),
-        bump=defaults.bump if bump is None else bump,
-        schwarz=_choice(Schwarz, schwarz, defaults.schwarz, "What makes schwarz"),
-        doublers=_choice(Doublers, doublers, defaults.doublers, "How doublers double"),
-        max_multiplier=defaults.max_multiplier if max_multiplier is None else max_multiplier,
-        penalties=defaults.penalties if penalties is None else penalties,
-        stake=defaults.stake if stake is None else stake,
-    )
-
-
-def _choice(kind: type[Choice], given: str | None, default: Choice, label: str) -> Choice:
-    return default if given is None else choice(kind, given, label, "rules")
+def options_from(seated: int = HAND_SIZE, **given: object) -> Options:
+    """Rule options from their names (`OPTION_NAMES`); what is not given, or None, keeps its
+    default (the partner rule's depends on how many are seated)."""
+    unknown = set(given) - set(OPTION_NAMES)
+    if unknown:
+        raise TypeError(f"No rule option {', '.join(sorted(unknown))}.")
+    chosen = {name: value for name, value in given.items() if value is not None}
+    # The whole numbers are checked first, so a refusal names the same option it always did.
+    ordered = sorted(OPTIONS, key=lambda option: option.kind is not int)
+    values: dict[str, Any] = {o.name: o.check(chosen[o.name]) for o in ordered if o.name in chosen}
+    return replace(Options(partner=default_partner(seated)), **values)

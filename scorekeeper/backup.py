@@ -708,7 +708,7 @@ def _checked_trash(given: list[Any]) -> list[dict[str, Any]]:
         where = f"Trashed session {session_id}"
         checked_session(entry["session"], None, where)
         _checked_changes(entry["changes"], where)
-        if deleted_at >= datetime.now(UTC) - TrashedSession.KEPT_FOR:
+        if deleted_at >= TrashedSession.kept_since():
             data = {key: entry[key] for key in ("session", "version", "changes")}
             entries.append({"session_id": session_id, "deleted_at": deleted_at, "data": data})
     return entries

@@ -219,9 +219,14 @@ class TrashedSession(db.Model):  # type: ignore[name-defined,misc]
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
     @classmethod
+    def kept_since(cls) -> datetime:
+        """The earliest deletion the trash still holds."""
+        return utcnow() - cls.KEPT_FOR
+
+    @classmethod
     def kept(cls) -> ColumnElement[bool]:
         """Whether a row is still in the trash: deleted within `KEPT_FOR`."""
-        return cls.deleted_at >= utcnow() - cls.KEPT_FOR
+        return cls.deleted_at >= cls.kept_since()
 
 
 class WriteKey(db.Model):  # type: ignore[name-defined,misc]

@@ -29,25 +29,13 @@ from scorekeeper.rules import RuleError
 from scorekeeper.writes import roster_write
 
 from .conftest import fresh_app
-from .helpers import Api
+from .helpers import DEFAULT_RULES, Api
 from .test_forms import FormPage, assert_kept, filled, get_page, html_page, redirected_page
 
 PAGE = "/rule-sets"
 NIGHT = "2026-01-02T20:00:00"
 
-SEED_RULES = {
-    "partner": "jack_of_diamonds",
-    "no_bid": "forced_pick",
-    "cracking": True,
-    "blitzing": True,
-    "sitting_out": "dealer",
-    "bump": False,
-    "schwarz": "points",
-    "doublers": "queue",
-    "max_multiplier": 0,
-    "penalties": False,
-    "stake": 0,
-}
+SEED_RULES = DEFAULT_RULES
 FRIDAY_RULES = {
     "partner": "called_ace",
     "no_bid": "leaster",

@@ -39,8 +39,8 @@ from sqlalchemy import event, insert
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper import create_app, rules
-from scorekeeper.extensions import db
-from scorekeeper.models import Hand, HandPlayer, Player, Seat, Session
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Hand, HandPlayer, Player, Seat, Session
 from tests.faults.server import ROOT, flask, flask_command, server_env
 from tests.test_migrations import drop_everything
 from tests.test_seat_budgets import session_of

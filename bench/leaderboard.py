@@ -23,8 +23,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import insert
 
 from scorekeeper import create_app, rules
-from scorekeeper.extensions import db
-from scorekeeper.models import Hand, HandPlayer, Player, Seat, Session
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Hand, HandPlayer, Player, Seat, Session
 
 HANDS_PER_SESSION = 30
 ROUNDS = HANDS_PER_SESSION // 5

@@ -23,7 +23,7 @@ from werkzeug.serving import make_server
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.sessions.extensions import db
 
 CATEGORIES = ("accessibility", "best-practices")
 CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")

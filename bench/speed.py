@@ -33,7 +33,7 @@ import first_paint
 from any_table import build_history, getter, measured_flask, timed
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.sessions.extensions import db
 from tests.faults.server import flask
 from tests.test_migrations import drop_everything
 from tests.test_seat_budgets import session_of

@@ -8,11 +8,12 @@ from typing import Any
 from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access, api, errors, ids, pages, scripts, security, stylesheet
+from . import access, api, pages
 from .commands import register_commands
 from .config import configure
-from .database import register_database
-from .extensions import compress, csrf, db, migrate
+from .sessions.database import register_database
+from .sessions.extensions import compress, csrf, db, migrate
+from .web import errors, ids, scripts, security, stylesheet
 
 PACKAGE = Path(__file__).parent
 

@@ -14,11 +14,13 @@ from flask import Flask
 from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
-from . import checks, journal, rules
-from .backup import CONFLICT, Restore, Written, backup_text, read_backup
-from .csv_import import CsvRefused, import_session
+from . import rules
+from .exchange import journal
+from .exchange.backup import CONFLICT, Restore, Written, backup_text, read_backup
+from .exchange.csv_in import CsvRefused, import_session
 from .rules import RuleError
-from .writes import roster_write
+from .sessions import checks
+from .sessions.writes import roster_write
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import hosts
+from .web import hosts
 
 SECRET_KEY_FILE = "secret_key"
 MB = 1024 * 1024

@@ -31,7 +31,8 @@ from gunicorn.workers.base_async import AsyncWorker  # type: ignore[import-untyp
 from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped]
 from werkzeug.exceptions import RequestTimeout
 
-from . import create_app, journal
+from . import create_app
+from .exchange import journal
 
 HEADER_SECONDS = 10
 IDLE_SECONDS = 30

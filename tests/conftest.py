@@ -16,7 +16,7 @@ from sqlalchemy.exc import ProgrammingError
 from xdist.scheduler import LoadScopeScheduling
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.sessions.extensions import db
 
 from .helpers import Api
 

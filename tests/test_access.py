@@ -18,7 +18,7 @@ from werkzeug.security import check_password_hash
 from werkzeug.test import TestResponse
 
 from scorekeeper.access.models import AccessSetting, ApiToken, SignIn, SignInFailure
-from scorekeeper.extensions import db
+from scorekeeper.sessions.extensions import db
 
 from .conftest import second_worker
 from .helpers import SEATS, Api, pick

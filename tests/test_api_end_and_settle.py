@@ -13,11 +13,11 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 from sqlalchemy import select
 
-from scorekeeper import stats
-from scorekeeper.backup import import_backup
-from scorekeeper.extensions import db
-from scorekeeper.models import Player
+from scorekeeper.exchange.backup import import_backup
+from scorekeeper.insights import stats
 from scorekeeper.rules import RuleError
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Player
 
 from .helpers import SEATS, Api, pick
 

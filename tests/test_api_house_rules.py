@@ -17,8 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import update
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Session
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Session
 
 from .helpers import DEFAULT_RULES, SEATS, Api, pick
 from .test_backup import Fresh, answers, assert_same_answers, backup_of, restore, without_time

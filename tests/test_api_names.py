@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, insert, select
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Player
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Player
 
 from .helpers import SEATS, Api, pick
 

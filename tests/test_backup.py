@@ -25,12 +25,13 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.http import parse_options_header
 from werkzeug.test import TestResponse
 
-from scorekeeper import backup as backup_module
-from scorekeeper import journal, store
-from scorekeeper.backup import FORMAT, export_backup, import_backup
-from scorekeeper.extensions import db
-from scorekeeper.models import Hand, HandPlayer, Player, Session
+from scorekeeper.exchange import backup as backup_module
+from scorekeeper.exchange import journal
+from scorekeeper.exchange.backup import FORMAT, export_backup, import_backup
 from scorekeeper.rules import RuleError
+from scorekeeper.sessions import store
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Hand, HandPlayer, Player, Session
 
 from .conftest import Fresh
 from .helpers import SEATS, Api, pick

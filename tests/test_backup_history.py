@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.backup import import_backup
+from scorekeeper.exchange.backup import import_backup
 from scorekeeper.rules import RuleError
 
 from .conftest import Fresh

@@ -8,8 +8,8 @@ from itertools import pairwise
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import store
-from scorekeeper.charts import Mark, Series, line_chart, running_totals, scale_for
+from scorekeeper.pages.charts import Mark, Series, line_chart, running_totals, scale_for
+from scorekeeper.sessions import store
 
 from .any_table import TOTALS, play_the_night
 from .helpers import SEATS, Api, pick

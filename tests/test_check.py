@@ -6,8 +6,8 @@ from flask import Flask
 from flask.testing import FlaskCliRunner
 from sqlalchemy import select, update
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Hand, HandPlayer, Player
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Hand, HandPlayer, Player
 
 from .helpers import Api, pick
 

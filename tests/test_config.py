@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.config import database_url, proxy_count
-from scorekeeper.extensions import db
+from scorekeeper.sessions.extensions import db
 
 
 @pytest.fixture(autouse=True)
@@ -113,7 +113,7 @@ def test_a_sqlite_app_does_not_load_the_postgresql_driver() -> None:
     loaded = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, check=True, timeout=60
     ).stdout
-    assert "'scorekeeper.errors'" in loaded
+    assert "'scorekeeper.web.errors'" in loaded
     assert "'psycopg'" not in loaded
 
 

@@ -10,7 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.http import parse_options_header
 
-from scorekeeper.csv_export import defuse
+from scorekeeper.exchange.csv_out import defuse
 
 from .any_table import play_the_night
 from .helpers import SEATS, Api, pick

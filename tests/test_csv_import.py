@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from markupsafe import escape
 
 from scorekeeper import rules
-from scorekeeper.csv_export import HEADER
-from scorekeeper.csv_import import CsvRefused, import_session, undefuse
-from scorekeeper.writes import roster_write
+from scorekeeper.exchange.csv_in import CsvRefused, import_session, undefuse
+from scorekeeper.exchange.csv_out import HEADER
+from scorekeeper.sessions.writes import roster_write
 
 from .any_table import FIRST_SEATS, TOTALS, WITH_GUS, WITHOUT_DAN, play_the_night
 from .conftest import Fresh

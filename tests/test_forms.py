@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import store
+from scorekeeper.sessions import store
 
 from .helpers import DEFAULT_RULES, SEATS, Api, pick
 

@@ -24,9 +24,9 @@ from sqlalchemy import event, text
 from werkzeug.serving import make_server
 
 from scorekeeper.config import upload_limit
-from scorekeeper.extensions import db
 from scorekeeper.serving import HEADER_SECONDS
-from scorekeeper.stylesheet import minified
+from scorekeeper.sessions.extensions import db
+from scorekeeper.web.stylesheet import minified
 
 from .conftest import fresh_app
 from .helpers import Api, pick

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Session
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Session
 
 from .any_table import play_the_night
 from .helpers import SEATS, Api, pick

@@ -11,9 +11,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import hosts, rule_sets
-from scorekeeper.extensions import db
-from scorekeeper.models import utcnow
+from scorekeeper.exchange import rule_sets
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import utcnow
+from scorekeeper.web import hosts
 
 from .conftest import fresh_app
 from .helpers import Api, pick

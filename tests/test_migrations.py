@@ -16,7 +16,7 @@ from flask.testing import FlaskCliRunner
 from sqlalchemy import Engine, MetaData, create_engine, inspect, text
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.sessions.extensions import db
 
 MODEL_TABLES = set(db.metadata.tables)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from scorekeeper.stylesheet import minified
+from scorekeeper.web.stylesheet import minified
 
 from .helpers import Api, pick
 

@@ -11,14 +11,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import Boolean, Integer, String
 
-from scorekeeper import rules, stats
-from scorekeeper.api import parse
+from scorekeeper import rules
 from scorekeeper.api.openapi import document
 from scorekeeper.commands import import_session_command
-from scorekeeper.json_format import options_json
-from scorekeeper.models import Session
+from scorekeeper.exchange import json_in
+from scorekeeper.insights import stats
 from scorekeeper.pages.forms import RulesForm
 from scorekeeper.pages.words import rules_words
+from scorekeeper.sessions.models import Session
+from scorekeeper.sessions.records import options_json
 
 from .helpers import DEFAULT_RULES
 
@@ -83,12 +84,12 @@ def test_every_option_has_its_session_column() -> None:
 
 
 def test_the_api_checks_the_type_of_every_option() -> None:
-    assert set(NAMES) == parse.RULES_KEYS
-    assert set(NAMES) == parse.RULE_FLAGS | parse.RULE_NUMBERS | parse.RULE_TEXTS
+    assert set(NAMES) == json_in.RULES_KEYS
+    assert set(NAMES) == json_in.RULE_FLAGS | json_in.RULE_NUMBERS | json_in.RULE_TEXTS
     for option in rules.OPTIONS:
         wrong = "yes" if option.kind in (bool, int) else 1
         with pytest.raises(rules.RuleError):
-            parse.rule_options({option.name: wrong})
+            json_in.rule_options({option.name: wrong})
 
 
 def test_the_openapi_rules_object_has_every_option() -> None:

@@ -13,8 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from scorekeeper import rules, store, writes
-from scorekeeper.extensions import db
+from scorekeeper import rules
+from scorekeeper.sessions import store, writes
+from scorekeeper.sessions.extensions import db
 
 from .conftest import fresh_app
 from .helpers import SEATS, Api, pick

@@ -20,13 +20,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorekeeper import rule_sets, rules
-from scorekeeper.backup import Written, backup_text, export_backup, import_backup
-from scorekeeper.extensions import db
-from scorekeeper.models import RuleSet
+from scorekeeper import rules
+from scorekeeper.exchange import rule_sets
+from scorekeeper.exchange.backup import Written, backup_text, export_backup, import_backup
 from scorekeeper.pages.words import rules_words
 from scorekeeper.rules import RuleError
-from scorekeeper.writes import roster_write
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import RuleSet
+from scorekeeper.sessions.writes import roster_write
 
 from .conftest import fresh_app
 from .helpers import DEFAULT_RULES, Api

@@ -14,8 +14,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from scorekeeper import rules, store, writes
-from scorekeeper.extensions import db
+from scorekeeper import rules
+from scorekeeper.sessions import store, writes
+from scorekeeper.sessions.extensions import db
 
 from .conftest import BACKENDS, database_url, fresh_app
 

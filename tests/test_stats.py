@@ -19,9 +19,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import select, update
 from werkzeug.http import parse_options_header
 
-from scorekeeper import stats
-from scorekeeper.extensions import db
-from scorekeeper.models import Player, Session
+from scorekeeper.insights import stats
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Player, Session
 
 from .any_table import PLAYED, TOTALS, WON, play_the_night
 from .helpers import Api, pick

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from scorekeeper import rules
-from scorekeeper.json_format import hand_json
 from scorekeeper.pages.words import (
     amount_words,
     hand_differences,
@@ -23,6 +22,7 @@ from scorekeeper.pages.words import (
     summary_of,
     tiebreaks,
 )
+from scorekeeper.sessions.records import hand_json
 
 SEATS = ("Ann", "Bob", "Cat", "Dan", "Eve")
 TABLE = rules.Table(seats=SEATS)

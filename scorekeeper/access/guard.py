@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 from flask import flash, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 
-from ..errors import error_answer
-from ..extensions import db
+from ..sessions.extensions import db
+from ..web.errors import error_answer
 from . import state
 from .state import Access
 

@@ -11,8 +11,8 @@ from datetime import datetime
 from sqlalchemy import Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
-from ..models import utcnow
+from ..sessions.extensions import db
+from ..sessions.models import utcnow
 
 
 class AccessSetting(db.Model):  # type: ignore[name-defined,misc]

@@ -15,9 +15,9 @@ from enum import StrEnum
 from sqlalchemy import delete, func, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..database import begin_write
-from ..extensions import db
-from ..models import as_utc, utcnow
+from ..sessions.database import begin_write
+from ..sessions.extensions import db
+from ..sessions.models import as_utc, utcnow
 from .models import AccessSetting, ApiToken, SignIn, SignInFailure
 
 SETTING_ID = 1

@@ -10,15 +10,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any
 
-from ..rules import (
-    CALLED_CARDS,
-    MAX_ROUNDS,
-    OPTIONS,
-    Blitz,
-    Kind,
-    Option,
-    Result,
-)
+from ..rules import CALLED_CARDS, MAX_ROUNDS, OPTIONS, Blitz, Kind, Option, Result
 from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ..rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
 from ..rules.table import MAX_SEATS, MIN_SEATS

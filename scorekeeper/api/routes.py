@@ -12,11 +12,8 @@ from typing import Any
 from flask import Response, g, request
 from flask.typing import ResponseReturnValue
 
-from .. import settling, store, trash, writes
-from ..errors import error_answer
-from ..json_format import change_json, session_json, session_summary
-from . import bp
-from .parse import (
+from ..exchange import trash
+from ..exchange.json_in import (
     day_in,
     hand_request,
     json_object,
@@ -24,6 +21,11 @@ from .parse import (
     session_change,
     session_request,
 )
+from ..insights import settle_up as settling
+from ..sessions import store, writes
+from ..sessions.records import change_json, session_json, session_summary
+from ..web.errors import error_answer
+from . import bp
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,100}")

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
-from .. import stats
+from ..insights import stats
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 MIN_PICKS = re.compile(r"\d{1,4}", re.ASCII)

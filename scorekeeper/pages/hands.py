@@ -8,10 +8,11 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import rules, store, writes
-from ..json_format import hand_json
-from ..models import Hand, Session
+from .. import rules
 from ..rules import RuleError
+from ..sessions import store, writes
+from ..sessions.models import Hand, Session
+from ..sessions.records import hand_json
 from . import bp
 from .forms import HandForm
 from .words import score_preview, sitting_out_words, summary_of

@@ -1,13 +1,13 @@
 """What lets a phone keep the scoresheet with no network: the service worker, served from the
 top so that its scope is the whole app, the web app manifest, and what the worker keeps: the
-scripts, a page's in one file (`scorekeeper/scripts.py`), and the stylesheets a page links
-(`scorekeeper/stylesheet.py`)."""
+scripts, a page's in one file (`scorekeeper/web/scripts.py`), and the stylesheets a page links
+(`scorekeeper/web/stylesheet.py`)."""
 
 from __future__ import annotations
 
 from flask import Response, abort, current_app, jsonify, request, send_from_directory, url_for
 
-from .. import scripts, stylesheet
+from ..web import scripts, stylesheet
 from . import bp
 
 # style.css's --bg and --accent (light), the colours the phone paints around the app.

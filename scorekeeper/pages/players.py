@@ -8,12 +8,12 @@ from itertools import accumulate
 from flask import Response, abort, render_template, request
 from markupsafe import Markup
 
-from .. import stats
-from ..charts import Series, line_chart
-from ..csv_export import Cell, csv_lines
-from ..extensions import db
-from ..models import Player
+from ..exchange.csv_out import Cell, csv_lines
+from ..insights import stats
+from ..sessions.extensions import db
+from ..sessions.models import Player
 from . import bp
+from .charts import Series, line_chart
 from .filters import HOUSE_KEYS, read_filters
 from .sessions import csv_download
 

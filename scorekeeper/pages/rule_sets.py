@@ -7,11 +7,11 @@ from flask import render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import StringField
 
-from .. import rule_sets
-from ..extensions import db
-from ..hosts import external_url
-from ..models import RuleSet
+from ..exchange import rule_sets
 from ..rules import RuleError
+from ..sessions.extensions import db
+from ..sessions.models import RuleSet
+from ..web.hosts import external_url
 from . import bp
 from .forms import RulesForm
 from .words import rules_words

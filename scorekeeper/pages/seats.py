@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from flask import flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import rules, store
-from ..models import Session
+from .. import rules
 from ..rules import RuleError
+from ..sessions import store
+from ..sessions.models import Session
 from . import bp
 from .forms import SeatsForm, seats_print
 from .words import settlement_words, sitting_out_words

@@ -20,12 +20,15 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import history, rules, store, trash, writes
-from ..charts import line_chart, running_totals
-from ..csv_export import all_hands_csv, hands_csv, standings_csv
-from ..models import Session, TrashedSession
+from .. import rules
+from ..exchange import trash
+from ..exchange.csv_out import all_hands_csv, hands_csv, standings_csv
+from ..insights import sessions_list
 from ..rules import RuleError
+from ..sessions import store, writes
+from ..sessions.models import Session, TrashedSession
 from . import bp
+from .charts import line_chart, running_totals
 from .filters import HOUSE_KEYS, read_filters
 from .forms import SessionDetailsForm, SessionForm
 from .words import rules_words, short_names, sitting_out_words, tiebreaks, undo_words
@@ -39,8 +42,8 @@ SHOWN_HANDS = 8
 
 @bp.get("/")
 def index() -> str:
-    current = history.in_progress()
-    recent = history.find_sessions(history.SessionFilter(), per_page=RECENT + 1).rows
+    current = sessions_list.in_progress()
+    recent = sessions_list.find_sessions(sessions_list.SessionFilter(), per_page=RECENT + 1).rows
     past = [row for row in recent if current is None or row.session.id != current.session.id]
     return render_template("index.html", in_progress=current, sessions=past[:RECENT])
 
@@ -62,8 +65,8 @@ def session_history() -> tuple[str, int]:
     page = {"filters": filters, "players": store.seated_players()}
     if filters.errors:
         return render_template("history.html", found=None, **page), 400
-    wanted = history.SessionFilter(filters.typed["player"], filters.dates, filters.house)
-    found = history.find_sessions(wanted, request.args.get("page", 1, type=int))
+    wanted = sessions_list.SessionFilter(filters.typed["player"], filters.dates, filters.house)
+    found = sessions_list.find_sessions(wanted, request.args.get("page", 1, type=int))
     return render_template("history.html", found=found, **page), 200
 
 

@@ -20,11 +20,11 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, StringField
 
-from .. import journal
-from ..backup import Restore, Restored, backup_text, read_backup
-from ..csv_import import CsvRefused, import_session
+from ..exchange import journal
+from ..exchange.backup import Restore, Restored, backup_text, read_backup
+from ..exchange.csv_in import CsvRefused, import_session
 from ..rules import RuleError
-from ..writes import Replay, check_key
+from ..sessions.writes import Replay, check_key
 from . import bp
 from .forms import NewPlayersForm, RulesForm, typed_rounds
 from .writing import done, roster_write, sent_key

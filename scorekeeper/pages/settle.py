@@ -8,8 +8,9 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import StringField
 
-from .. import settling, store
+from ..insights import settle_up as settling
 from ..rules import RuleError
+from ..sessions import store
 from . import bp
 from .filters import read_filters
 from .forms import typed_stake

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import render_template
 
-from .. import rules, store
+from .. import rules
+from ..sessions import store
 from . import bp
 from .words import sitting_out_words
 

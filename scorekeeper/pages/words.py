@@ -9,9 +9,9 @@ from flask import current_app, has_app_context
 
 from .. import rules
 from ..config import DEFAULT_CURRENCY
-from ..json_format import result_of
+from ..insights.settle_up import SettleUp, payments_of
 from ..rules.table import HAND_SIZE
-from ..settling import SettleUp, payments_of
+from ..sessions.records import result_of
 
 
 def signed(n: int) -> str:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from flask import flash, get_flashed_messages, redirect, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import writes
+from ..sessions import writes
 from . import bp
 
 WRITE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")

@@ -15,7 +15,7 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.sessions.extensions import db
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 PHONE = {"width": 390, "height": 844}

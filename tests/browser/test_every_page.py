@@ -12,10 +12,10 @@ from flask import Flask
 from playwright.sync_api import Page
 from sqlalchemy import select
 
-from scorekeeper import rule_sets as saved_rule_sets
 from scorekeeper import rules
-from scorekeeper.extensions import db
-from scorekeeper.models import Player
+from scorekeeper.exchange import rule_sets as saved_rule_sets
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Player
 
 from .conftest import app_on_new_database, axe_violations, serving
 from .test_table import SEATS, Shot, api

@@ -13,8 +13,8 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 from sqlalchemy import select, update
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Player, Session
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Player, Session
 
 from ..any_table import FIRST_SEATS, HANDS
 from ..helpers import pick

@@ -17,7 +17,7 @@ import io
 from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 
-from . import rules
+from .. import rules
 
 HEADER = (
     "hand", "dealer", "kind", "picker", "partner", "called_card", "forced", "picking_points",

@@ -19,17 +19,19 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
-from . import journal, rules, store, writes
+from .. import rules
+from ..insights.settle_up import payments_json
+from ..rules import RuleError
+from ..rules.choices import choice
+from ..sessions import store, writes
+from ..sessions.extensions import db
+from ..sessions.models import Player, RuleSet, Session, TrashedSession
+from ..sessions.records import change_json, hand_input_json, iso, options_json
+from ..web.errors import database_busy
+from . import journal
 from . import rule_sets as rule_sets_module
-from .api.parse import LONE_SURROGATE, hand_request, session_request
-from .errors import database_busy
-from .extensions import db
 from .journal import plural
-from .json_format import change_json, hand_input_json, iso, options_json
-from .models import Player, RuleSet, Session, TrashedSession
-from .rules import RuleError
-from .rules.choices import choice
-from .settling import payments_json
+from .json_in import LONE_SURROGATE, hand_request, session_request
 
 FORMAT = "sheepshead-scorekeeper-backup"
 VERSION = 1

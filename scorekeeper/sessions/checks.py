@@ -7,10 +7,11 @@ from collections.abc import Iterator
 
 from sqlalchemy import select
 
-from . import rules, store
+from .. import rules
+from . import store
 from .extensions import db
-from .json_format import hand_input_json, recorded_hand
 from .models import Session
+from .records import hand_input_json, recorded_hand
 from .writes import session_write
 
 

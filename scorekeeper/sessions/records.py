@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from . import rules
+from .. import rules
+from ..insights.settle_up import of_sheet, settle_up_json
 from .models import Change, Session, as_utc
-from .settling import of_sheet, settle_up_json
 
 
 def iso(moment: datetime) -> str:

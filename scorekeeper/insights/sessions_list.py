@@ -15,9 +15,10 @@ from typing import Any
 from sqlalchemy import Integer, Select, func, select
 from sqlalchemy.orm import selectinload
 
-from . import rules, store
-from .extensions import db
-from .models import Hand, HandPlayer, Player, Seat, Session
+from .. import rules
+from ..sessions import store
+from ..sessions.extensions import db
+from ..sessions.models import Hand, HandPlayer, Player, Seat, Session
 from .stats import HOUSE_RULES, DateRange, RuleFilter
 
 PER_PAGE = 20

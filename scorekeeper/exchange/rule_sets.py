@@ -12,12 +12,12 @@ import segno
 from markupsafe import Markup, escape
 from sqlalchemy import select
 
-from . import rules
-from .api.parse import rule_options
-from .extensions import db
-from .json_format import iso, options_json
-from .models import RuleSet
-from .rules import RuleError
+from .. import rules
+from ..rules import RuleError
+from ..sessions.extensions import db
+from ..sessions.models import RuleSet
+from ..sessions.records import iso, options_json
+from .json_in import rule_options
 
 
 def rule_set_name(name: str) -> str:

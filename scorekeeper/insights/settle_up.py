@@ -11,10 +11,10 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, func, literal, select, union_all
 from sqlalchemy.orm import aliased
 
-from . import rules
-from .extensions import db
-from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session
-from .rules import RuleError
+from .. import rules
+from ..rules import RuleError
+from ..sessions.extensions import db
+from ..sessions.models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session
 
 
 @dataclass(frozen=True)

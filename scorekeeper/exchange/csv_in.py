@@ -25,11 +25,12 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from . import rules, store
-from .csv_export import EXTRAS, FORMULA_STARTS, HEADER, PENALIZED, RESULT, SAT_OUT, SEATS
-from .extensions import db
-from .models import Session
-from .rules import RuleError
+from .. import rules
+from ..rules import RuleError
+from ..sessions import store
+from ..sessions.extensions import db
+from ..sessions.models import Session
+from .csv_out import EXTRAS, FORMULA_STARTS, HEADER, PENALIZED, RESULT, SAT_OUT, SEATS
 
 # The most digits a number cell may have (int() refuses thousands with a ValueError).
 MAX_DIGITS = 6

@@ -16,12 +16,12 @@ from flask import abort
 from sqlalchemy import Integer, Table, delete, func, insert, inspect, select, text, update
 from sqlalchemy.orm import aliased, joinedload, selectinload
 
-from . import rules
+from .. import rules
+from ..web.ids import MAX_ID as MAX_ID  # a backup's ids are checked against it
+from ..web.ids import is_id
 from .extensions import db
-from .ids import MAX_ID as MAX_ID  # a backup's ids are checked against it
-from .ids import is_id
-from .json_format import options_json
 from .models import Change, EarlyPayment, Hand, HandPlayer, Player, Seat, Session, utcnow
+from .records import options_json
 
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.
 WHOLE_SESSION = (

@@ -25,6 +25,6 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
-migrate = Migrate(directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
+migrate = Migrate(directory=str(Path(__file__).parent.parent / "migrations"), render_as_batch=True)
 csrf = CSRFProtect()
 compress = Compress()

@@ -35,9 +35,9 @@ from sqlalchemy import (
     union_all,
 )
 
-from . import rules
-from .extensions import db
-from .models import Hand, HandPlayer, Player, Seat, Session
+from .. import rules
+from ..sessions.extensions import db
+from ..sessions.models import Hand, HandPlayer, Player, Seat, Session
 
 DEFAULT_MIN_PICKS = 10
 

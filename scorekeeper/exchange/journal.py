@@ -22,9 +22,17 @@ from datetime import UTC, datetime
 from flask import Flask
 from sqlalchemy import delete, exists, insert, inspect, select, update
 
-from . import writes
-from .extensions import db
-from .models import HandPlayer, Player, RestoredSession, RestoreJournal, Seat, Session, as_utc
+from ..sessions import writes
+from ..sessions.extensions import db
+from ..sessions.models import (
+    HandPlayer,
+    Player,
+    RestoredSession,
+    RestoreJournal,
+    Seat,
+    Session,
+    as_utc,
+)
 
 # The PostgreSQL advisory lock a running restore holds (database.ROSTER_LOCK is 0x5EE9).
 RESTORE_LOCK = 0x5EEA

@@ -13,12 +13,12 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
-from . import store
+from ..sessions import store
+from ..sessions.extensions import db
+from ..sessions.models import Change, Session, TrashedSession, as_utc
+from ..sessions.records import change_json, iso
+from ..sessions.writes import NotFound, SessionWrite, history
 from .backup import add_session, session_backup_json
-from .extensions import db
-from .json_format import change_json, iso
-from .models import Change, Session, TrashedSession, as_utc
-from .writes import NotFound, SessionWrite, history
 
 
 def throw_away(write: SessionWrite) -> None:

@@ -9,9 +9,9 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from .extensions import db
-from .rules import HandsPlayed, RuleError, SessionComplete, SettleRefused
-from .writes import Conflict, NotFound, VersionMismatch
+from ..rules import HandsPlayed, RuleError, SessionComplete, SettleRefused
+from ..sessions.extensions import db
+from ..sessions.writes import Conflict, NotFound, VersionMismatch
 
 CONFLICT = "Someone else changed this session at the same moment. Reload and try again."
 BUSY = "The scorekeeper is busy saving a restore or an import. Try again in a moment."

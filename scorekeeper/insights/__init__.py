@@ -1,0 +1,1 @@
+"""What the history tells: statistics, the sessions list, settle-up over sessions."""

@@ -1,0 +1,1 @@
+"""What a session is kept as: models, database locks, loading and writing, the one write path."""

@@ -1,0 +1,1 @@
+"""What every answer shares: errors, request checks, hosts, ids in addresses, scripts, styles."""

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.ids import MAX_ID
+from scorekeeper.sessions.models import MAX_ID
 
 from .helpers import Api, pick
 

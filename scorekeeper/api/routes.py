@@ -12,6 +12,7 @@ from typing import Any
 from flask import Response, g, request
 from flask.typing import ResponseReturnValue
 
+from .. import rules
 from ..exchange import trash
 from ..exchange.json_in import (
     day_in,
@@ -21,9 +22,15 @@ from ..exchange.json_in import (
     session_change,
     session_request,
 )
-from ..insights import settle_up as settling
+from ..insights.settle_up import of_range
 from ..sessions import store, writes
-from ..sessions.records import change_json, session_json, session_summary
+from ..sessions.records import (
+    change_json,
+    session_json,
+    session_summary,
+    settle_up_json,
+    settlement_json,
+)
 from ..web.errors import error_answer
 from . import bp
 
@@ -132,13 +139,13 @@ def get_session(session_id: int) -> Response:
 @bp.get("/sessions/<id(session):session_id>/settle-up")
 def session_settle_up(session_id: int) -> dict[str, Any]:
     read = store.read_session_or_404(session_id)
-    return settling.settle_up_json(settling.of_sheet(read.sheet, read.settled))
+    return settle_up_json(rules.sheet_settle_up(read.sheet, read.settled))
 
 
 @bp.get("/settle-up")
 def settle_up() -> dict[str, Any]:
     start, end = (day_in(request.args, field) for field in ("from", "to"))
-    return settling.settle_up_json(settling.of_range(start, end))
+    return settle_up_json(of_range(start, end))
 
 
 @bp.patch("/sessions/<id(session):session_id>")
@@ -169,7 +176,7 @@ def settle_leaver(session_id: int) -> Response:
     with _session_write(session_id) as write:
         leaver, payments = write.settle_leaver(player)
         write.finish()
-        answer = write.answered(201, settling.settlement_json(leaver, payments))
+        answer = write.answered(201, settlement_json(leaver, payments))
         return _etag(_answer(answer), write.session.version)
 
 

@@ -20,14 +20,13 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from .. import rules
-from ..insights.settle_up import payments_json
 from ..rules import RuleError
 from ..rules.choices import choice
 from ..sessions import store, writes
+from ..sessions.database import database_busy
 from ..sessions.extensions import db
 from ..sessions.models import Player, RuleSet, Session, TrashedSession
-from ..sessions.records import change_json, hand_input_json, iso, options_json
-from ..web.errors import database_busy
+from ..sessions.records import change_json, hand_input_json, iso, options_json, payments_json
 from . import journal
 from . import rule_sets as rule_sets_module
 from .journal import plural

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import Any
 
@@ -15,45 +13,6 @@ from .. import rules
 from ..rules import RuleError
 from ..sessions.extensions import db
 from ..sessions.models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session
-
-
-@dataclass(frozen=True)
-class SettleUp:
-    """`stake` is None when the sessions counted have different stakes; `unit` is "cents" with a
-    stake, "points" without one. `paid` is what was paid early to settle players who left;
-    `payments` settle each balance less that. `exact` says the payments are proven the
-    fewest."""
-
-    stake: int | None
-    unit: str
-    balances: dict[str, int]
-    payments: tuple[rules.Payment, ...]
-    exact: bool
-    paid: tuple[rules.Payment, ...] = ()
-
-
-def settle(
-    stakes: set[int], balances: dict[str, int], paid: Sequence[rules.Payment] = ()
-) -> SettleUp:
-    settlement = rules.settle_up(rules.left_to_settle(balances, paid))
-    staked = stakes != {0}
-    return SettleUp(
-        stake=(next(iter(stakes)) if len(stakes) == 1 else None) if staked else 0,
-        unit="cents" if staked else "points",
-        balances=balances,
-        payments=settlement.payments,
-        exact=settlement.exact,
-        paid=tuple(paid),
-    )
-
-
-def of_sheet(sheet: rules.Sheet, settled: rules.Settled) -> SettleUp:
-    """A session's settle-up: everyone its totals name, each total times the stake, less what
-    the players `settled` early paid or received."""
-    stake = sheet.table.options.stake
-    balances = {player: total * (stake or 1) for player, total in sheet.totals.items()}
-    return settle({stake}, balances, [p for payments in settled.values() for p in payments])
-
 
 # The days whose first and last moment, in any time zone, are still times in UTC that Python
 # can hold (from the year 1 to 9999).
@@ -82,7 +41,7 @@ def _utc(local: datetime) -> datetime:
     return local.astimezone().astimezone(UTC)
 
 
-def of_range(start: date | None, end: date | None) -> SettleUp:
+def of_range(start: date | None, end: date | None) -> rules.SettleUp:
     """The settle-up of every session started in the range: only the staked ones when some
     are, each at its own stake; in points when none is. Every player they name is in the
     balances, 0 included."""
@@ -107,7 +66,7 @@ def of_range(start: date | None, end: date | None) -> SettleUp:
         if staked and not stake:
             continue
         balances[name] = balances.get(name, 0) + int(total) * (stake or 1)
-    return settle(staked or {0}, balances, _paid_early(in_range) if staked else [])
+    return rules.settle_balances(staked or {0}, balances, _paid_early(in_range) if staked else [])
 
 
 def _paid_early(sessions: Select[Any]) -> list[rules.Payment]:
@@ -125,26 +84,4 @@ def _paid_early(sessions: Select[Any]) -> list[rules.Payment]:
     ]
 
 
-def settle_up_json(settle_up: SettleUp) -> dict[str, Any]:
-    return {
-        "stake": settle_up.stake,
-        "unit": settle_up.unit,
-        "balances": settle_up.balances,
-        "payments": payments_json(settle_up.payments),
-        "paid": payments_json(settle_up.paid),
-        "exact": settle_up.exact,
-    }
-
-
-def settlement_json(leaver: str, payments: Sequence[rules.Payment]) -> dict[str, Any]:
-    """A player settled early, as the API answers it and the history keeps it."""
-    return {"player": leaver, "payments": payments_json(payments)}
-
-
-def payments_json(payments: Sequence[rules.Payment]) -> list[dict[str, Any]]:
-    return [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in payments]
-
-
-def payments_of(given: Sequence[dict[str, Any]]) -> list[rules.Payment]:
-    """Payments as `payments_json` wrote them."""
-    return [rules.Payment(p["from"], p["to"], p["amount"]) for p in given]
+# END

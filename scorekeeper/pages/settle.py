@@ -8,7 +8,8 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import StringField
 
-from ..insights import settle_up as settling
+from .. import rules
+from ..insights.settle_up import of_range
 from ..rules import RuleError
 from ..sessions import store
 from . import bp
@@ -40,7 +41,7 @@ def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
     stake = sheet.table.options.stake
     if request.method == "GET":
         form.stake.data = decimal(stake) if stake else ""
-    settle_up = settling.of_sheet(sheet, read.settled)
+    settle_up = rules.sheet_settle_up(sheet, read.settled)
     page = render_template(
         "settle_up.html",
         session=session,
@@ -59,7 +60,7 @@ def settle_range() -> tuple[str, int]:
     settle_up = None
     if not filters.errors:
         try:
-            settle_up = settling.of_range(filters.dates.start, filters.dates.end)
+            settle_up = of_range(filters.dates.start, filters.dates.end)
         except RuleError as error:
             filters.errors.append(error.message)
     if settle_up is None:

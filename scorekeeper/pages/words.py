@@ -9,9 +9,8 @@ from flask import current_app, has_app_context
 
 from .. import rules
 from ..config import DEFAULT_CURRENCY
-from ..insights.settle_up import SettleUp, payments_of
 from ..rules.table import HAND_SIZE
-from ..sessions.records import result_of
+from ..sessions.records import payments_of, result_of
 
 
 def signed(n: int) -> str:
@@ -339,7 +338,7 @@ def biggest_hand(sheet: rules.Sheet) -> tuple[int, rules.HandResult] | None:
     return best
 
 
-def recap(title: str, sheet: rules.Sheet, settle_up: SettleUp) -> str:
+def recap(title: str, sheet: rules.Sheet, settle_up: rules.SettleUp) -> str:
     """The night in a few lines to share: standings, who pays whom, and the biggest hand."""
     lines = [title]
     lines.append(

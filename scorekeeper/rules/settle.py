@@ -32,6 +32,7 @@ from itertools import pairwise
 
 from .errors import RuleError, SettleRefused
 from .names import name_key
+from .sheet import Sheet
 
 EXACT_LIMIT = 20
 # Below this many balances the zero-sum subsets are listed one by one; above it, two halves
@@ -266,3 +267,43 @@ def check_stake_change(settled: Settled, stake: int, new_stake: int) -> None:
             f"{', '.join(settled)} settled early at this stake, so it can't change now.",
             "rules",
         )
+
+
+@dataclass(frozen=True)
+class SettleUp:
+    """`stake` is None when the sessions counted have different stakes; `unit` is "cents" with a
+    stake, "points" without one. `paid` is what was paid early to settle players who left;
+    `payments` settle each balance less that. `exact` says the payments are proven the
+    fewest."""
+
+    stake: int | None
+    unit: str
+    balances: dict[str, int]
+    payments: tuple[Payment, ...]
+    exact: bool
+    paid: tuple[Payment, ...] = ()
+
+
+def settle_balances(
+    stakes: set[int], balances: dict[str, int], paid: Sequence[Payment] = ()
+) -> SettleUp:
+    settlement = settle_up(left_to_settle(balances, paid))
+    staked = stakes != {0}
+    return SettleUp(
+        stake=(next(iter(stakes)) if len(stakes) == 1 else None) if staked else 0,
+        unit="cents" if staked else "points",
+        balances=balances,
+        payments=settlement.payments,
+        exact=settlement.exact,
+        paid=tuple(paid),
+    )
+
+
+def sheet_settle_up(sheet: Sheet, settled: Settled) -> SettleUp:
+    """A session's settle-up: everyone its totals name, each total times the stake, less what
+    the players `settled` early paid or received."""
+    stake = sheet.table.options.stake
+    balances = {player: total * (stake or 1) for player, total in sheet.totals.items()}
+    return settle_balances(
+        {stake}, balances, [p for payments in settled.values() for p in payments]
+    )

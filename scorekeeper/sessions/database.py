@@ -32,6 +32,19 @@ HANDOVER_PAUSE = 0.0003
 POLL_INTERVAL = 0.0001
 # The advisory lock of writes that add sessions or players (PostgreSQL).
 ROSTER_LOCK = 0x5EE9
+# What SQLite says when its busy timeout ran out waiting for another writer.
+SQLITE_BUSY = ("database is locked", "database is busy")
+# PostgreSQL's lock_timeout ran out. Read from the error rather than importing psycopg, which
+# costs a SQLite server about 10 MiB of memory.
+LOCK_NOT_AVAILABLE = "55P03"
+
+
+def database_busy(error: OperationalError) -> bool:
+    """Another writer held the database past our wait: SQLite's busy timeout or PostgreSQL's
+    lock_timeout ran out."""
+    if getattr(error.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+        return True
+    return any(words in str(error.orig).lower() for words in SQLITE_BUSY)
 
 
 def register_database(app: Flask) -> None:

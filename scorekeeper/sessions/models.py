@@ -40,6 +40,14 @@ def as_utc(moment: datetime) -> datetime:
 NEVER_REUSED = {"sqlite_autoincrement": True}
 
 
+# The largest id a row can have: PostgreSQL's `integer`.
+MAX_ID = 2**31 - 1
+
+
+def is_id(value: int) -> bool:
+    return 0 < value <= MAX_ID
+
+
 class Player(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = NEVER_REUSED
 

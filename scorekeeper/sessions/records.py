@@ -8,7 +8,6 @@ from enum import StrEnum
 from typing import Any
 
 from .. import rules
-from ..insights.settle_up import of_sheet, settle_up_json
 from .models import Change, Session, as_utc
 
 
@@ -184,5 +183,30 @@ def session_json(session: Session, sheet: rules.Sheet, settled: rules.Settled) -
         "sitting_out_next": list(sheet.sitting_out_next),
         "pending_doublers": sheet.pending_doublers,
         "complete": sheet.complete,
-        "settle_up": settle_up_json(of_sheet(sheet, settled)),
+        "settle_up": settle_up_json(rules.sheet_settle_up(sheet, settled)),
     }
+
+
+def settle_up_json(settle_up: rules.SettleUp) -> dict[str, Any]:
+    return {
+        "stake": settle_up.stake,
+        "unit": settle_up.unit,
+        "balances": settle_up.balances,
+        "payments": payments_json(settle_up.payments),
+        "paid": payments_json(settle_up.paid),
+        "exact": settle_up.exact,
+    }
+
+
+def settlement_json(leaver: str, payments: Sequence[rules.Payment]) -> dict[str, Any]:
+    """A player settled early, as the API answers it and the history keeps it."""
+    return {"player": leaver, "payments": payments_json(payments)}
+
+
+def payments_json(payments: Sequence[rules.Payment]) -> list[dict[str, Any]]:
+    return [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in payments]
+
+
+def payments_of(given: Sequence[dict[str, Any]]) -> list[rules.Payment]:
+    """Payments as `payments_json` wrote them."""
+    return [rules.Payment(p["from"], p["to"], p["amount"]) for p in given]

@@ -17,10 +17,9 @@ from sqlalchemy import Integer, Table, delete, func, insert, inspect, select, te
 from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .. import rules
-from ..web.ids import MAX_ID as MAX_ID  # a backup's ids are checked against it
-from ..web.ids import is_id
 from .extensions import db
-from .models import Change, EarlyPayment, Hand, HandPlayer, Player, Seat, Session, utcnow
+from .models import MAX_ID as MAX_ID  # a backup's ids are checked against it
+from .models import Change, EarlyPayment, Hand, HandPlayer, Player, Seat, Session, is_id, utcnow
 from .records import options_json
 
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.

@@ -25,13 +25,12 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from .. import rules
-from ..insights.settle_up import payments_of, settlement_json
 from ..rules import RuleError
 from . import store
 from .database import begin_write
 from .extensions import db
 from .models import Change, Hand, Session, WriteKey, as_utc, utcnow
-from .records import hand_json, options_json, recorded_hand
+from .records import hand_json, options_json, payments_of, recorded_hand, settlement_json
 
 KEY_LIFETIME = timedelta(hours=24)
 # What a change of a session's history is recorded as (`Change.action`): a change to a hand, or

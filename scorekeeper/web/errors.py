@@ -10,17 +10,13 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ..rules import HandsPlayed, RuleError, SessionComplete, SettleRefused
+from ..sessions.database import database_busy
 from ..sessions.extensions import db
 from ..sessions.writes import Conflict, NotFound, VersionMismatch
 
 CONFLICT = "Someone else changed this session at the same moment. Reload and try again."
 BUSY = "The scorekeeper is busy saving a restore or an import. Try again in a moment."
 BUSY_RETRY_SECONDS = 2
-# What SQLite says when its busy timeout ran out waiting for another writer.
-SQLITE_BUSY = ("database is locked", "database is busy")
-# PostgreSQL's lock_timeout ran out. Read from the error rather than importing psycopg, which
-# costs a SQLite server about 10 MiB of memory.
-LOCK_NOT_AVAILABLE = "55P03"
 STALE_FORM = (
     "This form could not be checked (it may be older than the app's last restart). "
     "Go back, reload the page and try again."
@@ -45,14 +41,6 @@ def error_answer(
             body["field"] = field
         return body | (more or {}), status, headers or {}
     return render_template("error.html", status=status, message=message), status, headers or {}
-
-
-def database_busy(error: OperationalError) -> bool:
-    """Another writer held the database past our wait: SQLite's busy timeout or PostgreSQL's
-    lock_timeout ran out."""
-    if getattr(error.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
-        return True
-    return any(words in str(error.orig).lower() for words in SQLITE_BUSY)
 
 
 def register(app: Flask) -> None:

@@ -9,12 +9,7 @@ from typing import Any
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter, Map
 
-# The largest id a row can have: PostgreSQL's `integer`.
-MAX_ID = 2**31 - 1
-
-
-def is_id(value: int) -> bool:
-    return 0 < value <= MAX_ID
+from ..sessions.models import MAX_ID, is_id
 
 
 class IdConverter(BaseConverter):

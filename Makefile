@@ -21,7 +21,7 @@ TEST_STAMP := $(VENV)/.installed-test
 help:
 	@echo "make run    install into $(VENV), upgrade the database schema, serve on port $(PORT)"
 	@echo "make test   install the test extra into $(VENV) and run every test"
-	@echo "make lint   ruff check, ruff format --check and mypy"
+	@echo "make lint   ruff check, ruff format --check, mypy and the import layers (lint-imports)"
 	@echo "make clean  remove $(VENV) and caches (never instance/, where the data lives)"
 
 $(BIN)/python:
@@ -64,6 +64,7 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 format: $(TEST_STAMP)
 	$(BIN)/ruff check --fix .

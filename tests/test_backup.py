@@ -29,7 +29,7 @@ from scorekeeper.exchange import backup as backup_module
 from scorekeeper.exchange import journal
 from scorekeeper.exchange.backup import FORMAT, export_backup, import_backup
 from scorekeeper.rules import RuleError
-from scorekeeper.sessions import store
+from scorekeeper.sessions import bulk, loading
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Hand, HandPlayer, Player, Session
 
@@ -1077,7 +1077,7 @@ def test_a_backup_is_written_a_few_sessions_at_a_time(
     app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     build_sessions(api)
-    monkeypatch.setattr(store, "SESSIONS_AT_A_TIME", 2)
+    monkeypatch.setattr(loading, "SESSIONS_AT_A_TIME", 2)
     with app.app_context():
         whole = export_backup()
         written = backup_module.Written()
@@ -1098,9 +1098,9 @@ def test_a_restore_inserts_sessions_in_batches_and_tells_its_progress(
     original, backup = answers(client), backup_of(app)
     monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
     inserted: list[int] = []
-    insert = store.insert_sessions
+    insert = bulk.insert_sessions
     monkeypatch.setattr(
-        store, "insert_sessions", lambda batch: inserted.append(len(batch)) or insert(batch)
+        bulk, "insert_sessions", lambda batch: inserted.append(len(batch)) or insert(batch)
     )
     told: list[int] = []
     target = fresh()
@@ -1128,15 +1128,15 @@ def fail_at_batch(monkeypatch: pytest.MonkeyPatch, failing: int) -> list[int]:
     """Make the restore's batch `failing` (from 1) fail on the database; the sizes of the
     batches inserted before it."""
     inserted: list[int] = []
-    insert = store.insert_sessions
+    insert = bulk.insert_sessions
 
-    def insert_or_fail(batch: list[store.NewSession]) -> list[int]:
+    def insert_or_fail(batch: list[bulk.NewSession]) -> list[int]:
         if len(inserted) + 1 == failing:
             raise OperationalError("INSERT INTO hand", {}, Exception("disk I/O error"))
         inserted.append(len(batch))
         return insert(batch)
 
-    monkeypatch.setattr(store, "insert_sessions", insert_or_fail)
+    monkeypatch.setattr(bulk, "insert_sessions", insert_or_fail)
     return inserted
 
 

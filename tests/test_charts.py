@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.pages.charts import Mark, Series, line_chart, running_totals, scale_for
-from scorekeeper.sessions import store
+from scorekeeper.sessions import loading
 
 from .any_table import TOTALS, play_the_night
 from .helpers import SEATS, Api, pick
@@ -119,7 +119,7 @@ def test_a_line_with_gaps_is_drawn_in_pieces_labelled_where_it_ends() -> None:
 def test_night_chart_draws_players_only_while_seated(app: Flask, api: Api) -> None:
     night = play_the_night(api)
     with app.app_context():
-        sheet = store.sheet_of(store.session_or_404(night))
+        sheet = loading.sheet_of(loading.session_or_404(night))
     svg = str(line_chart(running_totals(sheet), "Running totals", "hands"))
     drawn = pieces(svg)
     assert list(drawn) == ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
@@ -181,7 +181,7 @@ def test_two_penalties_of_one_player_are_two_dots(app: Flask, api: Api) -> None:
     ):
         api.record(session_id, **hand)
     with app.app_context():
-        sheet = store.sheet_of(store.session_or_404(session_id))
+        sheet = loading.sheet_of(loading.session_or_404(session_id))
     bob = {series.name: series for series in running_totals(sheet)}["Bob"]
     assert bob.values == [0, -4, -3, -7]
     assert bob.marks == (Mark(1, "Hand 1: penalty, Bob -4"), Mark(3, "Hand 3: penalty, Bob -4"))

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper.sessions import store
+from scorekeeper.sessions import loading
 
 from .helpers import DEFAULT_RULES, SEATS, Api, pick
 
@@ -136,7 +136,7 @@ def sheet_path(session_id: int, saved: int | None = None, undone: int | None = N
 
 def roster(app: Flask) -> list[str]:
     with app.app_context():
-        return store.roster()
+        return loading.roster()
 
 
 ONE_ROUND = [pick(picker, None, 75) for picker in SEATS]

@@ -42,9 +42,9 @@ def with_import(tmp_path: Path, module: str, line: str) -> Path:
 
 
 def test_an_import_up_a_layer_is_refused(tmp_path: Path) -> None:
-    run = lint_imports(with_import(tmp_path, "sessions/store.py", "from ..pages import words"))
+    run = lint_imports(with_import(tmp_path, "sessions/loading.py", "from ..pages import words"))
     assert run.returncode != 0
-    assert "scorekeeper.sessions.store -> scorekeeper.pages.words" in run.stdout
+    assert "scorekeeper.sessions.loading -> scorekeeper.pages.words" in run.stdout
 
 
 def test_an_import_between_exchange_and_insights_is_refused(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from scorekeeper import rules
-from scorekeeper.sessions import store, writes
+from scorekeeper.sessions import rows, writes
 from scorekeeper.sessions.extensions import db
 
 from .conftest import fresh_app
@@ -310,7 +310,7 @@ def test_stylesheets_are_served_and_carried_by_the_page(client: FlaskClient) -> 
 
 def stored_session(hand_count: int) -> int:
     with writes.roster_write():
-        session_id: int = store.new_session("", SEATS, 0, None, rules.Options()).id
+        session_id: int = rows.new_session("", SEATS, 0, None, rules.Options()).id
     for picker, partner, points in islice(
         zip(cycle(SEATS), cycle(SEATS[2:] + SEATS[:2]), cycle([75, 30, 95, 120, 0])), hand_count
     ):

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from scorekeeper import rules
-from scorekeeper.sessions import store, writes
+from scorekeeper.sessions import loading, rows, writes
 from scorekeeper.sessions.extensions import db
 
 from .conftest import BACKENDS, database_url, fresh_app
@@ -37,13 +37,13 @@ def session_of(hand_count: int, change_every: int = 0, seed: int = 6) -> int:
     each hand and each change, as a request would make."""
     rng = random.Random(seed)
     with writes.roster_write():
-        session_id: int = store.new_session("", SIX, 0, None, rules.Options()).id
+        session_id: int = rows.new_session("", SIX, 0, None, rules.Options()).id
     for number in range(hand_count):
         if change_every and number and number % change_every == 0:
             with writes.session_write(session_id) as write:
                 write.update(None, None, seat_order(rng))
         with writes.session_write(session_id) as write:
-            order = store.table_of(write.session).bidding_order(write.tail().next_dealer)
+            order = loading.table_of(write.session).bidding_order(write.tail().next_dealer)
             picker, partner = rng.sample(order, 2)
             entry = rules.HandInput(
                 kind="pick",

@@ -23,7 +23,7 @@ from ..exchange.json_in import (
     session_request,
 )
 from ..insights.settle_up import of_range
-from ..sessions import store, writes
+from ..sessions import loading, rows, writes
 from ..sessions.records import (
     change_json,
     session_json,
@@ -92,7 +92,7 @@ def _etag(response: Response, version: int) -> Response:
 
 
 def _session_answer(write: writes.Write, session: Any, sheet: Any, status: int) -> Response:
-    answer = write.answered(status, session_json(session, sheet, store.settled_of(session)))
+    answer = write.answered(status, session_json(session, sheet, loading.settled_of(session)))
     return _etag(_answer(answer), session.version)
 
 
@@ -100,7 +100,7 @@ def _session_answer(write: writes.Write, session: Any, sheet: Any, status: int) 
 def create_session() -> Response:
     given = session_request(json_object(request))
     with writes.roster_write(*_key()) as write:
-        session = store.new_session(
+        session = rows.new_session(
             given.name,
             given.players,
             given.rounds,
@@ -108,16 +108,16 @@ def create_session() -> Response:
             given.options,
             new_players=given.new_players,
         )
-        return _session_answer(write, session, store.sheet_of(session), 201)
+        return _session_answer(write, session, loading.sheet_of(session), 201)
 
 
 @bp.get("/sessions")
 def list_sessions() -> dict[str, Any]:
-    counts = store.hand_counts()
+    counts = loading.hand_counts()
     return {
         "sessions": [
-            session_summary(session, store.table_of(session), counts.get(session.id, 0))
-            for session in store.list_sessions()
+            session_summary(session, loading.table_of(session), counts.get(session.id, 0))
+            for session in loading.list_sessions()
         ]
     }
 
@@ -125,11 +125,11 @@ def list_sessions() -> dict[str, Any]:
 @bp.get("/sessions/<id(session):session_id>")
 def get_session(session_id: int) -> Response:
     # The version alone first: a phone asking whether anything changed costs one statement.
-    version = store.session_version(session_id)
+    version = loading.session_version(session_id)
     response = _etag(Response(status=200), version)
     if request.if_none_match.contains(str(version)):
         return Response(status=304, headers={"ETag": response.headers["ETag"]})
-    read = store.read_session_or_404(session_id)
+    read = loading.read_session_or_404(session_id)
     body = session_json(read.session, read.sheet, read.settled)
     response.set_data(json.dumps(body, ensure_ascii=False))
     response.mimetype = "application/json"
@@ -138,7 +138,7 @@ def get_session(session_id: int) -> Response:
 
 @bp.get("/sessions/<id(session):session_id>/settle-up")
 def session_settle_up(session_id: int) -> dict[str, Any]:
-    read = store.read_session_or_404(session_id)
+    read = loading.read_session_or_404(session_id)
     return settle_up_json(rules.sheet_settle_up(read.sheet, read.settled))
 
 
@@ -208,7 +208,7 @@ def delete_hand(session_id: int, number: int) -> Response:
 
 @bp.get("/sessions/<id(session):session_id>/history")
 def session_history(session_id: int) -> dict[str, Any]:
-    store.session_or_404(session_id)
+    loading.session_or_404(session_id)
     return {"changes": [change_json(change) for change in writes.history(session_id)]}
 
 
@@ -229,4 +229,4 @@ def trash_list() -> dict[str, Any]:
 def trash_restore(session_id: int) -> Response:
     with writes.roster_write(*_key()) as write:
         session = trash.restore(session_id)
-        return _session_answer(write, session, store.sheet_of(session), 200)
+        return _session_answer(write, session, loading.sheet_of(session), 200)

@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from .. import rules
 from ..rules import RuleError
 from ..rules.choices import choice
-from ..sessions import store, writes
+from ..sessions import bulk, loading, rows, writes
 from ..sessions.database import database_busy
 from ..sessions.extensions import db
 from ..sessions.models import Player, RuleSet, Session, TrashedSession
@@ -105,7 +105,7 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
     written.players = len(players)
     head = {"format": FORMAT, "version": VERSION, "exported_at": iso(datetime.now(UTC))}
     yield _dumps(head)[:-1] + ',\n"players": ' + _dumps(players) + ',\n"sessions": ['
-    for session in store.every_session(Session.id, with_history=True):
+    for session in loading.every_session(Session.id, with_history=True):
         comma = "," if written.sessions else ""
         changes = [change_json(change) for change in session.changes]
         yield f"{comma}\n{_dumps(session_backup_json(session) | {'changes': changes})}"
@@ -139,7 +139,7 @@ def _dumps(value: Any) -> str:
 
 
 def session_backup_json(session: Session) -> dict[str, Any]:
-    table = store.table_of(session)
+    table = loading.table_of(session)
     return {
         "id": session.id,
         "name": session.name,
@@ -149,11 +149,11 @@ def session_backup_json(session: Session) -> dict[str, Any]:
         "version": session.version,
         "first_dealer": table.first_dealer,
         "rules": options_json(table.options),
-        "hands": [hand_input_json(store.hand_of(row)) for row in session.hands],
+        "hands": [hand_input_json(loading.hand_of(row)) for row in session.hands],
         "ended": table.ended,
         "paid": [
             {"player": leaver, **payment}
-            for leaver, payments in store.settled_of(session).items()
+            for leaver, payments in loading.settled_of(session).items()
             for payment in payments_json(payments)
         ],
     }
@@ -296,7 +296,7 @@ class _Checked:
     tell whether it is here already."""
 
     session_id: int
-    new: store.NewSession
+    new: bulk.NewSession
     given: dict[str, Any] | None
 
 
@@ -418,11 +418,11 @@ class Restore:
                 db.session.add(Player(id=player_id, name=name, name_key=rules.name_key(name)))
             db.session.flush()
             # So that a session or player added while the restore runs takes none of its ids.
-            store.reserve_ids(Player.__table__, max(self.players, default=0))
-            store.reserve_ids(Session.__table__, self._largest_session())
+            bulk.reserve_ids(Player.__table__, max(self.players, default=0))
+            bulk.reserve_ids(Session.__table__, self._largest_session())
             return list(self.players)
         here = set(db.session.scalars(select(Player.id)))
-        players = store.players_named(names)
+        players = rows.players_named(names)
         db.session.flush()
         return [player.id for player in players if player.id not in here]
 
@@ -442,7 +442,7 @@ class Restore:
             adding = batch
         else:
             adding = [checked for checked in batch if not _held(checked.given or {})]
-        added = store.insert_sessions([checked.new for checked in adding])
+        added = bulk.insert_sessions([checked.new for checked in adding])
         versions = dict(zip(added, (checked.new.version for checked in adding), strict=True))
         self.restored = replace(
             self.restored,
@@ -641,11 +641,11 @@ def _checked_sessions(
 def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:
     """A session as a backup holds it, with its hands, checked and added (see
     `checked_session`)."""
-    [added] = store.insert_sessions([checked_session(given, session_id, where)])
-    return store.session_or_404(added)
+    [added] = bulk.insert_sessions([checked_session(given, session_id, where)])
+    return loading.session_or_404(added)
 
 
-def checked_session(given: dict[str, Any], session_id: int | None, where: str) -> store.NewSession:
+def checked_session(given: dict[str, Any], session_id: int | None, where: str) -> bulk.NewSession:
     """A session as a backup holds it, with its hands, each checked again by the rules engine;
     refusals say `where` they come from."""
     with _at(where):
@@ -671,7 +671,7 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
     sheet = rules.score_sheet(replace(table, ended=ended), hands)
     with _at(where):
         settled = _settled(given.get("paid", []), sheet)
-    return store.NewSession(
+    return bulk.NewSession(
         name=name,
         created_at=created_at,
         version=version,
@@ -858,7 +858,7 @@ def _held(given: dict[str, Any]) -> bool:
     alike = db.session.scalars(
         select(Session)
         .where(Session.created_at == started, Session.name == name)
-        .options(*store.WHOLE_SESSION)
+        .options(*loading.WHOLE_SESSION)
     )
     wanted = _comparable(given)
     return any(_comparable(session_backup_json(session)) == wanted for session in alike)
@@ -909,7 +909,7 @@ def _checked_hand(table: rules.Table, before: list[rules.Hand], hand: Any) -> ru
     if recorded.dealer is None:
         raise RuleError("Say who dealt the hand.", "dealer")
     last = before[-1] if before else None
-    return store.next_hand(
+    return rules.next_hand(
         table, len(before), last, recorded.entry, recorded.dealer, recorded.seats
     )
 

@@ -27,7 +27,7 @@ from sqlalchemy import select
 
 from .. import rules
 from ..rules import RuleError
-from ..sessions import store
+from ..sessions import rows as session_rows
 from ..sessions.extensions import db
 from ..sessions.models import Session
 from .csv_out import EXTRAS, FORMULA_STARTS, HEADER, PENALIZED, RESULT, SAT_OUT, SEATS
@@ -125,19 +125,19 @@ def import_session(
     if reasons:
         raise CsvRefused(reasons)
     first = played.first
-    session = store.new_session(
+    session = session_rows.new_session(
         name, first.seats, rounds, first.first_dealer, options, new_players=new_players
     )
     session.origin = origin
     seats = first.seats
     for index, row in enumerate(played.rows):
         if row.seats != seats:
-            store.update_session(session, index, None, None, row.seats, None, new_players)
+            session_rows.update_session(session, index, None, None, row.seats, None, new_players)
             # The new seats' players, so the next hand reads the table they make.
             db.session.flush()
             seats = row.seats
-        store.add_hand(session, row.entry, row.dealer, row.seats)
-    store.store_scores(session)
+        session_rows.add_hand(session, row.entry, row.dealer, row.seats)
+    session_rows.store_scores(session)
     return Imported(session.id, new=True)
 
 

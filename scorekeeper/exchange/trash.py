@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
-from ..sessions import store
+from ..sessions import loading
 from ..sessions.extensions import db
 from ..sessions.models import Change, Session, TrashedSession, as_utc
 from ..sessions.records import change_json, iso
@@ -82,4 +82,4 @@ def restore(session_id: int) -> Session:
         )
     db.session.delete(entry)
     db.session.flush()
-    return store.session_or_404(session.id)
+    return loading.session_or_404(session.id)

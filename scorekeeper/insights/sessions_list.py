@@ -16,7 +16,7 @@ from sqlalchemy import Integer, Select, func, select
 from sqlalchemy.orm import selectinload
 
 from .. import rules
-from ..sessions import store
+from ..sessions import loading
 from ..sessions.extensions import db
 from ..sessions.models import Hand, HandPlayer, Player, Seat, Session
 from .stats import HOUSE_RULES, DateRange, RuleFilter
@@ -132,7 +132,7 @@ def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
 
     rows = []
     for session in sessions:
-        table = store.table_of(session)
+        table = loading.table_of(session)
         at_hands = sums.get(session.id, [])
         ordered = [p.name for p in at_hands if p.played or p.name in table.seats]
         players = (*ordered, *(p for p in table.seats if p not in ordered))

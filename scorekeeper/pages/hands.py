@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules
 from ..rules import RuleError
-from ..sessions import store, writes
+from ..sessions import loading, writes
 from ..sessions.models import Hand, Session
 from ..sessions.records import hand_json
 from . import bp
@@ -20,7 +20,7 @@ from .writing import done, saved_hand, session_write
 
 
 def _hand_or_404(session: Session, number: int) -> Hand:
-    row = store.find_hand(session, number)
+    row = loading.find_hand(session, number)
     if row is None:
         abort(404, f"Session {session.id} has no hand {number}.")
     return row
@@ -28,16 +28,16 @@ def _hand_or_404(session: Session, number: int) -> Hand:
 
 def _table(session: Session, row: Hand | None) -> rules.Table:
     """The table a hand is played with: the seats now for a new hand, its own for a stored one."""
-    table = store.table_of(session)
-    return table if row is None else table.seated_as(store.seats_of(row))
+    table = loading.table_of(session)
+    return table if row is None else table.seated_as(loading.seats_of(row))
 
 
 def _dealer(session: Session, row: Hand | None, chosen: str | None = None) -> str:
     """Who dealt: as chosen on the edit form (if seated for the hand), else the hand's own
     dealer, else the next seat in rotation."""
     if row is not None:
-        return chosen if chosen in store.seats_of(row) else store.hand_of(row).dealer
-    return store.next_dealer_of(session)
+        return chosen if chosen in loading.seats_of(row) else loading.hand_of(row).dealer
+    return loading.next_dealer_of(session)
 
 
 def _form(session: Session, row: Hand | None) -> HandForm:
@@ -74,19 +74,19 @@ def _render(
 
 def _preview(session: Session, form: HandForm, row: Hand | None) -> str:
     dealer = _dealer(session, row, form.dealer.data)
-    result = store.preview_hand(session, row, form.hand_input(dealer), dealer)
+    result = loading.preview_hand(session, row, form.hand_input(dealer), dealer)
     return score_preview(result)
 
 
 @bp.get("/sessions/<id(session):session_id>/hands/new")
 def new_hand(session_id: int) -> str | BaseResponse:
-    session = store.session_or_404(session_id)
+    session = loading.session_or_404(session_id)
     try:
-        store.table_of(session).check_room_for_hand(len(session.hands))
+        loading.table_of(session).check_room_for_hand(len(session.hands))
     except rules.SessionComplete as complete:
         flash(complete.message)
         return _go_scoresheet(session_id)
-    form = HandForm(store.table_of(session), _dealer(session, None))
+    form = HandForm(loading.table_of(session), _dealer(session, None))
     form.number.data = str(len(session.hands) + 1)
     return _render(session, form, None)
 
@@ -101,7 +101,7 @@ class _Moved(Exception):
 
 @bp.post("/sessions/<id(session):session_id>/hands/new")
 def record_hand(session_id: int) -> str | tuple[str, int] | BaseResponse:
-    session = store.session_or_404(session_id)
+    session = loading.session_or_404(session_id)
     form = _form(session, None)
     if not form.validate_on_submit():
         return _render(session, form, None)
@@ -127,21 +127,21 @@ def record_hand(session_id: int) -> str | tuple[str, int] | BaseResponse:
         form.refuse(error)
     except _Moved:
         # Conflict: the phone's outbox tells this from a refusal.
-        return _render(store.session_or_404(session_id), form, None, notice=notice), 409
-    return _render(store.session_or_404(session_id), form, None)
+        return _render(loading.session_or_404(session_id), form, None, notice=notice), 409
+    return _render(loading.session_or_404(session_id), form, None)
 
 
 @bp.route("/sessions/<id(session):session_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(session_id: int, number: int) -> str | BaseResponse:
-    session = store.session_or_404(session_id)
-    row = store.find_hand(session, number)
+    session = loading.session_or_404(session_id)
+    row = loading.find_hand(session, number)
     if row is None and request.method == "POST" and request.form.get("original"):
         return _deleted_meanwhile(session_id, number)
     row = _hand_or_404(session, number)
     form = _form(session, row)
     if request.method == "GET":
-        form.fill(store.hand_of(row))
-        sheet = store.sheet_of(session)
+        form.fill(loading.hand_of(row))
+        sheet = loading.sheet_of(session)
         form.original.data = writes.recorded_print(
             hand_json(number, sheet.results[number - 1], sheet.named)
         )
@@ -149,7 +149,7 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
     if not form.validate_on_submit():
         return _render(session, form, row)
     dealer = _dealer(session, row, form.dealer.data)
-    if dealer != store.hand_of(row).dealer:
+    if dealer != loading.hand_of(row).dealer:
         cleared = form.clear_for(dealer)
         if cleared:
             # Shown, not saved: the next Save is of what the page now shows.
@@ -178,7 +178,7 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
         form.refuse(error)
     except _Moved:
         pass
-    session = store.session_or_404(session_id)
+    session = loading.session_or_404(session_id)
     return _render(session, form, _hand_or_404(session, number), notice=notice)
 
 
@@ -190,7 +190,7 @@ def _deleted_meanwhile(session_id: int, number: int) -> BaseResponse:
 @bp.post("/sessions/<id(session):session_id>/hands/preview")
 def preview_hand(session_id: int) -> dict[str, Any]:
     """The scores a hand being tapped in would give, for the form's live preview."""
-    session = store.session_or_404(session_id)
+    session = loading.session_or_404(session_id)
     editing = request.form.get("editing", type=int)
     row = _hand_or_404(session, editing) if editing else None
     form = _form(session, row)
@@ -218,9 +218,9 @@ def delete_hand(session_id: int, number: int) -> str | BaseResponse:
                 url_for("pages.session_page", session_id=session_id, undone=number),
                 f"Hand {number} deleted.",
             )
-    session = store.session_or_404(session_id)
+    session = loading.session_or_404(session_id)
     row = _hand_or_404(session, number)
-    result = store.sheet_of(session).results[number - 1]
+    result = loading.sheet_of(session).results[number - 1]
     return render_template(
         "delete_hand.html", session=session, row=row, number=number, result=result
     )

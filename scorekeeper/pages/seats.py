@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules
 from ..rules import RuleError
-from ..sessions import store
+from ..sessions import loading, rows
 from ..sessions.models import Session
 from . import bp
 from .forms import SeatsForm, seats_print
@@ -88,8 +88,8 @@ class _Moved(Exception):
 
 @bp.route("/sessions/<id(session):session_id>/seats", methods=["GET", "POST"])
 def seats_page(session_id: int) -> str | BaseResponse:
-    session = store.session_or_404(session_id)
-    seats_now = store.table_of(session).seats
+    session = loading.session_or_404(session_id)
+    seats_now = loading.table_of(session).seats
     form = SeatsForm(seats_now)
     notice = None
     if request.method == "POST" and form.validate_on_submit():
@@ -101,23 +101,23 @@ def seats_page(session_id: int) -> str | BaseResponse:
         except RuleError as error:
             form.refuse(error)
         except _Moved:
-            seats_now = store.table_of(store.session_or_404(session_id)).seats
+            seats_now = loading.table_of(loading.session_or_404(session_id)).seats
             notice = (
                 f"The seats were changed on another phone meanwhile: now "
                 f"{', '.join(seats_now)}. Yours are below: save them to replace those, "
                 "or go back to keep them."
             )
-    return _render(store.session_or_404(session_id), form, notice)
+    return _render(loading.session_or_404(session_id), form, notice)
 
 
 def _save(session_id: int, form: SeatsForm) -> BaseResponse:
     with session_write(session_id) as write:
-        seats_now = seats_print(store.table_of(write.session).seats)
+        seats_now = seats_print(loading.table_of(write.session).seats)
         if form.before.data != seats_now:
             form.before.data = seats_now
             raise _Moved
         seated = {rules.name_key(player) for player in form.seats}
-        left = any(rules.name_key(p) not in seated for p in store.table_of(write.session).seats)
+        left = any(rules.name_key(p) not in seated for p in loading.table_of(write.session).seats)
         write.update(None, None, form.seats, None, form.new_players)
         # Someone left a staked session: the page to settle them at once.
         page = "pages.seats_page" if left and write.session.stake else "pages.session_page"
@@ -139,7 +139,7 @@ def settle_leaver(session_id: int) -> BaseResponse:
 
 
 def _render(session: Session, form: SeatsForm, notice: str | None) -> str:
-    sheet = store.sheet_of(session)
+    sheet = loading.sheet_of(session)
     form.offer_places()
     seated_now = {rules.name_key(player) for player in sheet.table.seats}
     seats_then = {rules.name_key(player) for player in form.seats}
@@ -148,7 +148,7 @@ def _render(session: Session, form: SeatsForm, notice: str | None) -> str:
     try:
         preview = next_hand(sheet, form.seats)
         if arriving:
-            store.check_new_players(form.seats, form.new_players)
+            rows.check_new_players(form.seats, form.new_players)
     except RuleError as error:
         if not form.errors and not any(form.extra_errors.values()):
             form.refuse(error)
@@ -160,6 +160,6 @@ def _render(session: Session, form: SeatsForm, notice: str | None) -> str:
         notice=notice,
         arriving=arriving,
         leaving=[p for p in sheet.table.seats if rules.name_key(p) not in seats_then],
-        roster=store.roster(),
-        leavers=leavers(sheet, store.settled_of(session)),
+        roster=loading.roster(),
+        leavers=leavers(sheet, loading.settled_of(session)),
     )

@@ -25,7 +25,7 @@ from ..exchange import trash
 from ..exchange.csv_out import all_hands_csv, hands_csv, standings_csv
 from ..insights import sessions_list
 from ..rules import RuleError
-from ..sessions import store, writes
+from ..sessions import loading, rows, writes
 from ..sessions.models import Session, TrashedSession
 from . import bp
 from .charts import line_chart, running_totals
@@ -62,7 +62,7 @@ def favicon() -> Response:
 @bp.get("/sessions")
 def session_history() -> tuple[str, int]:
     filters = read_filters(request.args, ("from", "to", "player", *HOUSE_KEYS))
-    page = {"filters": filters, "players": store.seated_players()}
+    page = {"filters": filters, "players": loading.seated_players()}
     if filters.errors:
         return render_template("history.html", found=None, **page), 400
     wanted = sessions_list.SessionFilter(filters.typed["player"], filters.dates, filters.house)
@@ -79,7 +79,7 @@ def new_session() -> str | BaseResponse:
         form.read_new_players(request.form)
         try:
             with roster_write() as write:
-                session = store.new_session(
+                session = rows.new_session(
                     form.name.data or "",
                     form.players(),
                     form.rounds_number(),
@@ -90,12 +90,12 @@ def new_session() -> str | BaseResponse:
                 return done(write, url_for("pages.session_page", session_id=session.id))
         except RuleError as error:
             form.refuse(error)
-    return render_template("new_session.html", form=form, roster=store.roster())
+    return render_template("new_session.html", form=form, roster=loading.roster())
 
 
 @bp.get("/sessions/<id(session):session_id>")
 def session_page(session_id: int) -> str:
-    read = store.read_session_or_404(session_id)
+    read = loading.read_session_or_404(session_id)
     session, sheet = read.session, read.sheet
     table = sheet.table
     saved = request.args.get("saved", type=int)
@@ -181,7 +181,7 @@ def edit_session(session_id: int) -> str | BaseResponse | tuple[str, int]:
                 )
         except RuleError as error:
             form.refuse(error)
-    session = store.session_head(session_id)
+    session = loading.session_head(session_id)
     if request.method == "GET":
         form.name.data, form.rounds.data = session.name, str(session.rounds)
     page = render_template("edit_session.html", session=session, form=form)
@@ -206,7 +206,7 @@ def reopen_session(session_id: int) -> BaseResponse:
 
 @bp.get("/sessions/<id(session):session_id>/changes")
 def session_changes(session_id: int) -> str:
-    session = store.session_or_404(session_id)
+    session = loading.session_or_404(session_id)
     return render_template("changes.html", session=session, changes=writes.history(session_id))
 
 
@@ -247,7 +247,7 @@ def delete_session(session_id: int) -> str | BaseResponse:
                 url_for("pages.trash_page"),
                 f"{name} moved to the trash. It can be restored for 30 days.",
             )
-    session = store.session_or_404(session_id)
+    session = loading.session_or_404(session_id)
     return render_template("delete_session.html", session=session, hands=len(session.hands))
 
 
@@ -279,9 +279,9 @@ def session_title(session: Session) -> str:
 
 @bp.get("/sessions/<id(session):session_id>/standings.csv")
 def export_standings(session_id: int) -> Response:
-    session = store.session_or_404(session_id)
+    session = loading.session_or_404(session_id)
     return csv_download(
-        standings_csv(store.sheet_of(session)), f"{session_file_name(session)}-standings"
+        standings_csv(loading.sheet_of(session)), f"{session_file_name(session)}-standings"
     )
 
 
@@ -289,16 +289,16 @@ def export_standings(session_id: int) -> Response:
 def export_all_hands() -> Response:
     sheets = (
         (session.id, f"{session.created_at:%Y-%m-%d}", session.name, sheet)
-        for session, sheet in store.every_sheet()
+        for session, sheet in loading.every_sheet()
     )
-    body = stream_with_context(all_hands_csv(store.seated_players(), sheets))
+    body = stream_with_context(all_hands_csv(loading.seated_players(), sheets))
     return csv_download(body, f"sheepshead-all-sessions-{date.today():%Y-%m-%d}")
 
 
 @bp.get("/sessions/<id(session):session_id>/export.csv")
 def export_csv(session_id: int) -> Response:
-    session = store.session_or_404(session_id)
-    return csv_download(hands_csv(store.sheet_of(session)), session_file_name(session))
+    session = loading.session_or_404(session_id)
+    return csv_download(hands_csv(loading.sheet_of(session)), session_file_name(session))
 
 
 def session_file_name(session: Session) -> str:

@@ -11,7 +11,7 @@ from wtforms import StringField
 from .. import rules
 from ..insights.settle_up import of_range
 from ..rules import RuleError
-from ..sessions import store
+from ..sessions import loading
 from . import bp
 from .filters import read_filters
 from .forms import typed_stake
@@ -36,7 +36,7 @@ def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
                 return done(write, url_for("pages.session_settle_up", session_id=session_id), said)
         except RuleError as error:
             form.stake.errors = [error.message]
-    read = store.read_session_or_404(session_id)
+    read = loading.read_session_or_404(session_id)
     session, sheet = read.session, read.sheet
     stake = sheet.table.options.stake
     if request.method == "GET":

@@ -5,14 +5,14 @@ from __future__ import annotations
 from flask import render_template
 
 from .. import rules
-from ..sessions import store
+from ..sessions import loading
 from . import bp
 from .words import sitting_out_words
 
 
 @bp.get("/sessions/<id(session):session_id>/table")
 def table_view(session_id: int) -> str:
-    read = store.read_session_or_404(session_id)
+    read = loading.read_session_or_404(session_id)
     session, sheet = read.session, read.sheet
     table = sheet.table
     return render_template(

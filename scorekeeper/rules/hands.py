@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from .choices import choice, one_of
 from .errors import RuleError
 from .options import NoBid, PartnerMode, Schwarz
-from .table import Table
+from .table import Table, check_table, checked_seats
 
 CARD_POINTS_TOTAL = 120
 # The tricks of a hand by how many play it: 32 cards less the blind, shared out.
@@ -424,3 +424,22 @@ def _per_player(
     if missing:
         raise RuleError(f"Give {field} for every player; {missing[0]} is missing.", field)
     return {p: values[p] for p in players}
+
+
+def next_hand(
+    table: Table,
+    count: int,
+    last: Hand | None,
+    entry: HandInput,
+    dealer: str | None,
+    seats: Sequence[str] | None = None,
+) -> Hand:
+    """The hand to add after `count` hands, the last of them `last`, checked by the rules: dealt
+    by `dealer` or the next in rotation, with the seats now or the `seats` it was played with."""
+    table.check_room_for_hand(count)
+    if dealer is None:
+        dealer = table.next_dealer(last.dealer, last.seats) if last else table.next_dealer(None)
+    if seats is not None:
+        table = table.seated_as(checked_seats(seats, "seats"))
+        check_table(table.seats, table.options, "seats")
+    return validate_hand(table, dealer, entry)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from sqlalchemy import select
 
 from .. import rules
-from . import store
+from . import loading
 from .extensions import db
 from .models import Session
 from .records import hand_input_json, recorded_hand
@@ -21,12 +21,12 @@ def problems(session: Session) -> Iterator[str]:
     numbers = [row.number for row in session.hands]
     if numbers != list(range(1, len(numbers) + 1)):
         yield f"{where}: its hands are numbered {_numbers(numbers)}, not 1 to {len(numbers)}."
-    table = store.table_of(session)
+    table = loading.table_of(session)
     limit = table.hands_per_session
     if limit is not None and len(numbers) > limit:
         yield f"{where}: it has {len(numbers)} hands, more than its {table.rounds} rounds allow."
     for position, row in enumerate(session.hands, start=1):
-        hand = store.hand_of(row)
+        hand = loading.hand_of(row)
         entry, dealer, _seats = recorded_hand(hand_input_json(hand))
         seated = table.seated_as(hand.seats)
         try:
@@ -45,13 +45,13 @@ def problems(session: Session) -> Iterator[str]:
         played = [p.player.name for p in row.players if p.played]
         if played != list(seated.players_of_hand(dealer)):
             yield f"{where}, hand {position}: its players are not the players of the hand."
-    since = store.seats_since_of(session, table)
+    since = loading.seats_since_of(session, table)
     if session.seats_since < since:
         yield (
             f"{where}: hand {since} was played with other seats than the seats now, "
             f"but the session says every hand after hand {session.seats_since} has them."
         )
-    sheet = store.sheet_of(session)
+    sheet = loading.sheet_of(session)
     for position, (row, result) in enumerate(zip(session.hands, sheet.results, strict=True), 1):
         if row.multiplier != result.multiplier:
             yield (
@@ -83,7 +83,7 @@ def session_ids() -> list[int]:
 
 
 def check_session(session_id: int) -> list[str]:
-    found = list(problems(store.session_or_404(session_id)))
+    found = list(problems(loading.session_or_404(session_id)))
     db.session.expunge_all()
     return found
 

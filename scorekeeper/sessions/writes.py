@@ -26,7 +26,7 @@ from sqlalchemy import delete, select
 
 from .. import rules
 from ..rules import RuleError
-from . import store
+from . import loading, rows
 from .database import begin_write
 from .extensions import db
 from .models import Change, Hand, Session, WriteKey, as_utc, utcnow
@@ -168,13 +168,13 @@ class SessionWrite(Write):
     def sheet_before(self) -> rules.Sheet:
         """The session's hands, loaded, as they were when the write began."""
         if self._before is None:
-            store.load_hands(self.session)
-            self._before = store.sheet_of(self.session)
+            loading.load_hands(self.session)
+            self._before = loading.sheet_of(self.session)
         return self._before
 
-    def tail(self) -> store.Tail:
+    def tail(self) -> loading.Tail:
         """What the next hand depends on: the hand count, the next dealer, pending doublers."""
-        return store.tail_of(self.session)
+        return loading.tail_of(self.session)
 
     def hand_json(self, number: int) -> dict[str, Any]:
         """Hand `number` as it was when the write began."""
@@ -202,23 +202,23 @@ class SessionWrite(Write):
     def record_hand(self, entry: rules.HandInput, dealer: str | None) -> int:
         if self._before is None:
             tail = self.tail()
-            row, result = store.append_hand(self.session, tail, entry, dealer)
+            row, result = rows.append_hand(self.session, tail, entry, dealer)
             self._appended[row.number] = (result, tail.named)
         else:
-            row = store.add_hand(self.session, entry, dealer)
+            row = rows.add_hand(self.session, entry, dealer)
         self._changed("add", row.number, None, leaves_hand=True)
         return row.number
 
     def replace_hand(self, number: int, entry: rules.HandInput, dealer: str | None) -> None:
         row = self.hand(number)
         before = self.hand_json(number)
-        store.replace_hand(self.session, row, entry, dealer)
+        rows.replace_hand(self.session, row, entry, dealer)
         self._changed("edit", number, before, leaves_hand=True)
 
     def delete_hand(self, number: int) -> None:
         row = self.hand(number)
         before = self.hand_json(number)
-        store.delete_hand(self.session, row)
+        rows.delete_hand(self.session, row)
         self._changed("delete", number, before, leaves_hand=False)
 
     def remove_session(self) -> None:
@@ -229,7 +229,7 @@ class SessionWrite(Write):
     def rebuild(self) -> None:
         """Renumber the hands 1..n and rewrite what is derived from them."""
         self.sheet_before()
-        store.rebuild(self.session)
+        rows.rebuild(self.session)
         self._touched = True
 
     def update(
@@ -245,13 +245,13 @@ class SessionWrite(Write):
         by name, as the API's `rules`)."""
         new_rules = None
         if options is not None:
-            current = options_json(store.table_of(self.session).options)
+            current = options_json(loading.table_of(self.session).options)
             new_rules = rules.options_from(**(current | options))
             if new_rules.stake != current["stake"]:
-                settled = store.settled_of(self.session)
+                settled = loading.settled_of(self.session)
                 rules.check_stake_change(settled, current["stake"], new_rules.stake)
         count = self.tail().count
-        store.update_session(self.session, count, name, rounds, players, new_rules, new_players)
+        rows.update_session(self.session, count, name, rounds, players, new_rules, new_players)
         self._touched = True
 
     def end(self, ended: bool) -> None:
@@ -270,9 +270,9 @@ class SessionWrite(Write):
         stake = sheet.table.options.stake
         balances = {name: total * stake for name, total in sheet.totals.items()}
         leaver, payments = rules.settle_leaver(
-            balances, sheet.table.seats, store.settled_of(self.session), player, stake
+            balances, sheet.table.seats, loading.settled_of(self.session), player, stake
         )
-        store.settle_early(self.session.id, leaver, payments)
+        rows.settle_early(self.session.id, leaver, payments)
         self._changed("settle-leaver", None, None, after=settlement_json(leaver, payments))
         return leaver, payments
 
@@ -296,7 +296,7 @@ class SessionWrite(Write):
             )
         current = None if after is None else self.hand_json(number)
         if before is None:
-            store.delete_hand(self.session, self.hand(number))
+            rows.delete_hand(self.session, self.hand(number))
         elif after is None:
             if number > len(sheet.results) + 1:
                 raise Conflict(
@@ -304,10 +304,10 @@ class SessionWrite(Write):
                     "can't come back at its place.",
                     "index",
                 )
-            store.insert_hand(self.session, number, *recorded_hand(before))
+            rows.insert_hand(self.session, number, *recorded_hand(before))
         else:
             entry, dealer, _seats = recorded_hand(before)
-            store.replace_hand(self.session, self.hand(number), entry, dealer)
+            rows.replace_hand(self.session, self.hand(number), entry, dealer)
         self._changed("restore", number, current, leaves_hand=before is not None)
         return number
 
@@ -324,7 +324,7 @@ class SessionWrite(Write):
             self.end(before["ended"])
             return
         leaver = (before or after)["player"]
-        settled = store.settled_of(self.session).get(leaver)
+        settled = loading.settled_of(self.session).get(leaver)
         now = None if settled is None else settlement_json(leaver, settled)
         if now != after:
             raise Conflict(
@@ -332,9 +332,9 @@ class SessionWrite(Write):
                 "its own. Undo the later changes first.",
                 "index",
             )
-        store.unsettle(self.session.id, leaver)
+        rows.unsettle(self.session.id, leaver)
         if before is not None:
-            store.settle_early(self.session.id, leaver, payments_of(before["payments"]))
+            rows.settle_early(self.session.id, leaver, payments_of(before["payments"]))
         self._changed("restore", None, now, after=before)
 
     def _holds(self, number: int, hand: dict[str, Any]) -> bool:
@@ -349,7 +349,7 @@ class SessionWrite(Write):
             return
         self._finished = True
         if self._before is not None:
-            self._after = store.store_scores(self.session)
+            self._after = rows.store_scores(self.session)
         self.session.version += 1
         for change in self._changes:
             after = change.after
@@ -375,8 +375,8 @@ class SessionWrite(Write):
     def sheet_after(self) -> rules.Sheet:
         """The session's sheet as the write leaves it."""
         if self._after is None:
-            store.load_hands(self.session)
-            self._after = store.sheet_of(self.session)
+            loading.load_hands(self.session)
+            self._after = loading.sheet_of(self.session)
         return self._after
 
 
@@ -394,11 +394,11 @@ def session_write(
     session_id: int, key: str | None = None, digest: str = "", if_match: str | None = None
 ) -> Iterator[SessionWrite]:
     """A write to one session: see the module's docstring."""
-    store.check_session_id(session_id)
+    loading.check_session_id(session_id)
     begin_write(session_id)
     try:
         check_key(key, digest)
-        session = store.session_head(session_id)
+        session = loading.session_head(session_id)
         if if_match is not None and if_match != str(session.version):
             raise VersionMismatch(if_match, session.version)
         write = SessionWrite(session, key, digest)

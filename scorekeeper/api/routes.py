@@ -1,4 +1,4 @@
-"""API endpoints: parse JSON, write through `writes` (the rules engine, the store, the lock, the
+"""API endpoints: parse JSON, write through `writes` (the rules engine, the rows, the lock, the
 history and the write keys), answer JSON."""
 
 from __future__ import annotations

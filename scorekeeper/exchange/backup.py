@@ -1,8 +1,8 @@
 """Everything in the database as one JSON file, and back.
 
 A backup holds the players, every session with its rules, seats and hands as they were
-recorded, and the named rule sets. Restoring replays each hand through the store, so the rules
-engine checks it again and the stored scores are derived afresh; nothing derived is read from
+recorded, and the named rule sets. Restoring replays each hand through the rules engine, so it
+checks it again and the stored scores are derived afresh; nothing derived is read from
 the file.
 """
 

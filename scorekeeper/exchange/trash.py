@@ -2,7 +2,7 @@
 
 A deleted session leaves the sessions table (so no list, statistic or export sees it) and is
 kept as its backup holds it, with its history of changes; restoring it records its hands again
-through the store and the rules engine.
+through the rules engine.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
    reading anything a decision rests on;
 2. answer a repeated request (the same write key) with what it was answered the first time;
 3. refuse a stale request (an `If-Match` version that is no longer the session's);
-4. let the caller check and write, through the store and so the rules engine;
+4. let the caller check and write, through `rows` and so the rules engine;
 5. rewrite the stored scores from the hands, record each change to a hand (or to the session
    itself: ended, reopened, a leaver settled) in the session's history, bump the session's
    version, and keep the answer under the write key;

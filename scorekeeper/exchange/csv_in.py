@@ -27,9 +27,10 @@ from sqlalchemy import select
 
 from .. import rules
 from ..rules import RuleError
-from ..sessions import rows as session_rows
+from ..sessions import bulk
 from ..sessions.extensions import db
-from ..sessions.models import Session
+from ..sessions.models import Session, utcnow
+from ..sessions.rows import check_new_players
 from .csv_out import EXTRAS, FORMULA_STARTS, HEADER, PENALIZED, RESULT, SAT_OUT, SEATS
 
 # The most digits a number cell may have (int() refuses thousands with a ValueError).
@@ -94,8 +95,9 @@ def import_session(
     options: rules.Options,
     new_players: Collection[str] = (),
 ) -> Imported:
-    """Record the file's hands in a new session, inside a roster write (`writes.roster_write`),
-    which commits them all or none. A file imported before with the same choices makes no second
+    """Record the file's hands in a new session, checked and scored once by the rules engine and
+    inserted in bulk, inside a roster write (`writes.roster_write`), which commits them all or
+    none. A file imported before with the same choices makes no second
     session.
 
     `rounds` None means as many as the hands fill, and `first_dealer` None the dealer of the
@@ -121,24 +123,20 @@ def import_session(
     played = _played(columns, rows, rounds, first_dealer, options, refused)
     if refused:
         raise _refusal(refused)
-    reasons = _disagreements(played)
+    sheet = rules.score_sheet(played.last, played.hands)
+    reasons = _disagreements(played, sheet)
     if reasons:
         raise CsvRefused(reasons)
-    first = played.first
-    session = session_rows.new_session(
-        name, first.seats, rounds, first.first_dealer, options, new_players=new_players
+    new = bulk.NewSession(
+        name=name,
+        created_at=utcnow(),
+        version=1,
+        sheet=sheet,
+        origin=origin,
     )
-    session.origin = origin
-    seats = first.seats
-    for index, row in enumerate(played.rows):
-        if row.seats != seats:
-            session_rows.update_session(session, index, None, None, row.seats, None, new_players)
-            # The new seats' players, so the next hand reads the table they make.
-            db.session.flush()
-            seats = row.seats
-        session_rows.add_hand(session, row.entry, row.dealer, row.seats)
-    session_rows.store_scores(session)
-    return Imported(session.id, new=True)
+    check_new_players(bulk.names_in([new]), new_players)
+    [session_id] = bulk.insert_sessions([new])
+    return Imported(session_id, new=True)
 
 
 def _refusal(refused: dict[int, str]) -> CsvRefused:
@@ -375,10 +373,9 @@ def _shown(cell: str) -> str:
     )
 
 
-def _disagreements(played: Played) -> list[str]:
-    """Rows whose multiplier or scores differ from what the chosen rules give, or that give a
-    score to a player who did not play the hand."""
-    sheet = rules.score_sheet(played.last, played.hands)
+def _disagreements(played: Played, sheet: rules.Sheet) -> list[str]:
+    """Rows whose multiplier or scores differ from what the chosen rules give (`sheet`, the
+    rows scored), or that give a score to a player who did not play the hand."""
     reasons = []
     for row, result in zip(played.rows, sheet.results, strict=True):
         if row.multiplier is not None and row.multiplier != result.multiplier:

@@ -30,6 +30,8 @@ class NewSession:
     settled: rules.Settled = field(default_factory=dict)
     # Its history, oldest first: each change as a `Change` row's columns but the session's.
     changes: Sequence[dict[str, Any]] = ()
+    # What a CSV import came from (`Session.origin`).
+    origin: str | None = None
 
 
 def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
@@ -38,9 +40,7 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
     are. Returns their ids, in order."""
     if not sessions:
         return []
-    names = {name for new in sessions for name in new.sheet.table.seats}
-    names.update(name for new in sessions for r in new.sheet.results for name in r.hand.seats)
-    ids = player_ids(sorted(names))
+    ids = player_ids(names_in(sessions))
     session_ids = _insert_session_rows(sessions, ids)
     db.session.execute(
         insert(Seat.__table__),
@@ -108,6 +108,17 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
     if changes:
         db.session.execute(insert(Change.__table__), changes)
     return session_ids
+
+
+def names_in(sessions: Sequence[NewSession]) -> list[str]:
+    """Every player the sessions name, in the order they first sit: a hand's seats, then the
+    seats now."""
+    names: dict[str, None] = {}
+    for new in sessions:
+        for result in new.sheet.results:
+            names.update(dict.fromkeys(result.hand.seats))
+        names.update(dict.fromkeys(new.sheet.table.seats))
+    return list(names)
 
 
 def _new_ids(table: Table, count: int) -> Sequence[int]:
@@ -191,6 +202,7 @@ def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) ->
                 ),
                 default=0,
             ),
+            "origin": new.origin,
             **options_json(table.options),
         }
         if new.session_id is not None:

@@ -1,6 +1,6 @@
-"""Days at the ends of the calendar in every date filter: the settle-ups, which count days in the
-server's time zone, refuse one they can't say the start or end of, with a sentence at its field;
-the other filters, in UTC, take them. None answers 500."""
+"""Days at the ends of the calendar in every date filter, each counting days in the server's time
+zone: a day it can't say the start or end of is refused with a sentence at its field, the days
+it can are taken. None answers 500."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from .helpers import Api, pick
 
-EDGES = "?from=0001-01-01&to=9999-12-31"
+EDGES = "?from=0001-01-02&to=9999-12-30"
 
 
 @pytest.mark.parametrize(
@@ -53,3 +53,14 @@ def test_the_other_date_filters_take_the_ends_of_the_calendar(
         response = client.get(f"{path}{EDGES}")
         assert response.status_code == 200, path
         assert "Ann" in response.text, path
+
+
+@pytest.mark.parametrize("path", ["/sessions", "/leaderboard", "/players/1"])
+def test_the_other_date_filters_refuse_a_day_past_them_as_the_settle_ups_do(
+    api: Api, client: FlaskClient, path: str
+) -> None:
+    api.record(api.new_session()["id"], **pick("Ann", "Bob", 75))
+    sentence = "The to date must be a day from 0001-01-02 to 9999-12-30."
+    response = client.get(f"{path}?to=9999-12-31")
+    assert response.status_code == 400
+    assert sentence in response.text

@@ -20,6 +20,7 @@ from sqlalchemy import select, update
 from werkzeug.http import parse_options_header
 
 from scorekeeper.insights import stats
+from scorekeeper.insights.dates import DateRange
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, Session
 
@@ -199,7 +200,7 @@ def summary(numbers: stats.PlayerStats) -> tuple[Any, ...]:
 
 
 def stats_of(
-    app: Flask, name: str, dates: stats.DateRange, house: stats.RuleFilter | None = None
+    app: Flask, name: str, dates: DateRange, house: stats.RuleFilter | None = None
 ) -> stats.PlayerStats:
     with app.app_context():
         player = db.session.scalars(select(Player).where(Player.name == name)).one()
@@ -207,7 +208,7 @@ def stats_of(
 
 
 def board(
-    app: Flask, dates: stats.DateRange, min_picks: int = 10, house: stats.RuleFilter | None = None
+    app: Flask, dates: DateRange, min_picks: int = 10, house: stats.RuleFilter | None = None
 ) -> stats.Leaderboard:
     with app.app_context():
         return stats.leaderboard(dates, min_picks, house)
@@ -222,21 +223,21 @@ def ranking(rows: tuple[stats.Ranked, ...]) -> list[tuple[int, str]]:
 
 def test_every_statistic_of_every_player(app: Flask, season: list[int]) -> None:
     for name, expected in EVERYTHING.items():
-        assert summary(stats_of(app, name, stats.DateRange())) == expected, name
+        assert summary(stats_of(app, name, DateRange())) == expected, name
 
 
 def test_cracks_lost_rates_and_averages(app: Flask, season: list[int]) -> None:
-    bob = stats_of(app, "Bob", stats.DateRange())
+    bob = stats_of(app, "Bob", DateRange())
     assert bob.cracks_lost == 1  # A3
     assert str(bob.picks) == "3 of 3, 100%"
     assert str(bob.cracks) == "1 of 2, 50%"
     assert str(bob.alone) == "0 of 0"  # no division by zero
     assert bob.alone.percent is None
-    assert str(stats_of(app, "Ann", stats.DateRange()).picks) == "1 of 3, 33%"
-    assert str(stats_of(app, "Dan", stats.DateRange()).partner) == "2 of 3, 67%"
+    assert str(stats_of(app, "Ann", DateRange()).picks) == "1 of 3, 33%"
+    assert str(stats_of(app, "Dan", DateRange()).partner) == "2 of 3, 67%"
     assert str(stats.Rate(7, 12)) == "7 of 12, 58%"
     assert stats.Rate(1, 8).percent == 13  # 12.5 rounds half up
-    averages = {name: stats_of(app, name, stats.DateRange()).average_shown for name in EVERYTHING}
+    averages = {name: stats_of(app, name, DateRange()).average_shown for name in EVERYTHING}
     # 16/18, 11/18, -17/18, 13/18, -20/13, -3/5
     assert {name: str(value) for name, value in averages.items()} == {
         "Ann": "0.89", "Bob": "0.61", "Cat": "-0.94", "Dan": "0.72", "Eve": "-1.54", "Fay": "-0.60",
@@ -245,14 +246,14 @@ def test_cracks_lost_rates_and_averages(app: Flask, season: list[int]) -> None:
 
 def test_sessions_of_a_player_with_places(app: Flask, season: list[int]) -> None:
     a, b, c, d = season
-    lines = stats_of(app, "Ann", stats.DateRange()).sessions
+    lines = stats_of(app, "Ann", DateRange()).sessions
     assert [(s.session_id, s.hands, s.hands_won, s.total, s.place) for s in lines] == [
         (a, 5, 4, 25, 1),
         (b, 5, 0, -8, 5),
         (c, 5, 3, 6, 1),  # shared with Bob
         (d, 3, 0, -7, None),  # unfinished: no place
     ]
-    cat = stats_of(app, "Cat", stats.DateRange()).sessions
+    cat = stats_of(app, "Cat", DateRange()).sessions
     # A: -14 with 2 hands won beats Eve's -14 with 1. B: behind Dan on hands won. C: behind
     # Ann and Bob (sharing 1st) and Dan.
     assert [s.place for s in cat] == [4, 2, 4, None]
@@ -262,14 +263,14 @@ def test_places_match_the_standings_of_the_api(api: Api, app: Flask, season: lis
     for session_id in season[:3]:
         standings = api.session(session_id)["standings"]
         for standing in standings:
-            lines = stats_of(app, standing["player"], stats.DateRange()).sessions
+            lines = stats_of(app, standing["player"], DateRange()).sessions
             (line,) = (line for line in lines if line.session_id == session_id)
             assert (line.place, line.total) == (standing["place"], standing["total"])
 
 
 def test_a_date_range_takes_the_sessions_started_in_it(app: Flask, season: list[int]) -> None:
     # B and C: C started at 23:30 on the last day, which counts.
-    march = stats.DateRange(date(2025, 3, 8), date(2025, 3, 15))
+    march = DateRange(date(2025, 3, 8), date(2025, 3, 15))
     assert summary(stats_of(app, "Ann", march)) == (
         # Hands 5+5, won 0+3, total -8+6; picks B3; leasters C1 won; schneidered B3.
         2, 1, (3, 10), -2, (0, 1), (0, 0), (0, 0), (0, 0), 0, 0, (1, 3), 1,
@@ -277,9 +278,9 @@ def test_a_date_range_takes_the_sessions_started_in_it(app: Flask, season: list[
     assert summary(stats_of(app, "Eve", march)) == (
         1, 0, (1, 5), -14, (0, 1), (0, 1), (0, 0), (0, 0), 0, 0, (0, 3), 1,
     )  # fmt: skip
-    assert stats_of(app, "Ann", stats.DateRange(date(2025, 3, 16))).total == -7  # D only
-    assert stats_of(app, "Ann", stats.DateRange(end=date(2025, 3, 1))).total == 25  # A only
-    nothing = stats_of(app, "Fay", stats.DateRange(date(2025, 3, 9)))
+    assert stats_of(app, "Ann", DateRange(date(2025, 3, 16))).total == -7  # D only
+    assert stats_of(app, "Ann", DateRange(end=date(2025, 3, 1))).total == 25  # A only
+    nothing = stats_of(app, "Fay", DateRange(date(2025, 3, 9)))
     assert (nothing.hands_played, nothing.sessions, nothing.average) == (0, (), None)
 
 
@@ -287,7 +288,7 @@ def test_a_date_range_takes_the_sessions_started_in_it(app: Flask, season: list[
 
 
 def test_leaderboard_rankings(app: Flask, season: list[int]) -> None:
-    everything = board(app, stats.DateRange())
+    everything = board(app, DateRange())
     # Totals 16, 13, 11, -3, -17, -20; averages 16/18, 13/18, 11/18, -3/5, -17/18, -20/13.
     expected = [(1, "Ann"), (2, "Dan"), (3, "Bob"), (4, "Fay"), (5, "Cat"), (6, "Eve")]
     assert ranking(everything.by_total) == expected
@@ -297,26 +298,26 @@ def test_leaderboard_rankings(app: Flask, season: list[int]) -> None:
 
 def test_picking_ranking_with_a_minimum_of_picks(app: Flask, season: list[int]) -> None:
     # Bob 3 of 3; Dan, Eve 1 of 2; Ann, Cat 1 of 3. Fay's 1 of 1 is under the minimum.
-    assert ranking(board(app, stats.DateRange(), min_picks=2).by_picking) == [
+    assert ranking(board(app, DateRange(), min_picks=2).by_picking) == [
         (1, "Bob"), (2, "Dan"), (2, "Eve"), (4, "Ann"), (4, "Cat"),
     ]  # fmt: skip
     # Fay's 1 of 1 equals Bob's rate, and Bob picked more.
-    assert ranking(board(app, stats.DateRange(), min_picks=1).by_picking)[:2] == [
+    assert ranking(board(app, DateRange(), min_picks=1).by_picking)[:2] == [
         (1, "Bob"), (2, "Fay"),
     ]  # fmt: skip
-    assert len(board(app, stats.DateRange(), min_picks=0).by_picking) == 6
-    assert ranking(board(app, stats.DateRange(), min_picks=3).by_picking) == [
+    assert len(board(app, DateRange(), min_picks=0).by_picking) == 6
+    assert ranking(board(app, DateRange(), min_picks=3).by_picking) == [
         (1, "Bob"), (2, "Ann"), (2, "Cat"),
     ]  # fmt: skip
 
 
 def test_ties_share_a_place(app: Flask, season: list[int]) -> None:
-    session_c = stats.DateRange(date(2025, 3, 15), date(2025, 3, 15))
+    session_c = DateRange(date(2025, 3, 15), date(2025, 3, 15))
     # Ann and Bob both +6 with 3 hands won each; then Dan 4, Cat -2, Eve -14.
     only_c = board(app, session_c)
     assert ranking(only_c.by_total) == [(1, "Ann"), (1, "Bob"), (3, "Dan"), (4, "Cat"), (5, "Eve")]
     assert ranking(only_c.by_average) == ranking(only_c.by_total)
-    session_b = stats.DateRange(date(2025, 3, 8), date(2025, 3, 8))
+    session_b = DateRange(date(2025, 3, 8), date(2025, 3, 8))
     only_b = board(app, session_b)
     # Cat and Dan both +4: Dan won 3 hands to Cat's 2. Per hand they are equal, 4/5 each.
     assert ranking(only_b.by_total)[:2] == [(1, "Dan"), (2, "Cat")]
@@ -324,12 +325,12 @@ def test_ties_share_a_place(app: Flask, season: list[int]) -> None:
 
 
 def test_leaderboard_in_a_date_range(app: Flask, season: list[int]) -> None:
-    march = board(app, stats.DateRange(date(2025, 3, 8), date(2025, 3, 15)))
+    march = board(app, DateRange(date(2025, 3, 8), date(2025, 3, 15)))
     # B + C: Bob 3+6, Dan 4+4, Cat 4-2, Ann -8+6, Fay -3, Eve -14.
     assert [(r.player.name, r.player.total) for r in march.by_total] == [
         ("Bob", 9), ("Dan", 8), ("Cat", 2), ("Ann", -2), ("Fay", -3), ("Eve", -14),
     ]  # fmt: skip
-    assert board(app, stats.DateRange(date(2026, 1, 1))).by_total == ()
+    assert board(app, DateRange(date(2026, 1, 1))).by_total == ()
 
 
 # --- the pages
@@ -606,33 +607,33 @@ def test_hands_played_leave_out_hands_sat_out_and_after_leaving(
         ["7", "7", "", "Dan", "-5", "4", "0", "-1.25", "0", "0", ""],
     ]
     for name in TOTALS:
-        numbers = stats_of(app, name, stats.DateRange())
+        numbers = stats_of(app, name, DateRange())
         assert (numbers.hands.count, numbers.hands.of, numbers.total) == (
             WON[name],
             PLAYED[name],
             TOTALS[name],
         ), name
-    assert str(stats_of(app, "Gus", stats.DateRange()).hands) == "3 of 3, 100%"
-    assert str(stats_of(app, "Ann", stats.DateRange()).hands) == "2 of 5, 40%"
+    assert str(stats_of(app, "Gus", DateRange()).hands) == "3 of 3, 100%"
+    assert str(stats_of(app, "Ann", DateRange()).hands) == "2 of 5, 40%"
 
 
 def test_the_whole_record_of_players_who_sat_out_arrived_and_left(app: Flask, night: int) -> None:
     # Ann: partner lost 6 (and schneidered 3, 5, 6), picked and won 4.
-    assert summary(stats_of(app, "Ann", stats.DateRange())) == (
+    assert summary(stats_of(app, "Ann", DateRange())) == (
         1, 0, (2, 5), -4, (1, 1), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 3
     )  # fmt: skip
     # Dan: partner lost 2, schneidered 3; left after 4, still his session, 7th of 7.
-    assert summary(stats_of(app, "Dan", stats.DateRange())) == (
+    assert summary(stats_of(app, "Dan", DateRange())) == (
         1, 0, (0, 4), -5, (0, 0), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 1
     )  # fmt: skip
     # Gus: alone and won 3, partner won 5; won the session.
-    assert summary(stats_of(app, "Gus", stats.DateRange())) == (
+    assert summary(stats_of(app, "Gus", DateRange())) == (
         1, 1, (3, 3), 13, (1, 1), (1, 1), (1, 1), (0, 0), 0, 0, (0, 0), 0
     )  # fmt: skip
     places = {
         name: [(s.session_id, s.hands, s.hands_won, s.total, s.place) for s in numbers.sessions]
         for name in TOTALS
-        for numbers in [stats_of(app, name, stats.DateRange())]
+        for numbers in [stats_of(app, name, DateRange())]
     }
     assert places == {
         "Gus": [(night, 3, 3, 13, 1)],
@@ -647,24 +648,24 @@ def test_the_whole_record_of_players_who_sat_out_arrived_and_left(app: Flask, ni
 
 def test_statistics_by_table_size(app: Flask, night: int) -> None:
     # Six seated for hands 1, 2, 5 and 6; seven for 3 and 4.
-    assert sizes(stats_of(app, "Ann", stats.DateRange())) == [
+    assert sizes(stats_of(app, "Ann", DateRange())) == [
         (6, 3, 1, -4, 0, 0),  # 2 +1 won, 5 -3, 6 -2
         (7, 2, 1, 0, 1, 1),  # 3 -2, 4 +2 picked and won
     ]
-    assert sizes(stats_of(app, "Dan", stats.DateRange())) == [
+    assert sizes(stats_of(app, "Dan", DateRange())) == [
         (6, 2, 0, -2, 0, 0),  # 1 -1, 2 -1
         (7, 2, 0, -3, 0, 0),  # 3 -2, 4 -1
     ]
-    assert sizes(stats_of(app, "Gus", stats.DateRange())) == [
+    assert sizes(stats_of(app, "Gus", DateRange())) == [
         (6, 2, 2, 5, 0, 0),  # 5 +3, 6 +2
         (7, 1, 1, 8, 1, 1),  # 3 +8 alone; sat out 4
     ]
-    gus = stats_of(app, "Gus", stats.DateRange()).by_size
+    gus = stats_of(app, "Gus", DateRange()).by_size
     assert [str(s.average_shown) for s in gus] == ["2.50", "8.00"]
 
 
 def test_the_season_is_all_five_seated(app: Flask, season: list[int]) -> None:
-    assert sizes(stats_of(app, "Eve", stats.DateRange())) == [(5, 13, 5, -20, 2, 1)]
+    assert sizes(stats_of(app, "Eve", DateRange())) == [(5, 13, 5, -20, 2, 1)]
 
 
 def test_player_page_shows_numbers_by_table_size(
@@ -782,21 +783,21 @@ def test_results_penalty_hands_and_card_points_of_the_house_rules_night(
 ) -> None:
     both = stats.RuleFilter(frozenset({"bump", "penalties"}))
     for name, expected in HOUSE_NIGHT.items():
-        numbers = stats_of(app, name, stats.DateRange(), both)
+        numbers = stats_of(app, name, DateRange(), both)
         assert summary(numbers) == expected, name
         points = numbers.card_points
         assert (numbers.penalties, (points.total, points.picks, points.left_out)) == (
             HOUSE_CARD_POINTS[name]
         ), name
-    assert stats_of(app, "Bob", stats.DateRange(), both).card_points.average_shown == Decimal(95)
-    assert stats_of(app, "Ann", stats.DateRange(), both).card_points.average_shown is None
+    assert stats_of(app, "Bob", DateRange(), both).card_points.average_shown == Decimal(95)
+    assert stats_of(app, "Ann", DateRange(), both).card_points.average_shown is None
 
 
 def test_card_points_leave_out_picks_recorded_by_result_only(
     app: Flask, house_season: tuple[int, int]
 ) -> None:
     # Ann's picks: A5 120, B3 30, D2 40, the night's 1 (by result only), Bump only 45.
-    ann = stats_of(app, "Ann", stats.DateRange())
+    ann = stats_of(app, "Ann", DateRange())
     assert (ann.picks.count, ann.picks.of) == (1, 5)
     points = ann.card_points
     assert (points.total, points.picks, points.left_out) == (235, 4, 1)
@@ -804,7 +805,7 @@ def test_card_points_leave_out_picks_recorded_by_result_only(
 
 
 def test_statistics_by_house_rules(app: Flask, house_season: tuple[int, int]) -> None:
-    everyone = stats.DateRange()
+    everyone = DateRange()
     for name, expected in EVERYTHING.items():
         assert summary(stats_of(app, name, everyone, PLAIN)) == expected, name
     totals = {r.player.name: r.player.total for r in board(app, everyone, house=PLAIN).by_total}
@@ -830,7 +831,7 @@ def test_statistics_by_house_rules(app: Flask, house_season: tuple[int, int]) ->
         "House rules", "Bump only"
     ]  # fmt: skip
     # Dates and house rules together.
-    may_2 = stats.DateRange(date(2025, 5, 2))
+    may_2 = DateRange(date(2025, 5, 2))
     assert stats_of(app, "Bob", may_2, HOUSE).total == -2
     assert stats_of(app, "Bob", may_2, PLAIN).hands_played == 0
     assert board(app, may_2, house=every).by_total == ()
@@ -934,11 +935,11 @@ def test_money_won_or_lost_shows_where_sessions_had_a_stake(
     money = {"Ann": 0, "Bob": -25, "Cat": 175, "Dan": -75, "Eve": -75}
     assert api.session(staked)["settle_up"]["balances"] == money
 
-    ranked = board(app, stats.DateRange(), min_picks=0)
+    ranked = board(app, DateRange(), min_picks=0)
     assert ranked.staked
     assert {r.player.name: r.player.money for r in ranked.by_total} == money
-    assert stats_of(app, "Bob", stats.DateRange()).money == -25
-    assert stats_of(app, "Ann", stats.DateRange()).staked
+    assert stats_of(app, "Bob", DateRange()).money == -25
+    assert stats_of(app, "Ann", DateRange()).staked
 
     leaderboard = page(client, "/leaderboard")
     assert ["1", "Cat", "+6 3 hands +$1.75"] in leaderboard.rows("ranking")
@@ -953,7 +954,7 @@ def test_money_is_not_shown_where_no_session_had_a_stake(
 ) -> None:
     session_id = api.new_session()["id"]
     api.record(session_id, **pick("Ann", "Bob", 75))
-    assert not board(app, stats.DateRange()).staked
+    assert not board(app, DateRange()).staked
     assert "$" not in page(client, "/leaderboard").text
     ann = page(client, f"/players/{player_ids(app)['Ann']}")
     assert "Money won or lost" not in ann.text and "$" not in ann.text

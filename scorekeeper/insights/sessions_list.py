@@ -19,7 +19,8 @@ from .. import rules
 from ..sessions import loading
 from ..sessions.extensions import db
 from ..sessions.models import Hand, HandPlayer, Player, Seat, Session
-from .stats import HOUSE_RULES, DateRange, RuleFilter
+from .dates import DateRange
+from .stats import HOUSE_RULES, RuleFilter
 
 PER_PAGE = 20
 

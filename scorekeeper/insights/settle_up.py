@@ -1,51 +1,26 @@
 """Who pays whom: the settle-up of one session, or of every session started in a range of days
-(a night, a season), in money where the sessions have a stake and in points where none has."""
+(a night, a season; days as `dates` means them), in money where the sessions have a stake and in
+points where none has."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time
+from datetime import date
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, literal, select, union_all
+from sqlalchemy import Select, func, literal, select, union_all
 from sqlalchemy.orm import aliased
 
 from .. import rules
-from ..rules import RuleError
 from ..sessions.extensions import db
 from ..sessions.models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session
-
-# The days whose first and last moment, in any time zone, are still times in UTC that Python
-# can hold (from the year 1 to 9999).
-FIRST_DAY = date(1, 1, 2)
-LAST_DAY = date(9999, 12, 30)
-
-
-def started_between(start: date | None, end: date | None) -> list[ColumnElement[bool]]:
-    """The sessions started on these days (both included) in the server's time zone; a day too
-    far off to say when it begins or ends is refused."""
-    for day, field in ((start, "from"), (end, "to")):
-        if day is not None and not FIRST_DAY <= day <= LAST_DAY:
-            raise RuleError(
-                f"The {field} date must be a day from {FIRST_DAY} to {LAST_DAY}.", field
-            )
-    # In UTC, as the sessions' times are kept: SQLite compares them as text, without the offset.
-    conditions = []
-    if start is not None:
-        conditions.append(Session.created_at >= _utc(datetime.combine(start, time.min)))
-    if end is not None:
-        conditions.append(Session.created_at <= _utc(datetime.combine(end, time.max)))
-    return conditions
-
-
-def _utc(local: datetime) -> datetime:
-    return local.astimezone().astimezone(UTC)
+from .dates import DateRange
 
 
 def of_range(start: date | None, end: date | None) -> rules.SettleUp:
     """The settle-up of every session started in the range: only the staked ones when some
     are, each at its own stake; in points when none is. Every player they name is in the
     balances, 0 included."""
-    in_range = select(Session.id).where(*started_between(start, end))
+    in_range = select(Session.id).where(*DateRange(start, end).session_conditions())
     played = select(Hand.session_id, HandPlayer.player_id, HandPlayer.score).join(
         Hand, Hand.id == HandPlayer.hand_id
     )

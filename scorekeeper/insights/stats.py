@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time
+from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
@@ -38,25 +38,9 @@ from sqlalchemy import (
 from .. import rules
 from ..sessions.extensions import db
 from ..sessions.models import Hand, HandPlayer, Player, Seat, Session
+from .dates import DateRange
 
 DEFAULT_MIN_PICKS = 10
-
-
-@dataclass(frozen=True)
-class DateRange:
-    """Sessions started on these days (UTC, both ends included); None leaves that end open."""
-
-    start: date | None = None
-    end: date | None = None
-
-    def session_conditions(self) -> list[ColumnElement[bool]]:
-        """What keeps only the sessions in the range."""
-        started = []
-        if self.start is not None:
-            started.append(Session.created_at >= datetime.combine(self.start, time.min, UTC))
-        if self.end is not None:
-            started.append(Session.created_at <= datetime.combine(self.end, time.max, UTC))
-        return started
 
 
 @dataclass(frozen=True)

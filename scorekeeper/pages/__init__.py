@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
+from ..insights.dates import day_of, local
 from .words import (
     amount_words,
     change_words,
@@ -24,5 +25,7 @@ bp.add_app_template_filter(money)
 bp.add_app_template_filter(money_won)
 bp.add_app_template_filter(amount_words, "amount")
 bp.add_app_template_global(currency)
+bp.add_app_template_filter(day_of, "day")
+bp.add_app_template_filter(local)
 
 from . import hands, offline, players, rule_sets, seats, sessions, settings, settle, table, writing  # noqa: E402, F401  (routes attach themselves to bp)

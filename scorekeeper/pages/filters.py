@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..insights import stats
+from ..insights.dates import DateRange, check_day
+from ..rules import RuleError
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 MIN_PICKS = re.compile(r"\d{1,4}", re.ASCII)
@@ -20,7 +22,7 @@ class Filters:
     """The filters as typed (to show them again), as understood, and what was wrong with them."""
 
     typed: dict[str, str]
-    dates: stats.DateRange
+    dates: DateRange
     min_picks: int
     errors: list[str]
     house: stats.RuleFilter
@@ -52,7 +54,12 @@ def _date(text: str, label: str, errors: list[str]) -> date | None:
         return None
     try:
         if DATE.fullmatch(text):
-            return date.fromisoformat(text)
+            day = date.fromisoformat(text)
+            check_day(day, label.lower())
+            return day
+    except RuleError as error:
+        errors.append(error.message)
+        return None
     except ValueError:
         pass
     errors.append(f"{label}: “{text}” is not a date. A date is written like 2026-11-21.")
@@ -81,4 +88,4 @@ def read_filters(args: Mapping[str, str], keys: tuple[str, ...] = ("from", "to")
         ticked = ", ".join(stats.HOUSE_RULES[key].label for key in HOUSE_KEYS if key in wanted)
         errors.append(f"“{stats.NO_HOUSE_RULE_LABEL}” can't go with {ticked}: untick one.")
     house = stats.RuleFilter(wanted, plain)
-    return Filters(typed, stats.DateRange(start, end), min_picks, errors, house)
+    return Filters(typed, DateRange(start, end), min_picks, errors, house)

@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from ..exchange.csv_out import Cell, csv_lines
 from ..insights import stats
+from ..insights.dates import day_of
 from ..sessions.extensions import db
 from ..sessions.models import Player
 from . import bp
@@ -45,7 +46,7 @@ def season_chart(name: str, sessions: Sequence[stats.SessionLine]) -> Markup:
     """The player's season total from 0 before the first session, then after each session in
     date order: a line even for one session."""
     running = list(accumulate((line.total for line in sessions), initial=0))
-    first, last = (f"{line.created_at:%Y-%m-%d}" for line in (sessions[0], sessions[-1]))
+    first, last = (day_of(line.created_at) for line in (sessions[0], sessions[-1]))
     span = first if first == last else f"{first} to {last}"
     return line_chart([Series(name, running)], f"{name}'s season total", f"sessions, {span}")
 

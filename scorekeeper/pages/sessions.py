@@ -24,6 +24,7 @@ from .. import rules
 from ..exchange import trash
 from ..exchange.csv_out import all_hands_csv, hands_csv, standings_csv
 from ..insights import sessions_list
+from ..insights.dates import day_of, local
 from ..rules import RuleError
 from ..sessions import loading, rows, writes
 from ..sessions.models import Session, TrashedSession
@@ -274,7 +275,7 @@ def restore_from_trash(session_id: int) -> BaseResponse:
 
 
 def session_title(session: Session) -> str:
-    return session.name or f"{session.created_at:%a %d %b %Y}"
+    return session.name or f"{local(session.created_at):%a %d %b %Y}"
 
 
 @bp.get("/sessions/<id(session):session_id>/standings.csv")
@@ -288,7 +289,7 @@ def export_standings(session_id: int) -> Response:
 @bp.get("/sessions/export.csv")
 def export_all_hands() -> Response:
     sheets = (
-        (session.id, f"{session.created_at:%Y-%m-%d}", session.name, sheet)
+        (session.id, day_of(session.created_at), session.name, sheet)
         for session, sheet in loading.every_sheet()
     )
     body = stream_with_context(all_hands_csv(loading.seated_players(), sheets))
@@ -302,7 +303,7 @@ def export_csv(session_id: int) -> Response:
 
 
 def session_file_name(session: Session) -> str:
-    return f"sheepshead-{session.created_at:%Y-%m-%d}-session-{session.id}"
+    return f"sheepshead-{day_of(session.created_at)}-session-{session.id}"
 
 
 def csv_download(body: str | Iterable[str], name: str) -> Response:

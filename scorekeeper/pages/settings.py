@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import date
 from typing import Any, ClassVar
 
 from flask import (
@@ -60,7 +60,7 @@ def _settings_page(form: RestoreForm) -> str:
 
 @bp.get("/settings/backup.json")
 def download_backup() -> Response:
-    filename = f"sheepshead-backup-{datetime.now(UTC):%Y-%m-%d}.json"
+    filename = f"sheepshead-backup-{date.today():%Y-%m-%d}.json"
     return Response(
         stream_with_context(backup_text()),
         mimetype="application/json",

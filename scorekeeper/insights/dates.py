@@ -1,0 +1,67 @@
+"""What a date means here: a day in the server's time zone, everywhere.
+
+Sessions keep the moment they started in UTC. A range of days (the filters of the Sessions,
+Leaderboard, player and Settle up pages, and the API's `from` and `to`) finds the sessions
+started from the first moment of its first day to the last moment of its last, in the server's
+time zone; and the day a session is shown under is the day it started there. So a session
+begun at 8 pm in Wisconsin is on that evening's date, though it is past midnight in UTC.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+
+from sqlalchemy import ColumnElement
+
+from ..rules import RuleError
+from ..sessions.models import Session, as_utc
+
+# The days whose first and last moment, in any time zone, are still times in UTC that Python
+# can hold (from the year 1 to 9999).
+FIRST_DAY = date(1, 1, 2)
+LAST_DAY = date(9999, 12, 30)
+
+
+@dataclass(frozen=True)
+class DateRange:
+    """Sessions started on these days (both ends included); None leaves that end open."""
+
+    start: date | None = None
+    end: date | None = None
+
+    def session_conditions(self) -> list[ColumnElement[bool]]:
+        """What keeps only the sessions in the range; a day too far off to say when it begins
+        or ends is refused."""
+        check_day(self.start, "from")
+        check_day(self.end, "to")
+        # In UTC, as the sessions' times are kept: SQLite compares them as text, without the
+        # offset.
+        started = []
+        if self.start is not None:
+            started.append(Session.created_at >= _utc(datetime.combine(self.start, time.min)))
+        if self.end is not None:
+            started.append(Session.created_at <= _utc(datetime.combine(self.end, time.max)))
+        return started
+
+
+def check_day(day: date | None, field: str) -> None:
+    if day is not None and not FIRST_DAY <= day <= LAST_DAY:
+        raise RuleError(f"The {field} date must be a day from {FIRST_DAY} to {LAST_DAY}.", field)
+
+
+def _utc(local: datetime) -> datetime:
+    return local.astimezone().astimezone(UTC)
+
+
+def local(moment: datetime) -> datetime:
+    """A stored moment in the server's time zone."""
+    return as_utc(moment).astimezone()
+
+
+def day_of(moment: datetime | str) -> str:
+    """The day, as YYYY-MM-DD, that a stored moment (or one written in ISO 8601, as the API
+    and a backup write it) falls on in the server's time zone."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return f"{local(moment):%Y-%m-%d}"

@@ -1,0 +1,118 @@
+"""One meaning of a date everywhere: a day in the server's time zone. Each test runs with the
+server in UTC and in America/Chicago, where a session begun on a Wisconsin evening is past
+midnight in UTC."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.insights import stats
+from scorekeeper.insights.dates import DateRange, day_of
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Session
+
+from .helpers import SEATS, Api, pick
+
+# 8 pm on 25 November in Chicago; already the 26th in UTC.
+EVENING = datetime(2026, 11, 26, 2, 0, tzinfo=UTC)
+# 6 am on the 26th in Chicago, noon in UTC.
+MORNING = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+# The day each falls on, by the server's time zone.
+DAYS = {
+    "UTC": {"Evening": "2026-11-26", "Morning": "2026-11-26"},
+    "America/Chicago": {"Evening": "2026-11-25", "Morning": "2026-11-26"},
+}
+
+
+@pytest.fixture(params=list(DAYS))
+def zone(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setenv("TZ", request.param)
+    time.tzset()
+    yield request.param
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.fixture
+def two_sessions(app: Flask, api: Api, zone: str) -> dict[str, int]:
+    """Evening (Ann +2 as picker) and Morning (Bob +2), one hand each."""
+    ids = {}
+    for name, started, picker in (("Evening", EVENING, "Ann"), ("Morning", MORNING, "Bob")):
+        session_id = api.new_session(name=name)["id"]
+        api.record(session_id, **pick(picker, "Cat" if picker == "Bob" else "Bob", 70))
+        with app.app_context():
+            session = db.session.get(Session, session_id)
+            assert session is not None
+            session.created_at = started
+            db.session.commit()
+        ids[name] = session_id
+    return ids
+
+
+def listed(client: FlaskClient, day: str) -> list[str]:
+    html = client.get(f"/sessions?from={day}&to={day}").text
+    return re.findall(r'<li>\s*<a href="/sessions/\d+">([^<]*)</a>', html)
+
+
+def test_a_session_is_shown_and_found_on_the_day_it_started_there(
+    client: FlaskClient, two_sessions: dict[str, int], zone: str
+) -> None:
+    days = DAYS[zone]
+    home = client.get("/sessions").text
+    for name, day in days.items():
+        assert re.search(rf">{name}</a>\s*<span class=\"muted\">{day} ", home), name
+        assert name in listed(client, day)
+    evening = days["Evening"]
+    assert listed(client, evening) == (["Morning", "Evening"] if zone == "UTC" else ["Evening"])
+    standings = client.get(f"/sessions/{two_sessions['Evening']}/standings.csv")
+    assert f"sheepshead-{evening}-session-" in standings.headers["Content-Disposition"]
+
+
+def test_the_leaderboard_and_the_settle_up_read_a_range_as_the_sessions_list_does(
+    app: Flask, client: FlaskClient, two_sessions: dict[str, int], zone: str
+) -> None:
+    evening = date.fromisoformat(DAYS[zone]["Evening"])
+    ranged = client.get(f"/api/settle-up?from={evening}&to={evening}").json
+    assert ranged is not None
+    with app.app_context():
+        board = stats.player_totals(DateRange(evening, evening))
+    totals = {line.name: line.total for line in board}
+    if zone == "UTC":
+        # Both sessions: Ann picked with Bob, then Bob with Cat.
+        assert ranged["balances"]["Bob"] == totals["Bob"] != 0
+        assert set(totals) == set(SEATS)
+    else:
+        # The evening's session alone: Ann picked with Bob.
+        assert totals == ranged["balances"]
+        assert totals["Ann"] > 0 and totals["Bob"] > 0
+        listed_names = listed(client, str(evening))
+        assert listed_names == ["Evening"]
+    leaderboard = client.get(f"/leaderboard?from={evening}&to={evening}").text
+    for name, total in totals.items():
+        if total:
+            assert f">{name}</a>" in leaderboard
+
+
+def test_a_moment_falls_on_its_local_day(zone: str) -> None:
+    assert day_of(EVENING) == DAYS[zone]["Evening"]
+    assert day_of(EVENING.replace(tzinfo=None)) == DAYS[zone]["Evening"]  # as SQLite gives it
+    assert day_of(EVENING.isoformat()) == DAYS[zone]["Evening"]  # as a backup writes it
+
+
+@pytest.mark.parametrize("day", ["0001-01-01", "9999-12-31"])
+def test_a_day_too_far_off_is_refused_alike_by_the_pages_and_the_api(
+    client: FlaskClient, day: str
+) -> None:
+    said = "The from date must be a day from 0001-01-02 to 9999-12-30."
+    assert client.get(f"/api/settle-up?from={day}").json == {"error": said, "field": "from"}
+    for page in ("/sessions", "/leaderboard", "/settle-up"):
+        response = client.get(f"{page}?from={day}")
+        assert response.status_code == 400, page
+        assert said in response.text, page

@@ -111,6 +111,36 @@ def test_every_operation_has_the_write_headers_and_json_errors() -> None:
     }
 
 
+WRITE_ERRORS = {400, 401, 403, 408, 409, 413, 415, 429, 503}
+
+
+def test_what_an_operation_may_answer_follows_from_what_it_is() -> None:
+    """A write declares Idempotency-Key and a write's errors; a write to a live session declares
+    If-Match and 412; a path naming a session, hand or change answers 404, a query 400."""
+    for path, item in document()["paths"].items():
+        names_something = "{" in path
+        takes_a_query = any(p["in"] == "query" for p in item.get("parameters", []))
+        for method, operation in item.items():
+            if method not in METHODS:
+                continue
+            headers = {p["$ref"].rsplit("/", 1)[1] for p in operation.get("parameters", [])}
+            write = method != "get"
+            versioned = write and path.startswith("/api/sessions/{session_id}")
+            assert ("IdempotencyKey" in headers) == write, (method, path)
+            assert ("IfMatch" in headers) == versioned, (method, path)
+            expected = set(WRITE_ERRORS) if write else {401, 429}
+            for status, holds in ((412, versioned), (404, names_something), (400, takes_a_query)):
+                if holds:
+                    expected.add(status)
+            errors = {int(status) for status in operation["responses"] if int(status) >= 400}
+            assert errors == expected, (method, path)
+            for status, answer in operation["responses"].items():
+                if status == "204":
+                    assert "content" not in answer
+                elif int(status) < 400:
+                    assert list(answer["content"]) == ["application/json"], (method, path)
+
+
 def test_idempotency_key_is_1_to_100_visible_ascii_characters() -> None:
     key = document()["components"]["parameters"]["IdempotencyKey"]["schema"]
     validator = jsonschema_rs.Draft202012Validator(key)

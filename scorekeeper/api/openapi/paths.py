@@ -1,0 +1,327 @@
+"""The OpenAPI document's operations, and the parameters, headers and error answers they share.
+
+An operation names what it does and what it answers when it works. What else it may answer
+follows from what it is: a read or a write, a write to a session at a version (If-Match, 412),
+on a path naming a session, hand or change (404) or taking a query (400).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .schemas import BODY_EXAMPLES, COUNT, Schema, array_of, obj, ref
+
+ERRORS = {
+    400: "Refused: malformed JSON, a wrong type, an unknown player or key, a number out of range.",
+    401: "Access is on and the bearer token is missing or wrong.",
+    403: "A write whose `Origin` names another site, or that reached the server under a name it "
+    "is not served at.",
+    408: "The body came too slowly.",
+    404: "No such session, hand or change.",
+    405: "The method is not allowed on this path.",
+    409: "A conflict: the session is complete, or the `Idempotency-Key` was used for another "
+    "request.",
+    412: "`If-Match` names an older version of the session; `field` is `version`, and `version` "
+    "is the session's version now.",
+    413: "The body is over 1 MB.",
+    415: "The body is not `application/json`.",
+    429: "Too many wrong passcodes or tokens, from this address or from every address within "
+    "the hour; wait `Retry-After` seconds.",
+    503: "A restore or import holds the database; try again after `Retry-After` seconds.",
+}
+RETRY_AFTER = (429, 503)
+READ_ERRORS = (401, 429)
+WRITE_ERRORS = (400, 401, 403, 408, 409, 413, 415, 429, 503)
+QUOTED_VERSION: Schema = {"type": "string", "pattern": '^"[0-9]+"$'}
+
+
+def _component(header: str) -> str:
+    """The name of a header's component: the header's, without hyphens."""
+    return header.replace("-", "")
+
+
+def _parameter(name: str, where: str, description: str, schema: Schema, **more: Any) -> Schema:
+    return {
+        "name": name,
+        "in": where,
+        "required": where == "path",
+        "description": description,
+        "schema": schema,
+        **more,
+    }
+
+
+def _path_parameter(name: str, description: str, minimum: int) -> Schema:
+    schema = {"type": "integer", "minimum": minimum}
+    return _parameter(name, "path", description, schema, example=minimum)
+
+
+PATH_PARAMETERS = {
+    parameter["name"]: parameter
+    for parameter in (
+        _path_parameter("session_id", "The session's id.", 1),
+        _path_parameter("number", "The hand's number in its session, from 1.", 1),
+        _path_parameter("index", "The change's position in the history list, 0 the newest.", 0),
+    )
+}
+DAYS = [
+    _parameter(
+        name,
+        "query",
+        f"{label} day, included, in the server's time zone.",
+        {"type": "string", "format": "date"},
+    )
+    for name, label in (("from", "The first"), ("to", "The last"))
+]
+REQUEST_HEADERS = [
+    _parameter(
+        "Idempotency-Key",
+        "header",
+        "A repeat with the same key and the same method, path and body within 24 hours returns "
+        "the first answer and changes nothing; the same key with another request is 409.",
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[\\x21-\\x7e]+$",
+            "description": "1-100 visible ASCII characters.",
+        },
+    ),
+    _parameter(
+        "If-Match",
+        "header",
+        "The session's `ETag`; an older version is refused with 412.",
+        QUOTED_VERSION,
+    ),
+]
+ANSWER_HEADERS = {
+    "ETag": {"description": 'The session\'s version, quoted: `"12"`.', "schema": QUOTED_VERSION},
+    "Retry-After": {"description": "Seconds to wait before trying again.", "schema": COUNT},
+}
+
+
+def _json(schema: Schema, **more: Any) -> Schema:
+    return {"application/json": {"schema": schema, **more}}
+
+
+def _answer(schema: Schema, description: str, *headers: str) -> Schema:
+    answer: Schema = {"description": description, "content": _json(schema)}
+    if headers:
+        answer["headers"] = {header: ref(_component(header), "headers") for header in headers}
+    return answer
+
+
+def ok(schema: Schema, description: str, *headers: str) -> dict[str, Schema]:
+    return {"200": _answer(schema, description, *headers)}
+
+
+def created(schema: Schema, description: str) -> dict[str, Schema]:
+    return {"201": _answer(schema, description)}
+
+
+NO_CONTENT = {"204": {"description": "Done; nothing in the body."}}
+
+
+def _errors(*statuses: int) -> dict[str, Schema]:
+    return {str(status): ref(str(status), "responses") for status in statuses}
+
+
+def _operation(
+    operation_id: str,
+    summary: str,
+    success: dict[str, Schema],
+    errors: tuple[int, ...],
+    headers: tuple[str, ...] = (),
+    body: str | None = None,
+) -> Schema:
+    operation: Schema = {"operationId": operation_id, "summary": summary}
+    if headers:
+        operation["parameters"] = [ref(_component(header), "parameters") for header in headers]
+    if body is not None:
+        content = _json(ref(body), examples=BODY_EXAMPLES[body])
+        operation["requestBody"] = {"required": True, "content": content}
+    operation["responses"] = {**success, **_errors(*errors)}
+    return operation
+
+
+def read(operation_id: str, summary: str, success: dict[str, Schema]) -> Schema:
+    return _operation(operation_id, summary, success, READ_ERRORS)
+
+
+def write(
+    operation_id: str, summary: str, success: dict[str, Schema], body: str | None = None
+) -> Schema:
+    """A write: its Idempotency-Key makes a repeat harmless, and another request with it a 409."""
+    return _operation(operation_id, summary, success, WRITE_ERRORS, ("Idempotency-Key",), body)
+
+
+def session_write(
+    operation_id: str, summary: str, success: dict[str, Schema], body: str | None = None
+) -> Schema:
+    """A write to a session that exists: a write's header and answers, and If-Match, with 412
+    when it names an older version."""
+    errors = (*WRITE_ERRORS, 412)
+    return _operation(operation_id, summary, success, errors, ("Idempotency-Key", "If-Match"), body)
+
+
+def _path(
+    template: str, query: list[Schema] | None = None, **operations: Schema
+) -> tuple[str, Schema]:
+    """A path's operations, 404 for each when the path names something, 400 when it takes a
+    query."""
+    named = [PATH_PARAMETERS[name] for name in re.findall(r"\{(\w+)\}", template)]
+    parameters = [*named, *(query or [])]
+    also = [404] if named else []
+    if query:
+        also.append(400)
+    item: Schema = {"parameters": parameters} if parameters else {}
+    for method, operation in operations.items():
+        item[method] = {**operation, "responses": {**operation["responses"], **_errors(*also)}}
+    return template, item
+
+
+def _listing(key: str, item: str, description: str) -> dict[str, Schema]:
+    return ok(obj({key: array_of(item)}, key), description)
+
+
+def paths() -> dict[str, Schema]:
+    session = ok(ref("Session"), "The session.")
+    settle_up = ok(ref("SettleUp"), "The settle-up.")
+    return dict(
+        [
+            _path(
+                "/api/openapi.json",
+                get=read(
+                    "getOpenApi", "This document", ok({"type": "object"}, "The OpenAPI document.")
+                ),
+            ),
+            _path(
+                "/api/sessions",
+                get=read(
+                    "listSessions",
+                    "Every session, newest first",
+                    _listing("sessions", "SessionSummary", "The sessions."),
+                ),
+                post=write(
+                    "createSession",
+                    "Start a session",
+                    created(ref("Session"), "The new session."),
+                    "SessionInput",
+                ),
+            ),
+            _path(
+                "/api/sessions/{session_id}",
+                get=read(
+                    "getSession",
+                    "A session with its hands, totals and standings",
+                    ok(ref("Session"), "The session.", "ETag"),
+                ),
+                patch=session_write(
+                    "updateSession",
+                    "Rename a session, change its rounds, seats or rules, end or reopen it",
+                    session,
+                    "SessionChange",
+                ),
+                delete=session_write(
+                    "deleteSession",
+                    "Move a session to the trash (restorable for 30 days)",
+                    NO_CONTENT,
+                ),
+            ),
+            _path(
+                "/api/sessions/{session_id}/settle-leaver",
+                post=session_write(
+                    "settleLeaver",
+                    "Settle a player who left at once, with the players still seated",
+                    created(ref("Settlement"), "The payments recorded, in cents."),
+                    "LeaverInput",
+                ),
+            ),
+            _path(
+                "/api/sessions/{session_id}/hands",
+                post=session_write(
+                    "recordHand",
+                    "Record the next hand",
+                    created(ref("Hand"), "The new hand."),
+                    "HandInput",
+                ),
+            ),
+            _path(
+                "/api/sessions/{session_id}/hands/{number}",
+                put=session_write(
+                    "replaceHand",
+                    "Correct a hand (its dealer kept unless given)",
+                    ok(ref("Hand"), "The hand."),
+                    "HandInput",
+                ),
+                delete=session_write(
+                    "deleteHand",
+                    "Delete a hand; later hands are renumbered, dealers kept",
+                    NO_CONTENT,
+                ),
+            ),
+            _path(
+                "/api/sessions/{session_id}/history",
+                get=read(
+                    "getHistory",
+                    "Every change to the session's hands, newest first",
+                    _listing("changes", "Change", "The changes."),
+                ),
+            ),
+            _path(
+                "/api/sessions/{session_id}/history/{index}/restore",
+                post=session_write(
+                    "restoreChange",
+                    "Undo one change (a deleted hand comes back at its number)",
+                    session,
+                ),
+            ),
+            _path(
+                "/api/sessions/{session_id}/settle-up",
+                get=read(
+                    "getSessionSettleUp",
+                    "Who pays whom after the session: the fewest payments",
+                    settle_up,
+                ),
+            ),
+            _path(
+                "/api/settle-up",
+                query=DAYS,
+                get=read(
+                    "getSettleUp",
+                    "Who pays whom over every session started in a range of days",
+                    settle_up,
+                ),
+            ),
+            _path(
+                "/api/trash",
+                get=read(
+                    "listTrash",
+                    "Sessions deleted within the last 30 days",
+                    _listing("sessions", "TrashedSession", "The trash."),
+                ),
+            ),
+            _path(
+                "/api/trash/{session_id}/restore",
+                post=write("restoreSession", "Bring a deleted session back", session),
+            ),
+        ]
+    )
+
+
+def _error(status: int) -> Schema:
+    headers = ["Retry-After"] if status in RETRY_AFTER else []
+    return _answer(ref("Error"), ERRORS[status], *headers)
+
+
+def components() -> dict[str, Schema]:
+    """The error answers, request headers and answer headers the operations refer to."""
+    return {
+        "responses": {str(status): _error(status) for status in ERRORS},
+        "parameters": {_component(header["name"]): header for header in REQUEST_HEADERS},
+        "headers": {
+            _component(name): {"required": True, **header}
+            for name, header in ANSWER_HEADERS.items()
+        },
+    }

@@ -1,0 +1,518 @@
+"""The OpenAPI document's data shapes, built from the rules' own names and limits.
+
+Answers list the fields served today and allow more (API.md: "add fields freely"); request
+bodies refuse unknown keys, as the API does.
+"""
+
+from __future__ import annotations
+
+from enum import Enum, StrEnum
+from typing import Any
+
+from ...rules import CALLED_CARDS, MAX_ROUNDS, OPTIONS, Blitz, Kind, Option, Result
+from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
+from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
+from ...rules.table import MAX_SEATS, MIN_SEATS
+
+Schema = dict[str, Any]
+
+# What the history says of a change to the session itself (no hand number).
+SESSION_ACTIONS = ("end", "reopen", "settle-leaver")
+
+
+def ref(name: str, kind: str = "schemas") -> Schema:
+    """A reference to a component: a schema unless another kind is named."""
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+def nullable(schema: Schema) -> Schema:
+    kind = schema["type"]
+    return {**schema, "type": [*([kind] if isinstance(kind, str) else kind), "null"]}
+
+
+def ref_or_null(name: str, **more: Any) -> Schema:
+    return {"anyOf": [ref(name), {"type": "null"}], **more}
+
+
+def obj(properties: Schema, *required: str, **more: Any) -> Schema:
+    """An object of these properties; `obj(fields, *fields)` requires every one."""
+    schema: Schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return {**schema, **more}
+
+
+def array_of(name: str) -> Schema:
+    return {"type": "array", "items": ref(name)}
+
+
+def values(kind: type[Enum], *more: Any) -> Schema:
+    return {"enum": [*(member.value for member in kind), *more]}
+
+
+def given(**types: str) -> Schema:
+    """Holds when each key is present with a value of its JSON type (`null` is not)."""
+    return {"required": list(types), "properties": {key: {"type": t} for key, t in types.items()}}
+
+
+def _unset(*types: str) -> Schema:
+    """A key of the other kind of hand: absent, or null, false or empty."""
+    allowed: list[Any] = [None]
+    if "string" in types:
+        allowed.append("")
+    if "boolean" in types:
+        allowed.append(False)
+    schema: Schema = {"enum": allowed}
+    if "array" in types:
+        schema = {"anyOf": [schema, {"type": "array", "maxItems": 0}]}
+    if "object" in types:
+        schema = {"anyOf": [schema, {"type": "object", "maxProperties": 0}]}
+    return schema
+
+
+STRING: Schema = {"type": "string"}
+INTEGER: Schema = {"type": "integer"}
+BOOLEAN: Schema = {"type": "boolean"}
+COUNT: Schema = {**INTEGER, "minimum": 0}
+FROM_ONE: Schema = {**INTEGER, "minimum": 1}
+DATE_TIME: Schema = {**STRING, "format": "date-time"}
+NAMES: Schema = {"type": "array", "items": STRING}
+PER_PLAYER: Schema = {"type": "object", "additionalProperties": INTEGER}
+ROUNDS: Schema = {**COUNT, "maximum": MAX_ROUNDS}
+RESULT = values(Result, None)
+BLITZES = nullable({"type": "array", "items": values(Blitz)})
+CARD_POINTS: Schema = {
+    **COUNT,
+    "maximum": CARD_POINTS_TOTAL,
+    "not": {"enum": [1, CARD_POINTS_TOTAL - 1]},
+    "description": "Card points, 0-120; never 1 or 119, which no set of cards adds up to.",
+}
+NAME_LENGTH: Schema = {"minLength": 1, "maxLength": MAX_NAME_LENGTH}
+NO_NUL_AND_NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
+NO_NUL = r"^[^\x00]*$"
+OUTPUT_ONLY: Schema = {"readOnly": True, "description": "Output only: ignored in a body."}
+SESSION_NAME: Schema = {
+    "type": ["string", "null"],
+    "maxLength": MAX_SESSION_NAME_LENGTH,
+    "pattern": NO_NUL,
+}
+SEATING: Schema = {
+    **array_of("PlayerName"),
+    "minItems": MIN_SEATS,
+    "maxItems": MAX_SEATS,
+    "uniqueItems": True,
+}
+
+
+def _option_schema(option: Option) -> Schema:
+    about = option.about
+    if issubclass(option.kind, StrEnum):
+        return values(option.kind)
+    if option.kind is bool:
+        return BOOLEAN
+    if about.values:
+        return {"enum": list(about.values), "description": about.note}
+    return {**COUNT, "maximum": about.high, "description": about.note}
+
+
+def _output_only(*keys: str) -> Schema:
+    return {key: OUTPUT_ONLY for key in keys}
+
+
+RULES = {option.name: _option_schema(option) for option in OPTIONS}
+RULES_INPUT = nullable(obj(RULES, additionalProperties=False))
+
+
+def _player_names() -> Schema:
+    return {
+        "PlayerName": {
+            **STRING,
+            **NAME_LENGTH,
+            "pattern": NO_NUL_AND_NOT_BLANK,
+            "description": "A player's name, 1-40 characters after trimming, no control or "
+            "invisible character; any case, compared in Unicode's composed form (NFC).",
+        },
+        "NewPlayers": nullable(
+            {
+                "type": "array",
+                "items": {**STRING, "pattern": NO_NUL},
+                "description": "Names confirmed as new players: each becomes a player even "
+                "though it looks like another player's name (which is 400 otherwise).",
+            }
+        ),
+    }
+
+
+def _session_inputs() -> dict[str, Schema]:
+    session_input = {
+        "name": {**SESSION_NAME, "description": "Default empty: pages show the date."},
+        "players": {
+            **SEATING,
+            "description": "In seat order, each once (case ignored); new names become players.",
+        },
+        "rounds": {**ROUNDS, "description": "0 means open-ended."},
+        "first_dealer": ref_or_null("PlayerName"),
+        "rules": RULES_INPUT,
+        "new_players": ref("NewPlayers"),
+        **_output_only("id", "created_at", "hands", "complete", "ended"),
+    }
+    change = {
+        "name": SESSION_NAME,
+        "rounds": {
+            **nullable(ROUNDS),
+            "description": "Never below the rounds already played (409 otherwise).",
+        },
+        "players": {
+            **nullable(SEATING),
+            "description": "The new seat order, from the next hand on: arrivals and departures. "
+            "A table the rules can't play is 400; one whose hands would exceed the fixed rounds "
+            "is 409.",
+        },
+        "rules": {
+            **RULES_INPUT,
+            "description": "Any rule option while no hand is played; after, only the stake (409 "
+            "for a change to another).",
+        },
+        "new_players": ref("NewPlayers"),
+        "ended": {
+            **nullable(BOOLEAN),
+            "description": "True ends the session (complete with the hands it has; a new hand is "
+            "409), false reopens it; applied after the other changes.",
+        },
+    }
+    return {
+        "SessionInput": obj(session_input, "players", "rounds", additionalProperties=False),
+        "SessionChange": obj(
+            change,
+            anyOf=[
+                given(name="string"),
+                given(rounds="integer"),
+                given(players="array"),
+                given(rules="object"),
+                given(ended="boolean"),
+            ],
+            additionalProperties=False,
+        ),
+        "LeaverInput": obj({"player": ref("PlayerName")}, "player", additionalProperties=False),
+    }
+
+
+def _hand_inputs() -> dict[str, Schema]:
+    """HandInput, one of an input for each kind of hand: PickInput, LeasterInput and so on."""
+    called_cards = sorted({card for cards in CALLED_CARDS.values() for card in cards})
+    pick = {
+        "picker": ref("PlayerName"),
+        "partner": ref_or_null(
+            "PlayerName", description="Required for a pick; null means the picker went alone."
+        ),
+        "called_card": {
+            "enum": [*called_cards, "", None],
+            "description": "Any case; JD, JC, JS or JH when the partner is the jack of diamonds, "
+            "AC, AS, AH, 10C, 10S or 10H with a called ace.",
+        },
+        "forced": nullable(BOOLEAN),
+        "picking_points": nullable({**CARD_POINTS, "description": "The picking team's points."}),
+        "opponent_points": nullable({**CARD_POINTS, "description": "The opponents' points."}),
+        "cracked_by": ref_or_null("PlayerName"),
+        "recracked": nullable(BOOLEAN),
+        "blitzes": {**BLITZES, "uniqueItems": True, "maxItems": len(Blitz)},
+        "result": {
+            **RESULT,
+            "description": "How the hand went, from the picking team's side; with points, it "
+            "must agree with them (RULES.md, Results instead of points).",
+        },
+    }
+
+    def each_player(value: Schema, description: str) -> Schema:
+        return {
+            "type": ["object", "null"],
+            "propertyNames": NAME_LENGTH,
+            "additionalProperties": value,
+            "description": description,
+        }
+
+    leaster = {
+        "winner": ref("PlayerName"),
+        "points": each_player(
+            CARD_POINTS, "Every player of the hand's card points, adding up to 120."
+        ),
+        "tricks": each_player(
+            {**COUNT, "maximum": MAX_TRICKS},
+            "Every player of the hand's tricks, adding up to the hand's tricks: 10 with 3 "
+            "playing, 7 with 4, 6 with 5, 5 with 6, 4 with 7.",
+        ),
+    }
+    penalty = {"penalized": ref("PlayerName")}
+    unset_pick = {
+        "picker": _unset("string"),
+        "partner": _unset("string"),
+        "called_card": _unset("string"),
+        "forced": _unset("boolean"),
+        "picking_points": _unset(),
+        "opponent_points": _unset(),
+        "cracked_by": _unset("string"),
+        "recracked": _unset("boolean"),
+        "blitzes": _unset("array"),
+    }
+    unset_leaster = {
+        "winner": _unset("string"),
+        "points": _unset("object"),
+        "tricks": _unset("object"),
+    }
+    unset_penalty = {"penalized": _unset("string")}
+    every_kind = {
+        "dealer": ref_or_null(
+            "PlayerName",
+            description="POST: defaults to the seat after the previous hand's dealer. PUT: "
+            "omitted keeps the hand's dealer.",
+        ),
+        **_output_only(
+            "number", "multiplier", "scores", "doubled", "bumped", "players", "seats", "sitting_out"
+        ),
+    }
+
+    def hand_input(kind: Kind, fields: Schema, *required: str, **more: Any) -> tuple[Kind, Schema]:
+        properties = {"kind": {"const": kind.value}, **fields, **every_kind}
+        return kind, obj(properties, "kind", *required, additionalProperties=False, **more)
+
+    inputs = dict(
+        [
+            hand_input(
+                Kind.PICK,
+                {**pick, **unset_leaster, **unset_penalty},
+                "picker",
+                "partner",
+                anyOf=[
+                    given(picking_points="integer"),
+                    given(opponent_points="integer"),
+                    given(result="string"),
+                ],
+                description="At most one of `picking_points` or `opponent_points`, a `result`, "
+                "or both. A leaster's keys must be absent, null or empty.",
+                **{"not": given(picking_points="integer", opponent_points="integer")},
+            ),
+            hand_input(
+                Kind.LEASTER,
+                {**unset_pick, **leaster, **unset_penalty},
+                "winner",
+                description="Only when the session plays a leaster when everyone passes.",
+            ),
+            hand_input(
+                Kind.PASS,
+                {**unset_pick, **unset_leaster, **unset_penalty},
+                description="Only when the session re-deals (or plays a doubler) when everyone "
+                "passes.",
+            ),
+            hand_input(
+                Kind.PENALTY,
+                {**unset_pick, **unset_leaster, **penalty},
+                "penalized",
+                description="Only when the session allows penalty hands: the penalized player "
+                "pays 1 to every other player of the hand.",
+            ),
+        ]
+    )
+    names = {kind: f"{kind.value.capitalize()}Input" for kind in inputs}
+    return {
+        "HandInput": {
+            "oneOf": [ref(name) for name in names.values()],
+            "discriminator": {
+                "propertyName": "kind",
+                "mapping": {kind.value: ref(name)["$ref"] for kind, name in names.items()},
+            },
+        },
+        **{names[kind]: schema for kind, schema in inputs.items()},
+    }
+
+
+def _answers() -> dict[str, Schema]:
+    hand = {
+        "number": FROM_ONE,
+        "dealer": STRING,
+        "kind": values(Kind),
+        "picker": nullable(STRING),
+        "partner": nullable(STRING),
+        "called_card": nullable(STRING),
+        "forced": nullable(BOOLEAN),
+        "picking_points": nullable(INTEGER),
+        "cracked_by": nullable(STRING),
+        "recracked": nullable(BOOLEAN),
+        "blitzes": BLITZES,
+        "winner": nullable(STRING),
+        "points": nullable(PER_PLAYER),
+        "tricks": nullable(PER_PLAYER),
+        "doubled": BOOLEAN,
+        "bumped": {
+            **BOOLEAN,
+            "description": "A lost pick doubled on the bump (`bump`), apart from the multiplier.",
+        },
+        "multiplier": FROM_ONE,
+        "result": {
+            **RESULT,
+            "description": "Set for every pick: given, or following from the points.",
+        },
+        "penalized": nullable(STRING),
+        "players": {**NAMES, "description": "Who played the hand, in bidding order."},
+        "seats": {**NAMES, "description": "The seat order the hand was played with."},
+        "sitting_out": {**NAMES, "description": "Who sat the hand out, in seat order."},
+        "scores": {
+            **PER_PLAYER,
+            "description": "Everyone the session's totals name; 0 for who did not play.",
+        },
+    }
+    summary = {
+        "id": INTEGER,
+        "name": STRING,
+        "created_at": DATE_TIME,
+        "players": NAMES,
+        "rounds": ROUNDS,
+        "complete": {**BOOLEAN, "description": "Every round played, or ended."},
+        "ended": {
+            **BOOLEAN,
+            "description": "Ended early: complete with the hands it has until reopened.",
+        },
+        "hand_count": COUNT,
+    }
+    standing = {
+        "player": STRING,
+        "total": INTEGER,
+        "hands_won": COUNT,
+        "place": FROM_ONE,
+        "seated": {**BOOLEAN, "description": "False for a player who has left the table."},
+    }
+    session = {
+        **summary,
+        "version": {**INTEGER, "description": "Grows with every write to the session."},
+        "first_dealer": STRING,
+        "rules": obj(RULES, *RULES),
+        "hands": array_of("Hand"),
+        "totals": PER_PLAYER,
+        "hands_won": PER_PLAYER,
+        "standings": {"type": "array", "items": obj(standing, *standing)},
+        "next_dealer": {**nullable(STRING), "description": "Null once the session is complete."},
+        "pending_doublers": COUNT,
+        "sitting_out_next": {
+            **NAMES,
+            "description": "Who sits out the next hand; empty when everyone plays.",
+        },
+        "settle_up": ref("SettleUp"),
+    }
+    payment = {"from": STRING, "to": STRING, "amount": FROM_ONE}
+    payments = {"type": "array", "items": obj(payment, *payment)}
+    settle_up = {
+        "stake": {
+            **nullable(INTEGER),
+            "description": "Null when the sessions counted have different stakes.",
+        },
+        "unit": {"enum": ["cents", "points"]},
+        "balances": PER_PLAYER,
+        "payments": {
+            **payments,
+            "description": "They settle each balance less what was paid early.",
+        },
+        "paid": {
+            **payments,
+            "description": "Paid early, settling players who left; empty when none.",
+        },
+        "exact": {
+            **BOOLEAN,
+            "description": "Whether the payments are proven the fewest (up to 20 players owed or "
+            "owing); beyond, a greedy match.",
+        },
+    }
+    settlement = {"player": STRING, "payments": payments}
+    # A change's hand, or the session ended or not, or a leaver's settlement.
+    state = {
+        "anyOf": [
+            ref("Hand"),
+            obj({"ended": BOOLEAN}, "ended"),
+            ref("Settlement"),
+            {"type": "null"},
+        ]
+    }
+    change = {
+        "at": DATE_TIME,
+        "action": {"enum": ["add", "edit", "delete", "restore", *SESSION_ACTIONS]},
+        "number": {
+            **nullable(FROM_ONE),
+            "description": "The hand changed; null for a change to the session itself.",
+        },
+        "before": state,
+        "after": state,
+    }
+    return {
+        "SettleUp": obj(settle_up, "stake", "unit", "balances", "payments", "paid"),
+        "Settlement": obj(settlement, *settlement),
+        "Hand": obj(hand, *hand),
+        "SessionSummary": obj(summary, *summary),
+        "Session": obj(session, *session),
+        "Change": obj(change, *change),
+        "TrashedSession": obj({**summary, "deleted_at": DATE_TIME}, "id"),
+    }
+
+
+def schemas() -> dict[str, Schema]:
+    error = {
+        "error": {**STRING, "description": "A sentence a person understands."},
+        "field": {**STRING, "description": "The offending field, if any."},
+        "version": {**INTEGER, "description": "On a 412, the session's version now."},
+    }
+    return {
+        "Error": obj(error, "error"),
+        **_player_names(),
+        **_session_inputs(),
+        **_hand_inputs(),
+        **_answers(),
+    }
+
+
+SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
+    "SessionInput": {
+        "session": {
+            "value": {
+                "name": "Friday at Dan's",
+                "players": SEATS,
+                "rounds": 2,
+                "first_dealer": "Ann",
+                "rules": {"partner": "jack_of_diamonds", "no_bid": "forced_pick"},
+            }
+        }
+    },
+    "SessionChange": {
+        "rename": {"value": {"name": "Friday at Dan's", "rounds": 3}},
+        "end": {"value": {"ended": True}},
+    },
+    "LeaverInput": {"leaver": {"value": {"player": "Ann"}}},
+    "HandInput": {
+        "pick": {
+            "value": {
+                "kind": "pick",
+                "picker": "Ann",
+                "partner": "Bob",
+                "called_card": "JD",
+                "picking_points": 75,
+            }
+        },
+        "alone_cracked": {
+            "value": {
+                "kind": "pick",
+                "picker": "Eve",
+                "partner": None,
+                "opponent_points": 25,
+                "cracked_by": "Ann",
+                "recracked": True,
+                "blitzes": ["black"],
+            }
+        },
+        "leaster": {
+            "value": {
+                "kind": "leaster",
+                "winner": "Cat",
+                "points": dict(zip(SEATS, (30, 40, 10, 25, 15), strict=True)),
+                "tricks": dict(zip(SEATS, (2, 1, 1, 1, 1), strict=True)),
+            }
+        },
+        "pass": {"value": {"kind": "pass"}},
+    },
+}

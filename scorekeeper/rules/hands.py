@@ -426,6 +426,14 @@ def _per_player(
     return {p: values[p] for p in players}
 
 
+def next_dealer_after(table: Table, last: Hand | None) -> str:
+    """Who deals the hand after `last`, the last hand played, by the seats now
+    (`Table.next_dealer`); with no hand played yet, the first dealer."""
+    if last is None:
+        return table.next_dealer(None)
+    return table.next_dealer(last.dealer, last.seats)
+
+
 def next_hand(
     table: Table,
     count: int,
@@ -438,7 +446,7 @@ def next_hand(
     by `dealer` or the next in rotation, with the seats now or the `seats` it was played with."""
     table.check_room_for_hand(count)
     if dealer is None:
-        dealer = table.next_dealer(last.dealer, last.seats) if last else table.next_dealer(None)
+        dealer = next_dealer_after(table, last)
     if seats is not None:
         table = table.seated_as(checked_seats(seats, "seats"))
         check_table(table.seats, table.options, "seats")

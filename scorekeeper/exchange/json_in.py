@@ -203,8 +203,8 @@ def hand_request(body: Mapping[str, Any]) -> HandRequest:
     if body.get("kind") is None:
         raise RuleError("Say what kind of hand it was: pick, leaster or pass.", "kind")
     kind = _text(body["kind"], "kind", "The kind of hand")
-    if rules.kind_of(kind) is rules.Kind.PICK and "partner" not in body:
-        raise RuleError(rules.PARTNER_REQUIRED, "partner")
+    # The key must be there: its null says the picker went alone.
+    rules.check_partner_said(rules.kind_of(kind), "partner" in body)
     blitzes = body.get("blitzes")
     if blitzes is None:
         blitzes = []

@@ -65,7 +65,7 @@ def _render(
         dealer=dealer,
         bidding_order=table.bidding_order(dealer),
         sitting_out=sitting_out_words(table.seats, dealer, table.sitting_out(dealer)),
-        forced_picker=form.forced_picker(dealer),
+        forced_picker=table.forced_picker(dealer),
         preview=preview,
         notice=notice,
         cleared=cleared,

@@ -71,7 +71,8 @@ CARD_POINTS: Schema = {
     "minimum": 0,
     "maximum": CARD_POINTS_TOTAL,
     "not": {"enum": [1, CARD_POINTS_TOTAL - 1]},
-    "description": "Card points, 0-120; never 1 or 119, which no set of cards adds up to.",
+    "description": f"Card points, 0-{CARD_POINTS_TOTAL}; never 1 or {CARD_POINTS_TOTAL - 1}, "
+    "which no set of cards adds up to.",
 }
 PER_PLAYER_NAMES: Schema = {"minLength": 1, "maxLength": MAX_NAME_LENGTH}
 NO_NUL_AND_NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
@@ -134,7 +135,8 @@ def _schemas() -> dict[str, Schema]:
             "type": ["object", "null"],
             "propertyNames": PER_PLAYER_NAMES,
             "additionalProperties": CARD_POINTS,
-            "description": "Every player of the hand's card points, adding up to 120.",
+            "description": "Every player of the hand's card points, adding up to "
+            f"{CARD_POINTS_TOTAL}.",
         },
         "tricks": {
             "type": ["object", "null"],

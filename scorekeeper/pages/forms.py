@@ -433,7 +433,9 @@ class HandForm(EngineForm):
             return rules.HandInput(
                 kind=rules.Kind.LEASTER,
                 winner=self.winner.data or None,
-                points=self._counts(self.leaster_points, "points", "points", 120),
+                points=self._counts(
+                    self.leaster_points, "points", "points", rules.CARD_POINTS_TOTAL
+                ),
                 tricks=self._counts(
                     self.leaster_tricks,
                     "tricks",
@@ -457,10 +459,16 @@ class HandForm(EngineForm):
             called_card=self.called_card.data or None,
             forced=passed,
             picking_points=whole_number(
-                self.picking_points.data, rules.PICKING_POINTS_LABEL, "picking_points", 120
+                self.picking_points.data,
+                rules.PICKING_POINTS_LABEL,
+                "picking_points",
+                rules.CARD_POINTS_TOTAL,
             ),
             opponent_points=whole_number(
-                self.opponent_points.data, rules.OPPONENT_POINTS_LABEL, "opponent_points", 120
+                self.opponent_points.data,
+                rules.OPPONENT_POINTS_LABEL,
+                "opponent_points",
+                rules.CARD_POINTS_TOTAL,
             ),
             cracked_by=self.cracked_by.data or None,
             recracked=bool(self.recracked.data),

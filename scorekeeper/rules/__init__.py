@@ -3,6 +3,7 @@
 from .errors import HandsPlayed, RuleError, SessionComplete, SettleRefused
 from .hands import (
     CALLED_CARDS,
+    CARD_POINTS_TOTAL,
     OPPONENT_POINTS_LABEL,
     PARTNER_REQUIRED,
     PICKING_POINTS_LABEL,
@@ -89,6 +90,7 @@ from .table import (
 
 __all__ = [
     "CALLED_CARDS",
+    "CARD_POINTS_TOTAL",
     "EXACT_LIMIT",
     "MAX_NAME_LENGTH",
     "MAX_ROUNDS",

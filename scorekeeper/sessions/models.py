@@ -23,6 +23,7 @@ from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from ..rules import CARD_POINTS_TOTAL
 from .extensions import db
 
 
@@ -117,7 +118,7 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
 class Hand(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (
         UniqueConstraint("session_id", "number"),
-        CheckConstraint("picking_points BETWEEN 0 AND 120", name="picking_points"),
+        CheckConstraint(f"picking_points BETWEEN 0 AND {CARD_POINTS_TOTAL}", name="picking_points"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

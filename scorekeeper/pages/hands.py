@@ -66,6 +66,8 @@ def _render(
         bidding_order=table.bidding_order(dealer),
         sitting_out=sitting_out_words(table.seats, dealer, table.sitting_out(dealer)),
         forced_picker=table.forced_picker(dealer),
+        card_points=rules.CARD_POINTS_TOTAL,
+        result_floors=[[low, result.value] for low, result in rules.result_floors()],
         preview=preview,
         notice=notice,
         cleared=cleared,

@@ -71,6 +71,14 @@ def result_of_points(points: int) -> Result:
     return next(result for result, (low, high) in ranges.items() if low <= points <= high)
 
 
+def result_floors() -> tuple[tuple[int, Result], ...]:
+    """The least card points of the picking team for each result the points give on their own
+    (`result_of_points`), most first: the first floor points reach is their result."""
+    ranges = RESULT_POINTS[Schwarz.POINTS]
+    floors = ((low, result) for result, (low, _high) in ranges.items())
+    return tuple(sorted(floors, key=lambda floor: floor[0], reverse=True))
+
+
 class Blitz(StrEnum):
     BLACK = "black"
     RED = "red"

@@ -73,8 +73,10 @@
     };
 
     const live = find("result-live");
-    // The result typed points give on their own (0 and 120 are schwarz), as the engine reads them.
-    const ROWS = [[120, "won_schwarz"], [91, "won_schneider"], [61, "won"], [31, "lost"], [1, "lost_schneider"], [0, "lost_schwarz"]];
+    // The result typed points give on their own, as the engine reads them: the page sends the
+    // least points of each result, most first, and the points a hand has.
+    const ROWS = JSON.parse(form.dataset.results);
+    const TOTAL = Number(form.dataset.points);
     // A result tapped stays as tapped (a disagreement is said, never mended); one the points
     // chose follows the points, and goes with them.
     let chosenByPoints = null;
@@ -92,9 +94,9 @@
       const typed = from.value.trim();
       if (typed !== "") to.value = "";
       const n = Number(typed);
-      const valid = typed !== "" && Number.isInteger(n) && n >= 0 && n <= 120;
-      to.placeholder = valid ? String(120 - n) : "";
-      pickResult(valid ? (picking ? n : 120 - n) : null);
+      const valid = typed !== "" && Number.isInteger(n) && n >= 0 && n <= TOTAL;
+      to.placeholder = valid ? String(TOTAL - n) : "";
+      pickResult(valid ? (picking ? n : TOTAL - n) : null);
     };
     picking.addEventListener("input", () => complement(picking, opponents, true));
     opponents.addEventListener("input", () => complement(opponents, picking, false));

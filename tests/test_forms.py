@@ -4,6 +4,7 @@ double submits, edits, deletes, undo, rounds, the score preview and the scoreshe
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from html.parser import HTMLParser
@@ -14,6 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper import rules
 from scorekeeper.sessions import loading
 
 from .helpers import DEFAULT_RULES, SEATS, Api, pick
@@ -1877,3 +1879,19 @@ def test_seats_page_refuses_an_arrival_with_an_invisible_character(
     assert page.error_ids == ["arrive_name-error"]
     assert page.fields["arrive_name"] == ["Fay\u00ad"]
     assert seats_on(page) == SEATS
+
+
+@pytest.mark.parametrize("rest", ["new", "1/edit"])
+def test_the_hand_form_carries_the_engines_result_floors(
+    api: Api, client: FlaskClient, rest: str
+) -> None:
+    session_id = session_with(api, [pick("Ann", "Bob", 75)])
+    html = client.get(hands_path(session_id, rest)).text
+    form = re.search(r'<form [^>]*class="hand-form"[^>]*>', html)
+    assert form is not None
+    points = re.search(r'data-points="(\d+)"', form[0])
+    floors = re.search(r"data-results='([^']*)'", form[0])
+    assert points is not None and floors is not None
+    assert int(points[1]) == rules.CARD_POINTS_TOTAL
+    expected = [[low, result.value] for low, result in rules.result_floors()]
+    assert json.loads(floors[1]) == expected

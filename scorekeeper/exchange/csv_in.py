@@ -215,7 +215,9 @@ def _row(columns: Columns, index: int, number: int, cells: list[str]) -> Row:
         raise RuleError("Say who dealt the hand.", "dealer")
     points = cell["picking_points"]
     if points and not _digits(points):
-        raise rules.whole_number_error(rules.PICKING_POINTS_LABEL, 0, 120, "picking_points")
+        raise rules.whole_number_error(
+            rules.PICKING_POINTS_LABEL, 0, rules.CARD_POINTS_TOTAL, "picking_points"
+        )
     entry = rules.HandInput(
         kind=cell["kind"],
         picker=_name(cell["picker"]),

@@ -17,7 +17,7 @@ from flask import Request
 
 from .. import rules
 from ..rules import RuleError
-from ..rules.hands import MAX_TRICKS
+from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 
 HAND_KEYS = {
     "kind", "dealer", "picker", "partner", "called_card", "forced", "picking_points",
@@ -203,19 +203,20 @@ def hand_request(body: Mapping[str, Any]) -> HandRequest:
     if body.get("kind") is None:
         raise RuleError("Say what kind of hand it was: pick, leaster or pass.", "kind")
     kind = _text(body["kind"], "kind", "The kind of hand")
-    if rules.kind_of(kind) is rules.Kind.PICK and "partner" not in body:
-        raise RuleError(rules.PARTNER_REQUIRED, "partner")
+    # The key must be there: its null says the picker went alone.
+    rules.check_partner_said(rules.kind_of(kind), "partner" in body)
     blitzes = body.get("blitzes")
     if blitzes is None:
         blitzes = []
     if not isinstance(blitzes, list) or not all(isinstance(b, str) for b in blitzes):
         raise RuleError('Blitzes are a list of "black", "red", or both.', "blitzes")
     points = {
-        field: None if body.get(field) is None else _whole(body[field], field, label, 0, 120)
+        field: _whole(body[field], field, label, 0, CARD_POINTS_TOTAL)
         for field, label in (
             ("picking_points", rules.PICKING_POINTS_LABEL),
             ("opponent_points", rules.OPPONENT_POINTS_LABEL),
         )
+        if body.get(field) is not None
     }
     entry = rules.HandInput(
         kind=kind,
@@ -223,15 +224,15 @@ def hand_request(body: Mapping[str, Any]) -> HandRequest:
         partner=_name_or_none(body, "partner"),
         called_card=_name_or_none(body, "called_card"),
         forced=_flag(body, "forced"),
-        picking_points=points["picking_points"],
-        opponent_points=points["opponent_points"],
+        picking_points=points.get("picking_points"),
+        opponent_points=points.get("opponent_points"),
         cracked_by=_name_or_none(body, "cracked_by"),
         recracked=_flag(body, "recracked"),
         blitzes=tuple(blitzes),
         winner=_name_or_none(body, "winner"),
         result=_name_or_none(body, "result"),
         penalized=_name_or_none(body, "penalized"),
-        points=_per_player(body, "points", "points", 120),
+        points=_per_player(body, "points", "points", CARD_POINTS_TOTAL),
         tricks=_per_player(body, "tricks", "tricks", MAX_TRICKS),
     )
     seats = body.get("seats")

@@ -153,13 +153,11 @@ def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
 
 
 def in_progress() -> SessionRow | None:
-    """The newest session that still has hands to play (as `rules.Table.is_complete` has it:
-    not ended, and open-ended or with rounds left)."""
+    """The newest session that still has hands to play: not complete (`Session.complete`)."""
     hands = select(func.count(Hand.id)).where(Hand.session_id == Session.id).scalar_subquery()
-    seats = select(func.count()).where(Seat.session_id == Session.id).scalar_subquery()
     session = db.session.scalars(
         select(Session)
-        .where(~Session.ended & ((Session.rounds == 0) | (hands < Session.rounds * seats)))
+        .where(~Session.complete(hands))
         .order_by(Session.created_at.desc(), Session.id.desc())
         .limit(1)
         .options(selectinload(Session.seats).joinedload(Seat.player))

@@ -426,10 +426,7 @@ def _sessions_of(player_id: int, in_scope: list[ColumnElement[bool]]) -> tuple[S
         .subquery()
     )
     c = per_session.c
-    seats = select(func.count()).where(Seat.session_id == Session.id).scalar_subquery()
-    hand_count = func.max(c.last_hand).over(partition_by=c.session_id)
-    # As `rules.Table.is_complete`: ended, or every round played.
-    complete = Session.ended | ((Session.rounds > 0) & (hand_count >= Session.rounds * seats))
+    complete = Session.complete(func.max(c.last_hand).over(partition_by=c.session_id))
     place = func.rank().over(
         partition_by=c.session_id, order_by=(c.total.desc(), c.hands_won.desc())
     )

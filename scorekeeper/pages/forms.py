@@ -433,7 +433,9 @@ class HandForm(EngineForm):
             return rules.HandInput(
                 kind=rules.Kind.LEASTER,
                 winner=self.winner.data or None,
-                points=self._counts(self.leaster_points, "points", "points", 120),
+                points=self._counts(
+                    self.leaster_points, "points", "points", rules.CARD_POINTS_TOTAL
+                ),
                 tricks=self._counts(
                     self.leaster_tricks,
                     "tricks",
@@ -443,22 +445,30 @@ class HandForm(EngineForm):
             )
         if passed and self.no_bid is not rules.NoBid.FORCED_PICK:
             return rules.HandInput(kind=rules.Kind.PASS)
-        if self.partner.data is None and (passed or self.picker.data) and not self.alone:
-            raise RuleError(rules.PARTNER_REQUIRED, "partner")
+        # With no picker chosen, the engine asks for one first; where the picker always plays
+        # alone, the form asks for no partner.
+        if passed or self.picker.data:
+            rules.check_partner_said(rules.Kind.PICK, self.partner.data is not None or self.alone)
         blitzes = [rules.Blitz.BLACK] * bool(self.black_blitz.data) + [rules.Blitz.RED] * bool(
             self.red_blitz.data
         )
         return rules.HandInput(
             kind=rules.Kind.PICK,
-            picker=self.forced_picker(dealer) if passed else self.picker.data or None,
+            picker=self.table.forced_picker(dealer) if passed else self.picker.data or None,
             partner=self.partner.data or None,
             called_card=self.called_card.data or None,
             forced=passed,
             picking_points=whole_number(
-                self.picking_points.data, rules.PICKING_POINTS_LABEL, "picking_points", 120
+                self.picking_points.data,
+                rules.PICKING_POINTS_LABEL,
+                "picking_points",
+                rules.CARD_POINTS_TOTAL,
             ),
             opponent_points=whole_number(
-                self.opponent_points.data, rules.OPPONENT_POINTS_LABEL, "opponent_points", 120
+                self.opponent_points.data,
+                rules.OPPONENT_POINTS_LABEL,
+                "opponent_points",
+                rules.CARD_POINTS_TOTAL,
             ),
             cracked_by=self.cracked_by.data or None,
             recracked=bool(self.recracked.data),
@@ -467,38 +477,24 @@ class HandForm(EngineForm):
         )
 
     def clear_for(self, dealer: str) -> list[str]:
-        """Clear the choices another dealer rules out, as an edit that changes the dealer may:
-        a player who sits out that hand, a crack by a player who now bids before the picker,
-        a forced picker as their own partner. A sentence for each."""
+        """Clear the choices another dealer rules out (`rules.ruled_out`), as an edit that
+        changes the dealer may. A sentence for each."""
+        fields = {
+            "picker": self.picker,
+            "partner": self.partner,
+            "cracked_by": self.cracked_by,
+            "winner": self.winner,
+            "penalized": self.penalized,
+        }
+        chosen = {name: field.data for name, field in fields.items()}
         said = []
-        playing = self.table.players_of_hand(dealer)
-        for field in (self.picker, self.partner, self.cracked_by, self.winner, self.penalized):
-            name = field.data
-            if name and name not in playing:
-                said.append(
-                    f"{field.label.text} {name} cleared: {name} sits out when {dealer} deals."
-                )
-                field.data = NO_CRACK if field is self.cracked_by else None
-        forced = self.kind.data == PASSED and self.no_bid is rules.NoBid.FORCED_PICK
-        picker = self.forced_picker(dealer) if forced else self.picker.data
-        order = self.table.bidding_order(dealer)
-        cracker = self.cracked_by.data
-        if picker in order and cracker in order and order.index(cracker) < order.index(picker):
-            said.append(
-                f"Cracked by {cracker} cleared: with {dealer} dealing, {cracker} bids before "
-                f"{picker}, and only a later bidder can crack."
-            )
-            self.cracked_by.data, self.recracked.data = NO_CRACK, False
-        if forced and self.partner.data == picker:
-            said.append(
-                f"Partner {picker} cleared: {picker} picked, so can't be their own partner."
-            )
-            self.partner.data = None
+        for cleared in rules.ruled_out(self.table, dealer, chosen, self.kind.data == PASSED):
+            field = fields[cleared.field]
+            said.append(f"{field.label.text} {cleared.player} cleared: {cleared.why}")
+            field.data = NO_CRACK if field is self.cracked_by else None
+            if cleared.ruling is rules.Ruling.BIDS_BEFORE_PICKER:
+                self.recracked.data = False
         return said
-
-    def forced_picker(self, dealer: str) -> str:
-        """Who has to pick when everyone passes: the last to bid (the dealer, if playing)."""
-        return self.table.bidding_order(dealer)[-1]
 
     def _counts(
         self, typed: dict[str, str], field: str, label: str, high: int

@@ -36,8 +36,7 @@ def next_hand(sheet: rules.Sheet, seats: list[str]) -> NextHand:
     table = rules.change_seats(sheet.table, seats, count)
     if table.is_complete(count):
         return NextHand(count + 1)
-    last = sheet.results[-1].hand if sheet.results else None
-    dealer = table.next_dealer(last.dealer, last.seats) if last else table.first_dealer
+    dealer = rules.next_dealer_after(table, sheet.results[-1].hand if sheet.results else None)
     return NextHand(
         number=count + 1,
         dealer=dealer,

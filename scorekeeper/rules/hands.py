@@ -71,6 +71,14 @@ def result_of_points(points: int) -> Result:
     return next(result for result, (low, high) in ranges.items() if low <= points <= high)
 
 
+def result_floors() -> tuple[tuple[int, Result], ...]:
+    """The least card points of the picking team for each result the points give on their own
+    (`result_of_points`), most first: the first floor points reach is their result."""
+    ranges = RESULT_POINTS[Schwarz.POINTS]
+    floors = ((low, result) for result, (low, _high) in ranges.items())
+    return tuple(sorted(floors, key=lambda floor: floor[0], reverse=True))
+
+
 class Blitz(StrEnum):
     BLACK = "black"
     RED = "red"
@@ -83,6 +91,15 @@ CALLED_CARDS: dict[PartnerMode, tuple[str, ...]] = {
 }
 
 PARTNER_REQUIRED = "Say who the partner was, or that the picker went alone."
+
+
+def check_partner_said(kind: Kind, said: bool) -> None:
+    """Refuse a pick whose input says neither who the partner was nor that the picker went
+    alone. A partner of None is both, so what read the input says whether it was `said`."""
+    if kind is Kind.PICK and not said:
+        raise RuleError(PARTNER_REQUIRED, "partner")
+
+
 PICKING_POINTS_LABEL = "Picking team points"
 OPPONENT_POINTS_LABEL = "Opponents' points"
 
@@ -246,7 +263,7 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
             raise RuleError(
                 "This session doesn't force the dealer to pick when everyone passes.", "forced"
             )
-        last = table.bidding_order(dealer)[-1]
+        last = table.forced_picker(dealer)
         if picker != last and last == dealer:
             raise RuleError(
                 f"Only the dealer is forced to pick, and {dealer} dealt, not {picker}.", "forced"
@@ -266,10 +283,9 @@ def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:
         if not options.cracking:
             raise RuleError("This session doesn't play cracking.", "cracked_by")
         cracked_by = table.resolve(entry.cracked_by, "cracked_by", players)
-        order = table.bidding_order(dealer)
         if cracked_by == picker:
             raise RuleError(f"{picker} picked, so {picker} can't crack.", "cracked_by")
-        if order.index(cracked_by) < order.index(picker):
+        if table.bids_before(dealer, cracked_by, picker):
             raise RuleError(
                 f"{cracked_by} bid before {picker}, so {cracked_by} can't crack.", "cracked_by"
             )
@@ -426,6 +442,73 @@ def _per_player(
     return {p: values[p] for p in players}
 
 
+class Ruling(StrEnum):
+    """Why a hand's dealer rules out a player chosen for it."""
+
+    SITS_OUT = "sits_out"
+    BIDS_BEFORE_PICKER = "bids_before_picker"
+    OWN_PARTNER = "own_partner"
+
+
+@dataclass(frozen=True)
+class Cleared:
+    """A player chosen for a hand that its dealer rules out: the field (a `HandInput` name),
+    the player, and why, as a ruling and a sentence."""
+
+    field: str
+    player: str
+    ruling: Ruling
+    why: str
+
+
+# The fields of a hand that name one of its players, in the order they are cleared.
+PLAYER_FIELDS = ("picker", "partner", "cracked_by", "winner", "penalized")
+
+
+def ruled_out(
+    table: Table, dealer: str, chosen: Mapping[str, str | None], everyone_passed: bool
+) -> tuple[Cleared, ...]:
+    """The choices of a hand (`chosen`: a player by field, None or "" for none) that a hand
+    dealt by `dealer` rules out, as another dealer may: a player who sits it out, a crack by a
+    player who bids before the picker, a forced picker as their own partner. `table` has the
+    seats the hand is played with; a choice cleared for one reason is not asked of again."""
+    cleared: list[Cleared] = []
+    playing = table.players_of_hand(dealer)
+    left = dict(chosen)
+    for field in PLAYER_FIELDS:
+        name = left.get(field)
+        if name and name not in playing:
+            why = f"{name} sits out when {dealer} deals."
+            cleared.append(Cleared(field, name, Ruling.SITS_OUT, why))
+            left[field] = None
+    forced = everyone_passed and table.options.no_bid is NoBid.FORCED_PICK
+    picker = table.forced_picker(dealer) if forced else left.get("picker")
+    cracker = left.get("cracked_by")
+    # Whoever is still chosen plays the hand.
+    if picker and cracker and table.bids_before(dealer, cracker, picker):
+        cleared.append(
+            Cleared(
+                "cracked_by",
+                cracker,
+                Ruling.BIDS_BEFORE_PICKER,
+                f"with {dealer} dealing, {cracker} bids before {picker}, "
+                "and only a later bidder can crack.",
+            )
+        )
+    if forced and picker and left.get("partner") == picker:
+        why = f"{picker} picked, so can't be their own partner."
+        cleared.append(Cleared("partner", picker, Ruling.OWN_PARTNER, why))
+    return tuple(cleared)
+
+
+def next_dealer_after(table: Table, last: Hand | None) -> str:
+    """Who deals the hand after `last`, the last hand played, by the seats now
+    (`Table.next_dealer`); with no hand played yet, the first dealer."""
+    if last is None:
+        return table.next_dealer(None)
+    return table.next_dealer(last.dealer, last.seats)
+
+
 def next_hand(
     table: Table,
     count: int,
@@ -438,7 +521,7 @@ def next_hand(
     by `dealer` or the next in rotation, with the seats now or the `seats` it was played with."""
     table.check_room_for_hand(count)
     if dealer is None:
-        dealer = table.next_dealer(last.dealer, last.seats) if last else table.next_dealer(None)
+        dealer = next_dealer_after(table, last)
     if seats is not None:
         table = table.seated_as(checked_seats(seats, "seats"))
         check_table(table.seats, table.options, "seats")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from .hands import Hand, Kind
+from .hands import Hand, Kind, next_dealer_after
 from .options import Doublers, NoBid
 from .scoring import HandResult, score_hand
 from .table import Table
@@ -103,8 +103,7 @@ def score_sheet(table: Table, hands: Sequence[Hand]) -> Sheet:
     complete = table.is_complete(len(hands))
     next_dealer = None
     if not complete:
-        last_dealer, last_seats = (hands[-1].dealer, hands[-1].seats) if hands else (None, None)
-        next_dealer = table.next_dealer(last_dealer, last_seats)
+        next_dealer = next_dealer_after(table, hands[-1] if hands else None)
     return Sheet(
         table=table,
         named=named,

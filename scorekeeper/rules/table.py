@@ -106,6 +106,17 @@ class Table:
     def bidding_order(self, dealer: str) -> tuple[str, ...]:
         return bidding_order_of(self.seats, dealer, self.options)
 
+    def forced_picker(self, dealer: str) -> str:
+        """Who has to pick when everyone passes and the rules force a pick: the last to bid
+        (the dealer, if playing)."""
+        return self.bidding_order(dealer)[-1]
+
+    def bids_before(self, dealer: str, player: str, other: str) -> bool:
+        """Whether `player` bids before `other` in a hand `dealer` deals (both play it). Only a
+        player who bids after the picker can crack."""
+        order = self.bidding_order(dealer)
+        return order.index(player) < order.index(other)
+
     def dealer_after(self, dealer: str, seats: Sequence[str] | None = None) -> str:
         """Who deals after `dealer`, who dealt with `seats` (the seats now, if not given): the
         next seat now if the dealer is still seated; else the first player after them in the

@@ -98,19 +98,13 @@ def tail_of(session: Session) -> Tail:
     if table.options.no_bid is rules.NoBid.DOUBLER:
         kinds = db.session.scalars(select(Hand.kind).where(of_session).order_by(Hand.number))
         pending = rules.pending_doublers(table, [rules.Kind(kind) for kind in kinds])
-    if not last:
-        return Tail(
-            count=0,
-            next_dealer=table.next_dealer(None),
-            pending_doublers=pending,
-            named=table.seats,
-        )
     names = {row.id: row.name for row in last}
+    last_dealer = names[last[0].dealer_id] if last else None
     return Tail(
-        count=last[0].number,
-        next_dealer=table.next_dealer(names[last[0].dealer_id], [row.name for row in last]),
+        count=last[0].number if last else 0,
+        next_dealer=table.next_dealer(last_dealer, [row.name for row in last]),
         pending_doublers=pending,
-        named=_named(session, table),
+        named=_named(session, table) if last else table.seats,
     )
 
 
@@ -353,11 +347,8 @@ def preview_hand(
 
 def next_dealer_of(session: Session) -> str:
     """Who deals the next hand, read from the session's loaded hands."""
-    table = table_of(session)
-    if not session.hands:
-        return table.next_dealer(None)
-    last = hand_of(session.hands[-1])
-    return table.next_dealer(last.dealer, last.seats)
+    last = hand_of(session.hands[-1]) if session.hands else None
+    return rules.next_dealer_after(table_of(session), last)
 
 
 def find_hand(session: Session, number: int) -> Hand | None:

@@ -15,14 +15,20 @@ from sqlalchemy import (
     ColumnElement,
     ForeignKey,
     Index,
+    SQLColumnExpression,
     String,
     Text,
     UniqueConstraint,
+    and_,
+    func,
+    or_,
+    select,
 )
 from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from ..rules import CARD_POINTS_TOTAL
 from .extensions import db
 
 
@@ -100,6 +106,24 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     # the database deletes them with the session.
     changes: Mapped[list[Change]] = relationship(order_by="Change.id", viewonly=True)
 
+    @classmethod
+    def complete(cls, hand_count: SQLColumnExpression[int]) -> ColumnElement[bool]:
+        """Whether a session is complete with `hand_count` hands, in SQL: `complete_when` of its
+        row and how many are seated now."""
+        seats = select(func.count()).where(Seat.session_id == cls.id).scalar_subquery()
+        return complete_when(cls.ended, cls.rounds, seats, hand_count)
+
+
+def complete_when(
+    ended: SQLColumnExpression[bool],
+    rounds: SQLColumnExpression[int],
+    seats: SQLColumnExpression[int],
+    hand_count: SQLColumnExpression[int],
+) -> ColumnElement[bool]:
+    """The SQL form of `rules.Table.is_complete`: ended, or every round played (`rounds` of
+    `seats` hands each; no rounds is open-ended). Its tests hold the two to agree."""
+    return or_(ended, and_(rounds > 0, hand_count >= rounds * seats))
+
 
 class Seat(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (UniqueConstraint("session_id", "player_id"),)
@@ -117,7 +141,7 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
 class Hand(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (
         UniqueConstraint("session_id", "number"),
-        CheckConstraint("picking_points BETWEEN 0 AND 120", name="picking_points"),
+        CheckConstraint(f"picking_points BETWEEN 0 AND {CARD_POINTS_TOTAL}", name="picking_points"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

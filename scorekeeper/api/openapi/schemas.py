@@ -85,7 +85,8 @@ CARD_POINTS: Schema = {
     **COUNT,
     "maximum": CARD_POINTS_TOTAL,
     "not": {"enum": [1, CARD_POINTS_TOTAL - 1]},
-    "description": "Card points, 0-120; never 1 or 119, which no set of cards adds up to.",
+    "description": f"Card points, 0-{CARD_POINTS_TOTAL}; never 1 or {CARD_POINTS_TOTAL - 1}, "
+    "which no set of cards adds up to.",
 }
 NAME_LENGTH: Schema = {"minLength": 1, "maxLength": MAX_NAME_LENGTH}
 NO_NUL_AND_NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
@@ -234,7 +235,8 @@ def _hand_inputs() -> dict[str, Schema]:
     leaster = {
         "winner": ref("PlayerName"),
         "points": each_player(
-            CARD_POINTS, "Every player of the hand's card points, adding up to 120."
+            CARD_POINTS,
+            f"Every player of the hand's card points, adding up to {CARD_POINTS_TOTAL}.",
         ),
         "tricks": each_player(
             {**COUNT, "maximum": MAX_TRICKS},

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sqlite3
+import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,7 @@ from xdist.scheduler import LoadScopeScheduling
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
+from .faults.server import upgraded_sqlite
 from .helpers import Api
 
 # Every storage and API test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
@@ -76,9 +80,21 @@ def database_url(backend: str, folder: Path) -> str:
     return os.environ["TEST_DATABASE_URL"]
 
 
+# A test's SQLite database lives in memory-backed storage where there is one: its commits then
+# skip the fsync a disk makes them wait for, which was most of what they cost.
+MEMORY = Path("/dev/shm")
+
+
 @pytest.fixture(params=BACKENDS)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return database_url(request.param, tmp_path)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param != "sqlite":
+        yield database_url(request.param, tmp_path)
+        return
+    folder = Path(tempfile.mkdtemp(dir=MEMORY if MEMORY.is_dir() else tmp_path))
+    try:
+        yield database_url(request.param, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextmanager
@@ -108,8 +124,13 @@ MADE_HERE: set[str] = set()
 
 
 def empty_tables(database: str) -> None:
-    """The app's tables, made afresh or emptied, their ids starting from 1 again. Tests that
-    drop everything (migrations, fault servers) leave no tables to empty: they are made again."""
+    """The app's tables, made afresh or emptied, their ids starting from 1 again. A SQLite
+    database is a copy of the one `flask db upgrade` made once a process. Tests that drop
+    everything (migrations, fault servers) leave no tables to empty: they are made again."""
+    url = make_url(database)
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        copy_schema(Path(url.database))
+        return
     if database in MADE_HERE:
         names = ", ".join(f'"{table.name}"' for table in db.metadata.sorted_tables)
         try:
@@ -122,6 +143,19 @@ def empty_tables(database: str) -> None:
     db.create_all()
     if make_url(database).get_backend_name() == "postgresql":
         MADE_HERE.add(database)
+
+
+def copy_schema(target: Path) -> None:
+    """A new file is copied whole; a database already there is overwritten through SQLite, so
+    that an app still connected to it sees the copy."""
+    if not target.exists():
+        shutil.copyfile(upgraded_sqlite(), target)
+        return
+    with (
+        closing(sqlite3.connect(upgraded_sqlite())) as schema,
+        closing(sqlite3.connect(target)) as copy,
+    ):
+        schema.backup(copy)
 
 
 @contextmanager
@@ -162,16 +196,17 @@ Fresh = Callable[..., Flask]
 
 
 @pytest.fixture
-def fresh(database: str, tmp_path: Path) -> Iterator[Fresh]:
-    """Make a second app on an empty database: another SQLite file, or for PostgreSQL the same
-    database emptied, so call it only once the source is exported."""
+def fresh(database: str) -> Iterator[Fresh]:
+    """Make a second app on an empty database: another SQLite file beside the first, or for
+    PostgreSQL the same database emptied, so call it only once the source is exported."""
     numbers = count()
     with ExitStack() as apps:
 
         def make(csrf: bool = False) -> Flask:
             url = database
             if database.startswith("sqlite"):
-                url = f"sqlite:///{tmp_path / f'restored-{next(numbers)}.sqlite3'}"
+                beside = Path(make_url(database).database or "").parent
+                url = f"sqlite:///{beside / f'restored-{next(numbers)}.sqlite3'}"
             return apps.enter_context(fresh_app(url, csrf))
 
         yield make

@@ -14,6 +14,15 @@ from .test_table import api, chip
 from .test_two_phones import Shot, at_widths, session_with_hands
 
 NOT_SENT = "Saved on this phone, not sent yet"
+# What this phone still has to send.
+UNSENT = "window.outbox.entries()"
+# True once the worker has taken the page and kept it, and the page has kept its record form
+# (the caches read anew on each try).
+READY_OFFLINE = """form => {
+    Promise.all([caches.match(location.pathname), window.idbKeyval.get(form)])
+        .then((kept) => { window.readyOffline = kept.every(Boolean); });
+    return navigator.serviceWorker.controller !== null && window.readyOffline;
+}"""
 
 # These phones run the service worker, which the other browser tests block.
 pytestmark = pytest.mark.browser_context_args(service_workers="allow")
@@ -74,9 +83,9 @@ def test_hands_saved_offline_arrive_once_in_order(page: Page, base_url: str, sho
     )
     assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 75), (5, "Ann", None, 25)]
 
-    # Nothing is sent twice: not on a reload, not on the scoresheet.
+    # Nothing is sent twice: not on a reload, not on the scoresheet, for nothing is left to send.
     page.goto(f"/sessions/{session_id}")
-    page.wait_for_timeout(300)
+    assert page.evaluate(UNSENT) == []
     expect(outbox(page)).to_be_empty()
     assert len(hands_of(base_url, session_id)) == 5
 
@@ -126,11 +135,7 @@ def test_a_session_opened_once_opens_with_no_network(page: Page, base_url: str, 
     session_id = session_with_hands(base_url, "No network")
     page.goto(f"/sessions/{session_id}")
     # The worker has taken the page, and kept its record form.
-    record = f"/sessions/{session_id}/hands/new"
-    for _ in range(50):
-        if page.evaluate(f"caches.match('{record}').then(Boolean)"):
-            break
-        page.wait_for_timeout(100)
+    page.wait_for_function(READY_OFFLINE, arg=f"form {session_id}")
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     page.context.set_offline(True)
     page.reload()
@@ -219,7 +224,8 @@ def test_a_pending_hand_can_be_discarded_after_asking(page: Page, base_url: str)
     page.on("dialog", answer)
     discard = pending.get_by_role("button", name="Discard")
     discard.tap()
-    page.wait_for_timeout(300)
+    # The tap returns once the dialog is answered; dismissed, it leaves the hand as it was.
+    assert len(asked) == 1
     expect(pending).to_have_count(1)
     discard.tap()
     expect(outbox(page)).to_be_empty()

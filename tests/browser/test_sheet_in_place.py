@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from .conftest import axe_violations
 from .test_at_the_table import drawn_at_its_centre
-from .test_offline import fill, hands_of, outbox
+from .test_offline import UNSENT, fill, hands_of, outbox
 from .test_table import SEATS, Taps, api, chip, totals_on_page
 from .test_two_phones import Shot, at_widths, session_with_hands
 
@@ -23,6 +23,11 @@ pytestmark = pytest.mark.browser_context_args(service_workers="block")
 # A mark a page load would lose.
 MARK = "window.inPlaceMark = 'no page load'"
 NOT_RELOADED = "[performance.getEntriesByType('navigation').length, window.inPlaceMark]"
+# True once the scoresheet has kept the session's record form (read anew on each try).
+FORM_KEPT = """key => {
+    window.idbKeyval.get(key).then((kept) => { window.formKept = Boolean(kept); });
+    return window.formKept;
+}"""
 OFFLINE_HANDS = (("Dan", "Eve", 75), ("Eve", "Alone", 40), ("Ann", "Bob", 95))
 # As the outbox says them, and as the server's scoresheet does once they are sent.
 SUMMARIES = ("Dan & Eve, won", "Eve alone, lost", "Ann & Bob, won schneider")
@@ -33,12 +38,7 @@ def open_sheet(page: Page, session_id: int) -> None:
     """The scoresheet, once it has kept its record form for opening with no network."""
     page.goto(f"/sessions/{session_id}")
     page.evaluate(MARK)
-    kept = f"window.idbKeyval.get('form {session_id}').then(Boolean)"
-    for _ in range(100):
-        if page.evaluate(kept):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError("the scoresheet kept no record form")
+    page.wait_for_function(FORM_KEPT, arg=f"form {session_id}")
 
 
 def in_view(page: Page, target: Locator) -> None:
@@ -110,7 +110,7 @@ def test_three_hands_recorded_offline_from_the_sheet_arrive_once_in_order(
     for number, summary in enumerate(SENT, start=4):
         expect(other.locator(f"#hand-{number} + tr.about .summary")).to_contain_text(summary)
     other.context.close()
-    page.wait_for_timeout(300)
+    assert page.evaluate(UNSENT) == []
     assert len(hands_of(base_url, session_id)) == 6
 
 
@@ -260,7 +260,7 @@ def test_undo_takes_back_a_hand_kept_offline(page: Page, base_url: str) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text("Hand 4")
     page.go_back()
     page.context.set_offline(False)
-    page.wait_for_timeout(500)
+    assert page.evaluate(UNSENT) == []
     assert len(hands_of(base_url, session_id)) == 3
 
 

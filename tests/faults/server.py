@@ -96,7 +96,8 @@ def upgrade(database: str) -> None:
 
 @functools.cache
 def upgraded_sqlite() -> Path:
-    """A SQLite database `flask db upgrade` made, for this process's fault servers to copy."""
+    """A SQLite database `flask db upgrade` made, for this process's tests and fault servers to
+    copy."""
     folder = tempfile.mkdtemp()
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     path = Path(folder) / "upgraded.sqlite3"

@@ -24,6 +24,7 @@ from ..rules import RuleError
 from ..rules.choices import choice
 from ..sessions import bulk, loading, rows, writes
 from ..sessions.database import database_busy
+from ..sessions.errors import Conflict
 from ..sessions.extensions import db
 from ..sessions.models import Player, RuleSet, Session, TrashedSession
 from ..sessions.records import change_json, hand_input_json, iso, options_json, payments_json
@@ -385,7 +386,7 @@ class Restore:
         with journal.running() as undone:
             if undone is not None:
                 # Another restore, started alongside this one, was cut short meanwhile.
-                raise writes.Conflict(f"{undone} Nothing of this backup is restored: start again.")
+                raise Conflict(f"{undone} Nothing of this backup is restored: start again.")
             for start in starts:
                 batch = self.sessions[start : start + SESSIONS_A_BATCH]
                 first, last = start == 0, start == starts[-1]
@@ -411,7 +412,7 @@ class Restore:
         """Add the backup's players, or find them by name; return the ids of those added."""
         held_sessions, held_players = _counts()
         if self.keep_ids and (held_sessions or held_players):
-            raise writes.Conflict(CONFLICT)
+            raise Conflict(CONFLICT)
         names = list(self.players.values())
         if self.keep_ids:
             for player_id, name in self.players.items():
@@ -438,7 +439,7 @@ class Restore:
         if self.keep_ids:
             wanted = [checked.session_id for checked in batch]
             if db.session.scalar(select(func.count()).where(Session.id.in_(wanted))):
-                raise writes.Conflict(CONFLICT)
+                raise Conflict(CONFLICT)
             adding = batch
         else:
             adding = [checked for checked in batch if not _held(checked.given or {})]

@@ -14,10 +14,11 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from ..sessions import loading
+from ..sessions.errors import NotFound
 from ..sessions.extensions import db
 from ..sessions.models import Change, Session, TrashedSession, as_utc
 from ..sessions.records import change_json, iso
-from ..sessions.writes import NotFound, SessionWrite, history
+from ..sessions.writes import SessionWrite, history
 from .backup import add_session, session_backup_json
 
 

@@ -25,9 +25,9 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from .. import rules
-from ..rules import RuleError
 from . import loading, rows
 from .database import begin_write
+from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
 from .models import Change, Hand, Session, WriteKey, as_utc, utcnow
 from .records import hand_json, options_json, payments_of, recorded_hand, settlement_json
@@ -44,26 +44,6 @@ RECORDED_KEYS = (
     "dealer", "seats", "kind", "picker", "partner", "called_card", "forced", "picking_points",
     "cracked_by", "recracked", "blitzes", "winner", "points", "tricks", "result", "penalized",
 )  # fmt: skip
-
-
-class Conflict(RuleError):
-    """The request can't be done as the data stands now."""
-
-
-class VersionMismatch(RuleError):
-    """The request was made from an older version of the session."""
-
-    def __init__(self, given: str, current: int) -> None:
-        super().__init__(
-            f"The session is at version {current} now, not {given}: it has changed since. "
-            "Reload it and try again.",
-            "version",
-        )
-        self.current = current
-
-
-class NotFound(RuleError):
-    """No such hand or change in the session."""
 
 
 @dataclass(frozen=True)

@@ -129,12 +129,6 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
     yield "\n]}\n"
 
 
-def export_backup() -> dict[str, Any]:
-    """The backup as the JSON object a reader gets."""
-    result: dict[str, Any] = json.loads("".join(backup_text()))
-    return result
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
@@ -272,19 +266,6 @@ class Restored:
             held = "was" if self.already == 1 else "were"
             restored += f" ({plural(self.already, 'session')} {held} here already)"
         return restored
-
-
-def import_backup(
-    data: Any, merge: bool = False, progress: Callable[[int], object] = lambda done: None
-) -> Restored:
-    """Check a backup whole and restore it a batch at a time (see `Restore`); `progress` is
-    told how many of the backup's sessions each batch dealt with."""
-    restore = Restore(data, merge)
-    for _ in restore.check():
-        pass
-    for done in restore.batches():
-        progress(done)
-    return restore.restored
 
 
 # What a restore answers under its write key, made of what it restored: a status and a body.

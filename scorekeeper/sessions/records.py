@@ -50,7 +50,7 @@ def hand_json(number: int, result: rules.HandResult, named: Sequence[str]) -> di
         "players": list(result.players),
         "seats": list(hand.seats),
         "sitting_out": list(result.sitting_out),
-        "scores": {player: result.scores.get(player, 0) for player in named},
+        "scores": result.scores_naming(named),
     }
 
 

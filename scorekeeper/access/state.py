@@ -77,7 +77,6 @@ def set_passcode(passcode: str, role: Role) -> None:
     setting = db.session.get(AccessSetting, SETTING_ID) or AccessSetting(id=SETTING_ID)
     setting.role = role.value
     setting.passcode_hash = generate_password_hash(passcode)
-    setting.changed_at = utcnow()
     db.session.add(setting)
     db.session.execute(delete(SignIn))
     db.session.commit()
@@ -88,7 +87,6 @@ def turn_off() -> None:
     if setting is not None:
         setting.role = None
         setting.passcode_hash = None
-        setting.changed_at = utcnow()
     db.session.execute(delete(SignIn))
     db.session.commit()
 

@@ -84,7 +84,7 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     # Ended early: complete with the hands it has, until it is reopened.
     ended: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     # Grows with every write to the session; the API's ETag.
-    version: Mapped[int] = mapped_column(default=1, server_default="0")
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
     # For a session imported from a hands CSV, the file's SHA-256, so the same file twice makes
     # one session.
     origin: Mapped[str | None] = mapped_column(String(64), index=True)

@@ -32,7 +32,7 @@ from ..sessions.records import (
     settlement_json,
 )
 from ..web.errors import error_answer
-from . import bp
+from .blueprint import bp
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,100}")

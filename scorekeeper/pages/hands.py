@@ -14,7 +14,7 @@ from ..sessions import loading, writes
 from ..sessions.errors import NotFound
 from ..sessions.models import Hand, Session
 from ..sessions.records import hand_json
-from . import bp
+from .blueprint import bp
 from .forms import HandForm
 from .words import score_preview, sitting_out_words, summary_of
 from .writing import done, saved_hand, session_write

@@ -13,7 +13,7 @@ from ..exchange.csv_out import Cell, csv_lines
 from ..insights import stats
 from ..sessions.database import one_or_404
 from ..sessions.models import Player
-from . import bp
+from .blueprint import bp
 from .charts import Series, line_chart
 from .filters import HOUSE_KEYS, read_filters
 from .sessions import csv_download

@@ -13,7 +13,7 @@ from ..rules import RuleError
 from ..sessions.database import one_or_404
 from ..sessions.models import RuleSet
 from ..web.hosts import external_url
-from . import bp
+from .blueprint import bp
 from .forms import RulesForm
 from .words import rules_words
 from .writing import done, roster_write

@@ -27,7 +27,7 @@ from ..insights import sessions_list
 from ..rules import RuleError
 from ..sessions import loading, rows, writes
 from ..sessions.models import Session, TrashedSession
-from . import bp
+from .blueprint import bp
 from .charts import line_chart, running_totals
 from .filters import HOUSE_KEYS, read_filters
 from .forms import SessionDetailsForm, SessionForm

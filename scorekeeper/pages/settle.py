@@ -12,7 +12,7 @@ from .. import rules
 from ..insights.settle_up import of_range
 from ..rules import RuleError
 from ..sessions import loading
-from . import bp
+from .blueprint import bp
 from .filters import read_filters
 from .forms import typed_stake
 from .sessions import session_title

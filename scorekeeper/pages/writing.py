@@ -13,7 +13,7 @@ from flask import flash, get_flashed_messages, redirect, request, session, url_f
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..sessions import writes
-from . import bp
+from .blueprint import bp
 
 WRITE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 

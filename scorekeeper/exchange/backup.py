@@ -106,7 +106,7 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
     written.players = len(players)
     head = {"format": FORMAT, "version": VERSION, "exported_at": iso(datetime.now(UTC))}
     yield _dumps(head)[:-1] + ',\n"players": ' + _dumps(players) + ',\n"sessions": ['
-    for session in loading.every_session(Session.id, with_history=True):
+    for session in loading.every_session(Session.id, with_changes=True):
         comma = "," if written.sessions else ""
         changes = [change_json(change) for change in session.changes]
         yield f"{comma}\n{_dumps(session_backup_json(session) | {'changes': changes})}"
@@ -698,7 +698,7 @@ def _checked_trash(given: list[Any]) -> list[dict[str, Any]]:
 
 
 def _checked_changes(given: Any, where: str) -> list[dict[str, Any]]:
-    """A session's history as a backup holds it (`change_json`, oldest first), checked so that
+    """A session's changes as a backup holds them (`change_json`, oldest first), checked so that
     its Changes page can tell each change and an Undo can read it: as the columns of `Change`
     rows. Undo checks a hand it brings back with the rules, as it does every hand."""
     with _at(where):
@@ -848,7 +848,7 @@ def _held(given: dict[str, Any]) -> bool:
 
 def _comparable(session: dict[str, Any]) -> str:
     # A backup from before sessions could end or settle a leaver has neither key. A session's
-    # history is how it came to be as it is, not part of what it is.
+    # changes are how it came to be as it is, not part of what it is.
     given = {"ended": False, "paid": []} | session
     return json.dumps(
         {k: v for k, v in given.items() if k not in ("id", "version", "changes")}, sort_keys=True
@@ -912,7 +912,7 @@ LATER_PARTS = ("bumped", "players", "seats", "sitting_out")
 
 
 def _check_hand_json(hand: Any, number: int) -> None:
-    """A hand as the history keeps it (`hand_json`): what was recorded, as the API takes a
+    """A hand as a session's changes keep it (`hand_json`): what was recorded, as the API takes a
     hand, and what was derived from it, each of its kind."""
     if not isinstance(hand, dict):
         raise RuleError("It is not a JSON object.")

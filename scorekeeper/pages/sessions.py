@@ -60,7 +60,7 @@ def favicon() -> Response:
 
 
 @bp.get("/sessions")
-def session_history() -> tuple[str, int]:
+def sessions_list_page() -> tuple[str, int]:
     filters = read_filters(request.args, ("from", "to", "player", *HOUSE_KEYS))
     page = {"filters": filters, "players": loading.seated_players()}
     if filters.errors:
@@ -133,7 +133,7 @@ def _saved_change(session_id: int, number: int | None) -> tuple[str, int] | None
     from the status that says so, while it is still the newest change."""
     if number is None:
         return None
-    changes = writes.history(session_id)
+    changes = writes.changes_of(session_id)
     if changes and changes[0].action in ("add", "edit") and changes[0].number == number:
         return changes[0].action, changes[0].id
     return None
@@ -144,7 +144,7 @@ def _undone(session_id: int, number: int | None) -> tuple[int, int] | None:
     while it is still the newest change."""
     if number is None:
         return None
-    changes = writes.history(session_id)
+    changes = writes.changes_of(session_id)
     if changes and changes[0].action == "delete" and changes[0].number == number:
         return 0, changes[0].id
     return None
@@ -207,17 +207,17 @@ def reopen_session(session_id: int) -> BaseResponse:
 @bp.get("/sessions/<id(session):session_id>/changes")
 def session_changes(session_id: int) -> str:
     session = loading.session_or_404(session_id)
-    return render_template("changes.html", session=session, changes=writes.history(session_id))
+    return render_template("changes.html", session=session, changes=writes.changes_of(session_id))
 
 
 @bp.post("/sessions/<id(session):session_id>/changes/<int:index>/restore")
 def undo_change(session_id: int, index: int) -> BaseResponse:
-    """Undo one change of the history; the form names the change it showed, so a change that
+    """Undo one of the session's changes; the form names the change it showed, so a change that
     moved meanwhile is never undone by mistake."""
     changes_page = url_for("pages.session_changes", session_id=session_id)
     try:
         with session_write(session_id) as write:
-            changes = writes.history(session_id)
+            changes = writes.changes_of(session_id)
             shown = request.form.get("change", type=int)
             if not 0 <= index < len(changes) or changes[index].id != shown:
                 return done(

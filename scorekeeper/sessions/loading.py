@@ -241,11 +241,11 @@ def seated_players() -> list[str]:
 SESSIONS_AT_A_TIME = 20
 
 
-def every_session(*order: Any, with_history: bool = False) -> Iterator[Session]:
-    """Every session, whole (and `with_history`, its changes), in the given order, loaded a
+def every_session(*order: Any, with_changes: bool = False) -> Iterator[Session]:
+    """Every session, whole (and `with_changes`, its changes), in the given order, loaded a
     few at a time; the database session lets go of each few before the next are loaded."""
     ids = list(db.session.scalars(select(Session.id).order_by(*order)))
-    options = (*WHOLE_SESSION, selectinload(Session.changes)) if with_history else WHOLE_SESSION
+    options = (*WHOLE_SESSION, selectinload(Session.changes)) if with_changes else WHOLE_SESSION
     for start in range(0, len(ids), SESSIONS_AT_A_TIME):
         sessions = db.session.scalars(
             select(Session)

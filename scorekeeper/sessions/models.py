@@ -96,7 +96,7 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     hands: Mapped[list[Hand]] = relationship(
         back_populates="session", order_by="Hand.number", cascade="all, delete-orphan"
     )
-    # Its history, oldest first, as a backup reads it; a write adds `Change` rows itself, and
+    # Its changes, oldest first, as a backup reads it; a write adds `Change` rows itself, and
     # the database deletes them with the session.
     changes: Mapped[list[Change]] = relationship(order_by="Change.id", viewonly=True)
 

@@ -2,5 +2,5 @@
 
 from __future__ import annotations
 
-from . import hands, offline, players, rule_sets, seats, sessions, settings, settle, table, writing  # noqa: F401  (each adds its routes to bp)
+from . import hands, offline, players, rule_sets, saving, seats, sessions, settings, settle, table  # noqa: F401  (each adds its routes to bp)
 from .blueprint import bp as bp

@@ -16,8 +16,8 @@ from ..sessions.models import Hand, Session
 from ..sessions.records import hand_json
 from .blueprint import bp
 from .forms import HandForm
+from .saving import done, saved_hand, session_write
 from .words import score_preview, sitting_out_words, summary_of
-from .writing import done, saved_hand, session_write
 
 
 def _hand_or_404(session: Session, number: int) -> Hand:

@@ -15,8 +15,8 @@ from ..sessions.models import RuleSet
 from ..web.hosts import external_url
 from .blueprint import bp
 from .forms import RulesForm
+from .saving import done, roster_write
 from .words import rules_words
-from .writing import done, roster_write
 
 
 class RuleSetForm(RulesForm):

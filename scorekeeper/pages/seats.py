@@ -14,8 +14,8 @@ from ..sessions import loading, rows
 from ..sessions.models import Session
 from .blueprint import bp
 from .forms import SeatsForm, seats_print
+from .saving import done, session_write
 from .words import settlement_words, sitting_out_words
-from .writing import done, session_write
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,8 @@ from .blueprint import bp
 from .charts import line_chart, running_totals
 from .filters import HOUSE_KEYS, read_filters
 from .forms import SessionDetailsForm, SessionForm
+from .saving import done, roster_write, saved_hand, session_write
 from .words import rules_words, short_names, sitting_out_words, tiebreaks, undo_words
-from .writing import done, roster_write, saved_hand, session_write
 
 RECENT = 5
 # Hands the scoresheet shows after "Show hands 1 to N": a round at the largest table, so that a

@@ -27,7 +27,7 @@ from ..rules import RuleError
 from ..sessions.writes import Replay, check_key
 from .blueprint import bp
 from .forms import NewPlayersForm, RulesForm, typed_rounds
-from .writing import done, roster_write, sent_key
+from .saving import done, roster_write, sent_key
 
 
 class RestoreForm(FlaskForm):  # type: ignore[misc]

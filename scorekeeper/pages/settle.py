@@ -15,9 +15,9 @@ from ..sessions import loading
 from .blueprint import bp
 from .filters import read_filters
 from .forms import typed_stake
+from .saving import done, session_write
 from .sessions import session_title
 from .words import decimal, money, recap
-from .writing import done, session_write
 
 
 class StakeForm(FlaskForm):  # type: ignore[misc]

@@ -1,6 +1,6 @@
-"""Page forms write through `writes` too. Every form carries a one-time write key rendered into
-it, so a double tap, Back-then-Save or a form sent again after a dropped reply is answered with
-where the first one went ("Hand 5 saved.") and writes nothing twice."""
+"""Saving a page's form, through `writes` as every write goes. Every form carries a one-time
+write key rendered into it, so a double tap, Back-then-Save or a form sent again after a dropped
+reply is answered with where the first one went ("Hand 5 saved.") and writes nothing twice."""
 
 from __future__ import annotations
 

@@ -13,13 +13,13 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 from sqlalchemy import select
 
-from scorekeeper.exchange.backup import import_backup
 from scorekeeper.insights import stats
 from scorekeeper.insights.dates import DateRange
 from scorekeeper.rules import RuleError
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player
 
+from .backups import import_backup
 from .helpers import SEATS, Api, pick
 
 LEASTER = {"kind": "leaster", "winner": "Cat"}

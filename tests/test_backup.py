@@ -27,12 +27,13 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.exchange import backup as backup_module
 from scorekeeper.exchange import journal
-from scorekeeper.exchange.backup import FORMAT, export_backup, import_backup
+from scorekeeper.exchange.backup import FORMAT
 from scorekeeper.rules import RuleError
 from scorekeeper.sessions import bulk, loading
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Hand, HandPlayer, Player, Session
 
+from .backups import export_backup, import_backup
 from .conftest import Fresh
 from .helpers import SEATS, Api, pick
 

@@ -16,9 +16,9 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.exchange.backup import import_backup
 from scorekeeper.rules import RuleError
 
+from .backups import import_backup
 from .conftest import Fresh
 from .helpers import Api, pick
 from .test_backup import (

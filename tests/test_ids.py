@@ -67,3 +67,31 @@ def test_the_largest_id_is_looked_up(client: FlaskClient) -> None:
         response = client.get(path)
         assert response.status_code == 404
         assert f"{MAX_ID}." in response.text
+
+
+PLACEHOLDER = re.compile(r"<(?:(\w+)(?:\(([^)]*)\))?:)?(\w+)>")
+
+
+@pytest.mark.parametrize("value", [str(2**31), "99999999999999999999"])
+def test_every_route_answers_an_id_too_large_with_a_404(
+    app: Flask, api: Api, client: FlaskClient, value: str
+) -> None:
+    """Every route with an id, found in the app's URL map so that a new one is held too: the
+    id too large, any hand number or change index 1."""
+    session = api.new_session()
+    api.record(session["id"], **pick("Ann", "Bob", 75))
+    before = api.session(session["id"])
+    tried = 0
+    for rule in app.url_map.iter_rules():
+        found = PLACEHOLDER.findall(rule.rule)
+        whats = [what.replace("_", " ") for converter, what, _ in found if converter == "id"]
+        if not whats:
+            continue
+        path = PLACEHOLDER.sub(lambda m: value if m[1] == "id" else "1", rule.rule)
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            response = client.open(path, method=method, json={"kind": "pass"})
+            assert response.status_code == 404, (method, path)
+            assert f"There is no {whats[0]} {value}." in response.text, (method, path)
+            tried += 1
+    assert tried > 20
+    assert api.session(session["id"]) == before

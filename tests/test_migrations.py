@@ -315,3 +315,19 @@ def test_after_the_upgrade_no_id_is_handed_out_twice(
     with engine_of(migrated_app).connect() as connection:
         fay = connection.execute(text("SELECT id FROM player WHERE name = 'Fay'")).scalar()
     assert fay == 6
+
+
+def test_a_session_made_without_a_version_is_at_version_1(
+    migrated_app: Flask, cli: FlaskCliRunner
+) -> None:
+    upgrade(cli)
+    with engine_of(migrated_app).begin() as connection:
+        connection.execute(text("INSERT INTO player (name, name_key) VALUES ('Ann', 'ann')"))
+        connection.execute(
+            text(
+                "INSERT INTO session (name, created_at, rounds, first_dealer_id, partner,"
+                " no_bid, cracking, blitzing) VALUES ('', CURRENT_TIMESTAMP, 0, 1,"
+                " 'jack_of_diamonds', 'forced_pick', true, true)"
+            )
+        )
+        assert connection.execute(text("SELECT version FROM session")).scalar() == 1

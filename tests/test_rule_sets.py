@@ -22,13 +22,14 @@ from sqlalchemy import func, select
 
 from scorekeeper import rules
 from scorekeeper.exchange import rule_sets
-from scorekeeper.exchange.backup import Written, backup_text, export_backup, import_backup
+from scorekeeper.exchange.backup import Written, backup_text
 from scorekeeper.pages.words import rules_words
 from scorekeeper.rules import RuleError
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import RuleSet
 from scorekeeper.sessions.writes import roster_write
 
+from .backups import export_backup, import_backup
 from .conftest import fresh_app
 from .helpers import DEFAULT_RULES, Api
 from .test_forms import FormPage, assert_kept, filled, get_page, html_page, redirected_page

@@ -334,11 +334,11 @@ def test_every_hand_and_the_totals_sum_to_zero(session: Played) -> None:
     for result in sheet.results:
         assert set(result.scores) == set(result.hand.seats)
         assert sum(result.scores.values()) == 0
-        assert list(sheet.scores_of(result)) == list(sheet.named)
-        assert sum(sheet.scores_of(result).values()) == 0
+        assert list(result.scores_naming(sheet.named)) == list(sheet.named)
+        assert sum(result.scores_naming(sheet.named).values()) == 0
     assert sum(sheet.totals.values()) == 0
     assert sheet.totals == {
-        p: sum(sheet.scores_of(r)[p] for r in sheet.results) for p in sheet.named
+        p: sum(r.scores_naming(sheet.named)[p] for r in sheet.results) for p in sheet.named
     }
     assert sheet.totals == (
         sheet.running_totals[-1] if session.hands else dict.fromkeys(sheet.named, 0)

@@ -599,7 +599,7 @@ def test_players_who_left_keep_their_totals_and_are_marked() -> None:
     now, hands = six_then_gus_for_fay()
     sheet = score_sheet(now, hands)
     assert sheet.named == ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
-    assert [sheet.scores_of(r) for r in sheet.results] == [
+    assert [r.scores_naming(sheet.named) for r in sheet.results] == [
         {"Ann": 2, "Bob": 1, "Cat": -1, "Dan": -1, "Eve": -1, "Fay": 0, "Gus": 0},
         {"Ann": 0, "Bob": -2, "Cat": -2, "Dan": -2, "Eve": 2, "Fay": 4, "Gus": 0},
         {"Ann": -1, "Bob": 0, "Cat": -1, "Dan": -1, "Eve": -1, "Fay": 0, "Gus": 4},
@@ -633,8 +633,8 @@ def test_a_newcomer_is_named_before_playing_and_one_who_only_sat_out_is_not() ->
     sheet = score_sheet(now, hands)
     assert sheet.named == ("Ann", "Bob", "Cat", "Dan", "Eve", "Hal")
     assert sheet.totals == {"Ann": 2, "Bob": 1, "Cat": -1, "Dan": -1, "Eve": -1, "Hal": 0}
-    assert sheet.scores_of(sheet.results[0])["Hal"] == 0
-    assert "Fay" not in sheet.scores_of(sheet.results[0])
+    assert sheet.results[0].scores_naming(sheet.named)["Hal"] == 0
+    assert "Fay" not in sheet.results[0].scores_naming(sheet.named)
     assert [s.seated for s in sheet.standings] == [True] * 6
     # Fay dealt and left: Ann, after Fay in the seats of that hand, deals.
     assert sheet.next_dealer == "Ann"

@@ -21,7 +21,6 @@ class AccessSetting(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     role: Mapped[str | None] = mapped_column(String(10))
     passcode_hash: Mapped[str | None] = mapped_column(String(255))
-    changed_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
 
 
 class SignIn(db.Model):  # type: ignore[name-defined,misc]

@@ -8,6 +8,8 @@ import hashlib
 import hmac
 import math
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -50,6 +52,21 @@ class AccessRefused(Exception):
         self.message = message
 
 
+@contextmanager
+def access_write(locked: bool = False) -> Iterator[None]:
+    """Where every change to access commits: at the end of the block, or nothing when it fails.
+    `locked` first takes the write lock for adding sessions and players, so that writes made at
+    once run one after another."""
+    if locked:
+        begin_write(None)
+    try:
+        yield
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
 @dataclass(frozen=True)
 class Access:
     role: Role | None
@@ -74,23 +91,21 @@ def current() -> Access:
 def set_passcode(passcode: str, role: Role) -> None:
     if len(passcode) < MIN_PASSCODE:
         raise AccessRefused(f"A passcode needs at least {MIN_PASSCODE} characters.")
-    setting = db.session.get(AccessSetting, SETTING_ID) or AccessSetting(id=SETTING_ID)
-    setting.role = role.value
-    setting.passcode_hash = generate_password_hash(passcode)
-    setting.changed_at = utcnow()
-    db.session.add(setting)
-    db.session.execute(delete(SignIn))
-    db.session.commit()
+    with access_write():
+        setting = db.session.get(AccessSetting, SETTING_ID) or AccessSetting(id=SETTING_ID)
+        setting.role = role.value
+        setting.passcode_hash = generate_password_hash(passcode)
+        db.session.add(setting)
+        db.session.execute(delete(SignIn))
 
 
 def turn_off() -> None:
-    setting = db.session.get(AccessSetting, SETTING_ID)
-    if setting is not None:
-        setting.role = None
-        setting.passcode_hash = None
-        setting.changed_at = utcnow()
-    db.session.execute(delete(SignIn))
-    db.session.commit()
+    with access_write():
+        setting = db.session.get(AccessSetting, SETTING_ID)
+        if setting is not None:
+            setting.role = None
+            setting.passcode_hash = None
+        db.session.execute(delete(SignIn))
 
 
 def passcode_matches(passcode: str) -> bool:
@@ -115,8 +130,8 @@ def create_token(name: str) -> str:
         )
     secret = secrets.token_urlsafe(32)
     token = ApiToken(name=name, secret_hash=generate_password_hash(secret))
-    db.session.add(token)
-    db.session.commit()
+    with access_write():
+        db.session.add(token)
     return f"{token.id}.{secret}"
 
 
@@ -124,8 +139,8 @@ def revoke_token(name: str) -> None:
     token = db.session.scalar(select(ApiToken).where(ApiToken.name == name.strip()))
     if token is None:
         raise AccessRefused(f'No token is named "{name}".')
-    db.session.delete(token)
-    db.session.commit()
+    with access_write():
+        db.session.delete(token)
 
 
 def token_matches(token: str) -> bool:
@@ -147,10 +162,10 @@ def new_sign_in() -> str:
     """Sign a phone in: what its cookie keeps, `<id>.<secret>`."""
     secret = secrets.token_urlsafe(32)
     now = utcnow()
-    db.session.execute(delete(SignIn).where(SignIn.created_at < now - SIGN_IN_LIFETIME))
     row = SignIn(secret_hash=_sha256(secret), created_at=now)
-    db.session.add(row)
-    db.session.commit()
+    with access_write():
+        db.session.execute(delete(SignIn).where(SignIn.created_at < now - SIGN_IN_LIFETIME))
+        db.session.add(row)
     return f"{row.id}.{secret}"
 
 
@@ -163,8 +178,8 @@ def sign_in_holds(cookie: str) -> bool:
 def end_sign_in(cookie: str) -> None:
     row = _sign_in(cookie)
     if row is not None:
-        db.session.delete(row)
-        db.session.commit()
+        with access_write():
+            db.session.delete(row)
 
 
 def _sign_in(cookie: str) -> SignIn | None:
@@ -204,8 +219,7 @@ def count_try(address: str) -> int | Wait:
     """Count a try of a passcode or token from `address` before it is checked, in a write of
     its own: the try's id, to take back once it proves right, or how long to wait when too
     many tries were wrong. Tries sent at once are counted one after another, every one."""
-    begin_write(None)
-    try:
+    with access_write(locked=True):
         now = utcnow()
         db.session.execute(
             delete(SignInFailure).where(SignInFailure.at < now - WIDE_FAILURE_WINDOW)
@@ -218,22 +232,13 @@ def count_try(address: str) -> int | Wait:
             counted: int | Wait = row.id
         else:
             counted = wait
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
     return counted
 
 
 def take_back(try_id: int) -> None:
     """A try proved right: it no longer counts."""
-    begin_write(None)
-    try:
+    with access_write(locked=True):
         db.session.execute(delete(SignInFailure).where(SignInFailure.id == try_id))
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
 
 
 def _wait(address: str, now: datetime) -> Wait | None:

@@ -2,8 +2,5 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
-
-bp = Blueprint("api", __name__, url_prefix="/api")
-
-from . import routes, schema  # noqa: E402, F401  (routes attach themselves to bp)
+from . import routes, schema  # noqa: F401  (each adds its routes to bp)
+from .blueprint import bp as bp

@@ -1,5 +1,5 @@
 """API endpoints: parse JSON, write through `writes` (the rules engine, the rows, the lock, the
-history and the write keys), answer JSON."""
+session's changes and the write keys), answer JSON."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from ..sessions.records import (
     settlement_json,
 )
 from ..web.errors import error_answer
-from . import bp
+from .blueprint import bp
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,100}")
@@ -207,9 +207,9 @@ def delete_hand(session_id: int, number: int) -> Response:
 
 
 @bp.get("/sessions/<id(session):session_id>/history")
-def session_history(session_id: int) -> dict[str, Any]:
+def session_changes(session_id: int) -> dict[str, Any]:
     loading.session_or_404(session_id)
-    return {"changes": [change_json(change) for change in writes.history(session_id)]}
+    return {"changes": [change_json(change) for change in writes.changes_of(session_id)]}
 
 
 @bp.post("/sessions/<id(session):session_id>/history/<int:index>/restore")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import bp
+from .blueprint import bp
 from .openapi import document
 
 

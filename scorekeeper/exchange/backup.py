@@ -24,6 +24,7 @@ from ..rules import RuleError
 from ..rules.choices import choice
 from ..sessions import bulk, loading, rows, writes
 from ..sessions.database import database_busy
+from ..sessions.errors import Conflict
 from ..sessions.extensions import db
 from ..sessions.models import Player, RuleSet, Session, TrashedSession
 from ..sessions.records import change_json, hand_input_json, iso, options_json, payments_json
@@ -105,7 +106,7 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
     written.players = len(players)
     head = {"format": FORMAT, "version": VERSION, "exported_at": iso(datetime.now(UTC))}
     yield _dumps(head)[:-1] + ',\n"players": ' + _dumps(players) + ',\n"sessions": ['
-    for session in loading.every_session(Session.id, with_history=True):
+    for session in loading.every_session(Session.id, with_changes=True):
         comma = "," if written.sessions else ""
         changes = [change_json(change) for change in session.changes]
         yield f"{comma}\n{_dumps(session_backup_json(session) | {'changes': changes})}"
@@ -126,12 +127,6 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
         yield f"{comma}\n{_dumps(trashed)}"
         written.trashed += 1
     yield "\n]}\n"
-
-
-def export_backup() -> dict[str, Any]:
-    """The backup as the JSON object a reader gets."""
-    result: dict[str, Any] = json.loads("".join(backup_text()))
-    return result
 
 
 def _dumps(value: Any) -> str:
@@ -273,19 +268,6 @@ class Restored:
         return restored
 
 
-def import_backup(
-    data: Any, merge: bool = False, progress: Callable[[int], object] = lambda done: None
-) -> Restored:
-    """Check a backup whole and restore it a batch at a time (see `Restore`); `progress` is
-    told how many of the backup's sessions each batch dealt with."""
-    restore = Restore(data, merge)
-    for _ in restore.check():
-        pass
-    for done in restore.batches():
-        progress(done)
-    return restore.restored
-
-
 # What a restore answers under its write key, made of what it restored: a status and a body.
 AnswerOf = Callable[[Restored], tuple[int, Any]]
 
@@ -385,7 +367,7 @@ class Restore:
         with journal.running() as undone:
             if undone is not None:
                 # Another restore, started alongside this one, was cut short meanwhile.
-                raise writes.Conflict(f"{undone} Nothing of this backup is restored: start again.")
+                raise Conflict(f"{undone} Nothing of this backup is restored: start again.")
             for start in starts:
                 batch = self.sessions[start : start + SESSIONS_A_BATCH]
                 first, last = start == 0, start == starts[-1]
@@ -411,7 +393,7 @@ class Restore:
         """Add the backup's players, or find them by name; return the ids of those added."""
         held_sessions, held_players = _counts()
         if self.keep_ids and (held_sessions or held_players):
-            raise writes.Conflict(CONFLICT)
+            raise Conflict(CONFLICT)
         names = list(self.players.values())
         if self.keep_ids:
             for player_id, name in self.players.items():
@@ -438,7 +420,7 @@ class Restore:
         if self.keep_ids:
             wanted = [checked.session_id for checked in batch]
             if db.session.scalar(select(func.count()).where(Session.id.in_(wanted))):
-                raise writes.Conflict(CONFLICT)
+                raise Conflict(CONFLICT)
             adding = batch
         else:
             adding = [checked for checked in batch if not _held(checked.given or {})]
@@ -716,7 +698,7 @@ def _checked_trash(given: list[Any]) -> list[dict[str, Any]]:
 
 
 def _checked_changes(given: Any, where: str) -> list[dict[str, Any]]:
-    """A session's history as a backup holds it (`change_json`, oldest first), checked so that
+    """A session's changes as a backup holds them (`change_json`, oldest first), checked so that
     its Changes page can tell each change and an Undo can read it: as the columns of `Change`
     rows. Undo checks a hand it brings back with the rules, as it does every hand."""
     with _at(where):
@@ -866,7 +848,7 @@ def _held(given: dict[str, Any]) -> bool:
 
 def _comparable(session: dict[str, Any]) -> str:
     # A backup from before sessions could end or settle a leaver has neither key. A session's
-    # history is how it came to be as it is, not part of what it is.
+    # changes are how it came to be as it is, not part of what it is.
     given = {"ended": False, "paid": []} | session
     return json.dumps(
         {k: v for k, v in given.items() if k not in ("id", "version", "changes")}, sort_keys=True
@@ -930,7 +912,7 @@ LATER_PARTS = ("bumped", "players", "seats", "sitting_out")
 
 
 def _check_hand_json(hand: Any, number: int) -> None:
-    """A hand as the history keeps it (`hand_json`): what was recorded, as the API takes a
+    """A hand as a session's changes keep it (`hand_json`): what was recorded, as the API takes a
     hand, and what was derived from it, each of its kind."""
     if not isinstance(hand, dict):
         raise RuleError("It is not a JSON object.")

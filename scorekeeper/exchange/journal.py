@@ -23,6 +23,7 @@ from flask import Flask
 from sqlalchemy import delete, exists, insert, inspect, select, update
 
 from ..sessions import writes
+from ..sessions.errors import Conflict
 from ..sessions.extensions import db
 from ..sessions.models import (
     HandPlayer,
@@ -128,7 +129,7 @@ def _journal(running: bool) -> Unfinished | None:
     return Unfinished(journal.started_at, journal.merge, journal.done, journal.total, running)
 
 
-class RestoreRunning(writes.Conflict):
+class RestoreRunning(Conflict):
     """Another process is writing a restore."""
 
 

@@ -1,7 +1,7 @@
 """Deleted sessions, kept whole for 30 days so a mistaken delete can be taken back.
 
 A deleted session leaves the sessions table (so no list, statistic or export sees it) and is
-kept as its backup holds it, with its history of changes; restoring it records its hands again
+kept as its backup holds it, with its changes; restoring it records its hands again
 through the rules engine.
 """
 
@@ -14,10 +14,11 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from ..sessions import loading
+from ..sessions.errors import NotFound
 from ..sessions.extensions import db
 from ..sessions.models import Change, Session, TrashedSession, as_utc
 from ..sessions.records import change_json, iso
-from ..sessions.writes import NotFound, SessionWrite, history
+from ..sessions.writes import SessionWrite, changes_of
 from .backup import add_session, session_backup_json
 
 
@@ -25,7 +26,7 @@ def throw_away(write: SessionWrite) -> None:
     """Move the session of the write under way to the trash."""
     write.sheet_before()
     session = write.session
-    changes = [change_json(change) for change in reversed(history(session.id))]
+    changes = [change_json(change) for change in reversed(changes_of(session.id))]
     data = {"session": session_backup_json(session), "version": session.version, "changes": changes}
     _purge()
     db.session.add(TrashedSession(session_id=session.id, data=data))

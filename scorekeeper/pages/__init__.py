@@ -2,30 +2,5 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
-
-from ..insights.dates import day_of, local
-from .words import (
-    amount_words,
-    change_words,
-    currency,
-    hand_summary,
-    money,
-    money_won,
-    names,
-    signed,
-)
-
-bp = Blueprint("pages", __name__)
-bp.add_app_template_filter(hand_summary)
-bp.add_app_template_filter(signed)
-bp.add_app_template_filter(names)
-bp.add_app_template_filter(change_words)
-bp.add_app_template_filter(money)
-bp.add_app_template_filter(money_won)
-bp.add_app_template_filter(amount_words, "amount")
-bp.add_app_template_global(currency)
-bp.add_app_template_filter(day_of, "day")
-bp.add_app_template_filter(local)
-
-from . import hands, offline, players, rule_sets, seats, sessions, settings, settle, table, writing  # noqa: E402, F401  (routes attach themselves to bp)
+from . import hands, offline, players, rule_sets, saving, seats, sessions, settings, settle, table  # noqa: F401  (each adds its routes to bp)
+from .blueprint import bp as bp

@@ -1,4 +1,4 @@
-"""Filters of the history, player and leaderboard pages, read from the query string."""
+"""Filters of the sessions list, player and leaderboard pages, read from the query string."""
 
 from __future__ import annotations
 

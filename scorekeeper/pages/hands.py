@@ -11,12 +11,13 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import rules
 from ..rules import RuleError
 from ..sessions import loading, writes
+from ..sessions.errors import NotFound
 from ..sessions.models import Hand, Session
 from ..sessions.records import hand_json
-from . import bp
+from .blueprint import bp
 from .forms import HandForm
+from .saving import done, saved_hand, session_write
 from .words import score_preview, sitting_out_words, summary_of
-from .writing import done, saved_hand, session_write
 
 
 def _hand_or_404(session: Session, number: int) -> Hand:
@@ -174,7 +175,7 @@ def edit_hand(session_id: int, number: int) -> str | BaseResponse:
             dealer = _dealer(write.session, current, form.dealer.data)
             write.replace_hand(number, form.hand_input(dealer), dealer)
             return done(write, saved_hand(session_id, number), f"Hand {number} saved.")
-    except writes.NotFound:
+    except NotFound:
         return _deleted_meanwhile(session_id, number)
     except RuleError as error:
         form.refuse(error)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Response, abort, current_app, jsonify, request, send_from_directory, url_for
 
 from ..web import scripts, stylesheet
-from . import bp
+from .blueprint import bp
 
 # style.css's --bg and --accent (light), the colours the phone paints around the app.
 BACKGROUND = "#f7f5ef"

@@ -7,13 +7,14 @@ from itertools import accumulate
 
 from flask import Response, abort, render_template, request
 from markupsafe import Markup
+from sqlalchemy import select
 
 from ..exchange.csv_out import Cell, csv_lines
 from ..insights import stats
 from ..insights.dates import day_of
-from ..sessions.extensions import db
+from ..sessions.database import one_or_404
 from ..sessions.models import Player
-from . import bp
+from .blueprint import bp
 from .charts import Series, line_chart
 from .filters import HOUSE_KEYS, read_filters
 from .sessions import csv_download
@@ -22,13 +23,9 @@ PLAYER_FILTERS = ("from", "to", *HOUSE_KEYS)
 LEADERBOARD_FILTERS = (*PLAYER_FILTERS, "min_picks")
 
 
-def _player_or_404(player_id: int) -> Player:
-    return db.get_or_404(Player, player_id, description=f"There is no player {player_id}.")
-
-
 @bp.get("/players/<id(player):player_id>")
 def player_page(player_id: int) -> tuple[str, int]:
-    player = _player_or_404(player_id)
+    player = one_or_404("player", player_id, select(Player).where(Player.id == player_id))
     filters = read_filters(request.args, PLAYER_FILTERS)
     if filters.errors:
         return render_template("player.html", player=player, filters=filters), 400

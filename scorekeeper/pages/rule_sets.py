@@ -4,18 +4,19 @@ that open the new-session page with those rules chosen."""
 from __future__ import annotations
 
 from flask import render_template, request, url_for
+from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import StringField
 
 from ..exchange import rule_sets
 from ..rules import RuleError
-from ..sessions.extensions import db
+from ..sessions.database import one_or_404
 from ..sessions.models import RuleSet
 from ..web.hosts import external_url
-from . import bp
+from .blueprint import bp
 from .forms import RulesForm
+from .saving import done, roster_write
 from .words import rules_words
-from .writing import done, roster_write
 
 
 class RuleSetForm(RulesForm):
@@ -52,7 +53,7 @@ def rule_sets_page() -> str | BaseResponse:
 
 
 def _rule_set_or_404(rule_set_id: int) -> RuleSet:
-    return db.get_or_404(RuleSet, rule_set_id, description=f"There is no rule set {rule_set_id}.")
+    return one_or_404("rule set", rule_set_id, select(RuleSet).where(RuleSet.id == rule_set_id))
 
 
 @bp.get("/rule-sets/<id(rule_set):rule_set_id>/share")

@@ -12,10 +12,10 @@ from .. import rules
 from ..rules import RuleError
 from ..sessions import loading, rows
 from ..sessions.models import Session
-from . import bp
+from .blueprint import bp
 from .forms import SeatsForm, seats_print
+from .saving import done, session_write
 from .words import settlement_words, sitting_out_words
-from .writing import done, session_write
 
 
 @dataclass(frozen=True)

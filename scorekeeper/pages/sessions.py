@@ -28,12 +28,12 @@ from ..insights.dates import day_of, local
 from ..rules import RuleError
 from ..sessions import loading, rows, writes
 from ..sessions.models import Session, TrashedSession
-from . import bp
+from .blueprint import bp
 from .charts import line_chart, running_totals
 from .filters import HOUSE_KEYS, read_filters
 from .forms import SessionDetailsForm, SessionForm
+from .saving import done, roster_write, saved_hand, session_write
 from .words import rules_words, short_names, sitting_out_words, tiebreaks, undo_words
-from .writing import done, roster_write, saved_hand, session_write
 
 RECENT = 5
 # Hands the scoresheet shows after "Show hands 1 to N": a round at the largest table, so that a
@@ -61,7 +61,7 @@ def favicon() -> Response:
 
 
 @bp.get("/sessions")
-def session_history() -> tuple[str, int]:
+def sessions_list_page() -> tuple[str, int]:
     filters = read_filters(request.args, ("from", "to", "player", *HOUSE_KEYS))
     page = {"filters": filters, "players": loading.seated_players()}
     if filters.errors:
@@ -134,7 +134,7 @@ def _saved_change(session_id: int, number: int | None) -> tuple[str, int] | None
     from the status that says so, while it is still the newest change."""
     if number is None:
         return None
-    changes = writes.history(session_id)
+    changes = writes.changes_of(session_id)
     if changes and changes[0].action in ("add", "edit") and changes[0].number == number:
         return changes[0].action, changes[0].id
     return None
@@ -145,7 +145,7 @@ def _undone(session_id: int, number: int | None) -> tuple[int, int] | None:
     while it is still the newest change."""
     if number is None:
         return None
-    changes = writes.history(session_id)
+    changes = writes.changes_of(session_id)
     if changes and changes[0].action == "delete" and changes[0].number == number:
         return 0, changes[0].id
     return None
@@ -208,17 +208,17 @@ def reopen_session(session_id: int) -> BaseResponse:
 @bp.get("/sessions/<id(session):session_id>/changes")
 def session_changes(session_id: int) -> str:
     session = loading.session_or_404(session_id)
-    return render_template("changes.html", session=session, changes=writes.history(session_id))
+    return render_template("changes.html", session=session, changes=writes.changes_of(session_id))
 
 
 @bp.post("/sessions/<id(session):session_id>/changes/<int:index>/restore")
 def undo_change(session_id: int, index: int) -> BaseResponse:
-    """Undo one change of the history; the form names the change it showed, so a change that
+    """Undo one of the session's changes; the form names the change it showed, so a change that
     moved meanwhile is never undone by mistake."""
     changes_page = url_for("pages.session_changes", session_id=session_id)
     try:
         with session_write(session_id) as write:
-            changes = writes.history(session_id)
+            changes = writes.changes_of(session_id)
             shown = request.form.get("change", type=int)
             if not 0 <= index < len(changes) or changes[index].id != shown:
                 return done(

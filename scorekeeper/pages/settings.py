@@ -25,9 +25,9 @@ from ..exchange.backup import Restore, Restored, backup_text, read_backup
 from ..exchange.csv_in import CsvRefused, import_session
 from ..rules import RuleError
 from ..sessions.writes import Replay, check_key
-from . import bp
+from .blueprint import bp
 from .forms import NewPlayersForm, RulesForm, typed_rounds
-from .writing import done, roster_write, sent_key
+from .saving import done, roster_write, sent_key
 
 
 class RestoreForm(FlaskForm):  # type: ignore[misc]

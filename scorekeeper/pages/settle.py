@@ -12,12 +12,12 @@ from .. import rules
 from ..insights.settle_up import of_range
 from ..rules import RuleError
 from ..sessions import loading
-from . import bp
+from .blueprint import bp
 from .filters import read_filters
 from .forms import typed_stake
+from .saving import done, session_write
 from .sessions import session_title
 from .words import decimal, money, recap
-from .writing import done, session_write
 
 
 class StakeForm(FlaskForm):  # type: ignore[misc]

@@ -6,7 +6,7 @@ from flask import render_template
 
 from .. import rules
 from ..sessions import loading
-from . import bp
+from .blueprint import bp
 from .words import sitting_out_words
 
 

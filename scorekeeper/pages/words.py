@@ -267,7 +267,7 @@ def hand_differences(before: Mapping[str, Any], after: Mapping[str, Any]) -> str
 
 
 def change_words(change: Any) -> str:
-    """A change of the history in words: 'Hand 4 edited: picking points 75 → 45', 'Session
+    """A session's change in words: 'Hand 4 edited: picking points 75 → 45', 'Session
     ended', 'Ann settled: pays Bob $1.50'."""
     before, after, number = change.before, change.after, change.number
     if number is None:
@@ -309,7 +309,7 @@ class _Undo(NamedTuple):
 
 
 def undo_words(change: Any) -> str:
-    """What undoing a change of the history does, in words: 'Hand 6 brought back: Ann & Cat,
+    """What undoing a session's change does, in words: 'Hand 6 brought back: Ann & Cat,
     lost', 'Hand 1 changed back: picking points 45 → 75'."""
     return change_words(_Undo("restore", change.number, change.after, change.before))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .hands import Hand, Kind, Result, result_of_points
@@ -27,6 +28,11 @@ class HandResult:
     # Who played the hand, in bidding order, and who sat out, in seat order.
     players: tuple[str, ...] = ()
     sitting_out: tuple[str, ...] = ()
+
+    def scores_naming(self, named: Iterable[str]) -> dict[str, int]:
+        """Its scores naming `named` (everyone a session's totals name), 0 for who didn't play
+        it."""
+        return {player: self.scores.get(player, 0) for player in named}
 
 
 # What each opponent scores at M = 1, by the row of the scoring table the result is; the

@@ -37,10 +37,6 @@ class Sheet:
     sitting_out_next: tuple[str, ...]
     complete: bool
 
-    def scores_of(self, result: HandResult) -> dict[str, int]:
-        """A hand's scores naming everyone the totals name, 0 for who didn't play it."""
-        return {player: result.scores.get(player, 0) for player in self.named}
-
 
 def named_players(
     hands: Iterable[tuple[Sequence[str], Collection[str]]], seated: Sequence[str]

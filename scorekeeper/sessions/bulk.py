@@ -28,7 +28,7 @@ class NewSession:
     sheet: rules.Sheet
     session_id: int | None = None
     settled: rules.Settled = field(default_factory=dict)
-    # Its history, oldest first: each change as a `Change` row's columns but the session's.
+    # Its changes, oldest first: each as a `Change` row's columns but the session's.
     changes: Sequence[dict[str, Any]] = ()
     # What a CSV import came from (`Session.origin`).
     origin: str | None = None
@@ -36,7 +36,7 @@ class NewSession:
 
 def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
     """Insert checked sessions with their seats, hands and the hands' players, scored, their
-    early payments and their history: a statement or two a table however many sessions there
+    early payments and their changes: a statement or two a table however many sessions there
     are. Returns their ids, in order."""
     if not sessions:
         return []

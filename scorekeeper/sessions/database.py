@@ -1,4 +1,5 @@
-"""Database connections: SQLite's settings, and the write lock every write takes first.
+"""Database connections: SQLite's settings, the write lock every write takes first, and a row
+looked up by its id or a 404.
 
 A write reads what it decides on only after it holds the lock, so two writers to one session
 run one after the other. On SQLite the lock is the database's write lock, taken by
@@ -15,13 +16,14 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
-from flask import Flask
-from sqlalchemy import Connection, event, text
+from flask import Flask, abort
+from sqlalchemy import Connection, Select, event, text
 from sqlalchemy.exc import OperationalError
 
 from .extensions import db
+from .models import is_id
 
 # How long a writer waits for another one (a restore can take a while) before it is told the
 # scorekeeper is busy.
@@ -37,6 +39,29 @@ SQLITE_BUSY = ("database is locked", "database is busy")
 # PostgreSQL's lock_timeout ran out. Read from the error rather than importing psycopg, which
 # costs a SQLite server about 10 MiB of memory.
 LOCK_NOT_AVAILABLE = "55P03"
+
+
+T = TypeVar("T")
+
+
+def no_such(what: str, row_id: int) -> NoReturn:
+    abort(404, f"There is no {what} {row_id}.")
+
+
+def check_id(what: str, row_id: int) -> None:
+    """404 for an id no row can have: the database would refuse to look it up."""
+    if not is_id(row_id):
+        no_such(what, row_id)
+
+
+def one_or_404(what: str, row_id: int, query: Select[T]) -> T:
+    """What `query` selects of the `what` whose id is `row_id` (the row, or a column of it), or
+    a 404 saying there is no such `what`."""
+    check_id(what, row_id)
+    found = db.session.execute(query).unique().scalar_one_or_none()
+    if found is None:
+        no_such(what, row_id)
+    return found
 
 
 def database_busy(error: OperationalError) -> bool:

@@ -11,13 +11,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort
 from sqlalchemy import Integer, func, select
 from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .. import rules
+from .database import check_id, one_or_404
 from .extensions import db
-from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session, is_id
+from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session
 
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.
 WHOLE_SESSION = (
@@ -29,34 +29,25 @@ WHOLE_SESSION = (
 def check_session_id(session_id: int) -> None:
     """404 for an id no session can have (the database would refuse to look it up), as a
     command line names one."""
-    if not is_id(session_id):
-        abort(404, f"There is no session {session_id}.")
+    check_id("session", session_id)
 
 
 def session_version(session_id: int) -> int:
     """A session's version alone, in one query: all a poll needs to learn that nothing changed."""
-    check_session_id(session_id)
-    version = db.session.scalar(select(Session.version).where(Session.id == session_id))
-    if version is None:
-        abort(404, f"There is no session {session_id}.")
-    return version
+    return one_or_404(
+        "session", session_id, select(Session.version).where(Session.id == session_id)
+    )
 
 
 def session_head(session_id: int) -> Session:
     """A session with its seats and first dealer, its hands not loaded yet."""
-    check_session_id(session_id)
-    session = (
-        db.session.execute(
-            select(Session)
-            .where(Session.id == session_id)
-            .options(joinedload(Session.seats).joinedload(Seat.player))
-        )
-        .unique()
-        .scalar_one_or_none()
+    return one_or_404(
+        "session",
+        session_id,
+        select(Session)
+        .where(Session.id == session_id)
+        .options(joinedload(Session.seats).joinedload(Seat.player)),
     )
-    if session is None:
-        abort(404, f"There is no session {session_id}.")
-    return session
 
 
 def load_hands(session: Session) -> None:
@@ -129,12 +120,11 @@ def _named(session: Session, table: rules.Table) -> tuple[str, ...]:
 
 def session_or_404(session_id: int) -> Session:
     """A session with its seats, hands and their players, in a fixed number of queries."""
-    check_session_id(session_id)
-    session: Session = db.first_or_404(
+    return one_or_404(
+        "session",
+        session_id,
         select(Session).where(Session.id == session_id).options(*WHOLE_SESSION),
-        description=f"There is no session {session_id}.",
     )
-    return session
 
 
 @dataclass(frozen=True)
@@ -151,12 +141,12 @@ class Read:
 def read_session_or_404(session_id: int) -> Read:
     """A session to show, read in four statements whatever its length: the hands come as plain
     rows, which cost a fraction of loading them as objects."""
-    check_session_id(session_id)
-    session: Session = db.first_or_404(
+    session = one_or_404(
+        "session",
+        session_id,
         select(Session)
         .where(Session.id == session_id)
         .options(selectinload(Session.seats).joinedload(Seat.player)),
-        description=f"There is no session {session_id}.",
     )
     hand, seat, player = Hand.__table__.c, HandPlayer.__table__.c, Player.__table__.c
     rows = db.session.execute(
@@ -245,11 +235,11 @@ def seated_players() -> list[str]:
 SESSIONS_AT_A_TIME = 20
 
 
-def every_session(*order: Any, with_history: bool = False) -> Iterator[Session]:
-    """Every session, whole (and `with_history`, its changes), in the given order, loaded a
+def every_session(*order: Any, with_changes: bool = False) -> Iterator[Session]:
+    """Every session, whole (and `with_changes`, its changes), in the given order, loaded a
     few at a time; the database session lets go of each few before the next are loaded."""
     ids = list(db.session.scalars(select(Session.id).order_by(*order)))
-    options = (*WHOLE_SESSION, selectinload(Session.changes)) if with_history else WHOLE_SESSION
+    options = (*WHOLE_SESSION, selectinload(Session.changes)) if with_changes else WHOLE_SESSION
     for start in range(0, len(ids), SESSIONS_AT_A_TIME):
         sessions = db.session.scalars(
             select(Session)

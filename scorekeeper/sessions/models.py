@@ -90,7 +90,7 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     # Ended early: complete with the hands it has, until it is reopened.
     ended: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     # Grows with every write to the session; the API's ETag.
-    version: Mapped[int] = mapped_column(default=1, server_default="0")
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
     # For a session imported from a hands CSV, the file's SHA-256, so the same file twice makes
     # one session.
     origin: Mapped[str | None] = mapped_column(String(64), index=True)
@@ -102,7 +102,7 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     hands: Mapped[list[Hand]] = relationship(
         back_populates="session", order_by="Hand.number", cascade="all, delete-orphan"
     )
-    # Its history, oldest first, as a backup reads it; a write adds `Change` rows itself, and
+    # Its changes, oldest first, as a backup reads it; a write adds `Change` rows itself, and
     # the database deletes them with the session.
     changes: Mapped[list[Change]] = relationship(order_by="Change.id", viewonly=True)
 

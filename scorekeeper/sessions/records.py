@@ -50,7 +50,7 @@ def hand_json(number: int, result: rules.HandResult, named: Sequence[str]) -> di
         "players": list(result.players),
         "seats": list(hand.seats),
         "sitting_out": list(result.sitting_out),
-        "scores": {player: result.scores.get(player, 0) for player in named},
+        "scores": result.scores_naming(named),
     }
 
 
@@ -133,7 +133,7 @@ def result_of(hand: dict[str, Any]) -> rules.HandResult:
 
 
 def change_json(change: Change) -> dict[str, Any]:
-    """A change of a session's history, as the API lists it and the trash keeps it."""
+    """A session's change, as the API lists it and the trash keeps it."""
     return {
         "at": iso(change.at),
         "action": change.action,
@@ -199,7 +199,7 @@ def settle_up_json(settle_up: rules.SettleUp) -> dict[str, Any]:
 
 
 def settlement_json(leaver: str, payments: Sequence[rules.Payment]) -> dict[str, Any]:
-    """A player settled early, as the API answers it and the history keeps it."""
+    """A player settled early, as the API answers it and the changes keep it."""
     return {"player": leaver, "payments": payments_json(payments)}
 
 

@@ -7,7 +7,7 @@
 3. refuse a stale request (an `If-Match` version that is no longer the session's);
 4. let the caller check and write, through `rows` and so the rules engine;
 5. rewrite the stored scores from the hands, record each change to a hand (or to the session
-   itself: ended, reopened, a leaver settled) in the session's history, bump the session's
+   itself: ended, reopened, a leaver settled) in the session's changes, bump the session's
    version, and keep the answer under the write key;
 6. commit, or roll everything back.
 """
@@ -25,15 +25,15 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from .. import rules
-from ..rules import RuleError
 from . import loading, rows
 from .database import begin_write
+from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
 from .models import Change, Hand, Session, WriteKey, as_utc, utcnow
 from .records import hand_json, options_json, payments_of, recorded_hand, settlement_json
 
 KEY_LIFETIME = timedelta(hours=24)
-# What a change of a session's history is recorded as (`Change.action`): a change to a hand, or
+# What a session's change is recorded as (`Change.action`): a change to a hand, or
 # to the session itself; "restore" is an undo of either.
 HAND_ACTIONS = ("add", "edit", "delete", "restore")
 SESSION_ACTIONS = ("end", "reopen", "settle-leaver", "restore")
@@ -44,26 +44,6 @@ RECORDED_KEYS = (
     "dealer", "seats", "kind", "picker", "partner", "called_card", "forced", "picking_points",
     "cracked_by", "recracked", "blitzes", "winner", "points", "tricks", "result", "penalized",
 )  # fmt: skip
-
-
-class Conflict(RuleError):
-    """The request can't be done as the data stands now."""
-
-
-class VersionMismatch(RuleError):
-    """The request was made from an older version of the session."""
-
-    def __init__(self, given: str, current: int) -> None:
-        super().__init__(
-            f"The session is at version {current} now, not {given}: it has changed since. "
-            "Reload it and try again.",
-            "version",
-        )
-        self.current = current
-
-
-class NotFound(RuleError):
-    """No such hand or change in the session."""
 
 
 @dataclass(frozen=True)
@@ -148,7 +128,7 @@ class _Change:
 
 class SessionWrite(Write):
     """A write to one session, holding its lock: the session as it is now, and the changes to its
-    hands, recorded in its history when the write finishes.
+    hands, recorded in its changes when the write finishes.
 
     A hand added after the last one is scored on its own (no hand before it scores differently
     for it), so the usual write never loads the session's hands; every other change loads them
@@ -222,7 +202,7 @@ class SessionWrite(Write):
         self._changed("delete", number, before, leaves_hand=False)
 
     def remove_session(self) -> None:
-        """Delete the session itself (its hands and history go with it)."""
+        """Delete the session itself (its hands and changes go with it)."""
         db.session.delete(self.session)
         self._removed = True
 
@@ -277,10 +257,10 @@ class SessionWrite(Write):
         return leaver, payments
 
     def undo(self, index: int) -> int | None:
-        """Undo the change at `index` of the history (0 the newest); return its hand number
+        """Undo the change at `index` of its changes (0 the newest); return its hand number
         (None for a change to the session itself)."""
         sheet = self.sheet_before()
-        changes = history(self.session.id)
+        changes = changes_of(self.session.id)
         if not 0 <= index < len(changes):
             raise NotFound(f"Session {self.session.id} has no change {index}.", "index")
         change = changes[index]
@@ -380,7 +360,7 @@ class SessionWrite(Write):
         return self._after
 
 
-def history(session_id: int) -> list[Change]:
+def changes_of(session_id: int) -> list[Change]:
     """The session's changes, newest first."""
     return list(
         db.session.scalars(

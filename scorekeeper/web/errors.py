@@ -9,10 +9,9 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from ..rules import HandsPlayed, RuleError, SessionComplete, SettleRefused
+from ..rules import RuleError
 from ..sessions.database import database_busy
 from ..sessions.extensions import db
-from ..sessions.writes import Conflict, NotFound, VersionMismatch
 
 CONFLICT = "Someone else changed this session at the same moment. Reload and try again."
 BUSY = "The scorekeeper is busy saving a restore or an import. Try again in a moment."
@@ -47,14 +46,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(RuleError)
     def refused(error: RuleError) -> tuple[Any, int, dict[str, str]]:
         db.session.rollback()
-        status = 400
-        if isinstance(error, SessionComplete | HandsPlayed | SettleRefused | Conflict):
-            status = 409
-        elif isinstance(error, VersionMismatch):
-            return error_answer(412, error.message, error.field, more={"version": error.current})
-        elif isinstance(error, NotFound):
-            status = 404
-        return error_answer(status, error.message, error.field)
+        return error_answer(error.status, error.message, error.field, more=error.more())
 
     @app.errorhandler(IntegrityError)
     def conflict(_error: IntegrityError) -> tuple[Any, int, dict[str, str]]:

@@ -1,6 +1,6 @@
-"""Page forms write through `writes` too. Every form carries a one-time write key rendered into
-it, so a double tap, Back-then-Save or a form sent again after a dropped reply is answered with
-where the first one went ("Hand 5 saved.") and writes nothing twice."""
+"""Saving a page's form, through `writes` as every write goes. Every form carries a one-time
+write key rendered into it, so a double tap, Back-then-Save or a form sent again after a dropped
+reply is answered with where the first one went ("Hand 5 saved.") and writes nothing twice."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from flask import flash, get_flashed_messages, redirect, request, session, url_f
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..sessions import writes
-from . import bp
+from .blueprint import bp
 
 WRITE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from itertools import count
 from pathlib import Path
@@ -18,11 +18,8 @@ from xdist.scheduler import LoadScopeScheduling
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
-from .helpers import Api
-
-# Every storage and API test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
-BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
-
+from .helpers.api import Api
+from .helpers.database import BACKENDS, Fresh, NewApp, database_url
 
 # Timings belong in bench/: no example fails for being slow on a busy machine.
 settings.register_profile("scorekeeper", deadline=None)
@@ -68,12 +65,6 @@ def database_of_worker(url: str, worker: str) -> str:
     finally:
         engine.dispose()
     return own.render_as_string(hide_password=False)
-
-
-def database_url(backend: str, folder: Path) -> str:
-    if backend == "sqlite":
-        return f"sqlite:///{folder / 'test.sqlite3'}"
-    return os.environ["TEST_DATABASE_URL"]
 
 
 @pytest.fixture(params=BACKENDS)
@@ -124,19 +115,6 @@ def empty_tables(database: str) -> None:
         MADE_HERE.add(database)
 
 
-@contextmanager
-def second_worker(first: Flask) -> Iterator[Flask]:
-    """Another app on the same database, as a second server worker (or the server restarted)
-    is."""
-    second = create_app(dict(first.config))
-    try:
-        yield second
-    finally:
-        with second.app_context():
-            db.session.remove()
-            db.engine.dispose()
-
-
 @pytest.fixture
 def app(database: str) -> Iterator[Flask]:
     with fresh_app(database) as app:
@@ -158,9 +136,6 @@ def api(client: FlaskClient) -> Api:
     return Api(client)
 
 
-Fresh = Callable[..., Flask]
-
-
 @pytest.fixture
 def fresh(database: str, tmp_path: Path) -> Iterator[Fresh]:
     """Make a second app on an empty database: another SQLite file, or for PostgreSQL the same
@@ -175,3 +150,10 @@ def fresh(database: str, tmp_path: Path) -> Iterator[Fresh]:
             return apps.enter_context(fresh_app(url, csrf))
 
         yield make
+
+
+@pytest.fixture(scope="session")
+def new_app() -> NewApp:
+    """fresh_app, for a test that makes an app of its own: with CSRF on, or on a database of
+    its own."""
+    return fresh_app

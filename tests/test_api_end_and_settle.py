@@ -19,7 +19,7 @@ from scorekeeper.rules import RuleError
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player
 
-from .helpers import SEATS, Api, pick
+from .helpers.api import SEATS, Api, pick
 
 LEASTER = {"kind": "leaster", "winner": "Cat"}
 

@@ -38,12 +38,12 @@ from sqlalchemy import event, insert
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from harness.database import drop_everything
+from harness.live_server import ROOT, flask, flask_command, server_env
+from harness.sessions import session_of
 from scorekeeper import create_app, rules
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Hand, HandPlayer, Player, Seat, Session
-from tests.faults.server import ROOT, flask, flask_command, server_env
-from tests.test_migrations import drop_everything
-from tests.test_seat_budgets import session_of
 
 HANDS_PER_SESSION = 30
 ROSTER = [

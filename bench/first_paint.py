@@ -27,8 +27,9 @@ from playwright.sync_api import Browser, Response, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.browser.conftest import chromium_path
-from tests.faults.server import LiveServer, pick_bodies
+from harness.browser import chromium_path
+from harness.hands import pick_bodies
+from harness.live_server import LiveServer
 
 SLOW_4G = {
     "offline": False,

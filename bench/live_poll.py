@@ -31,8 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from harness.hands import pick_bodies
+from harness.live_server import LiveServer
 from scorekeeper import create_app
-from tests.faults.server import LiveServer, pick_bodies
 
 EVERY_S = 2.0
 HAND_COUNTS = (20, 200)

@@ -32,11 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import first_paint
 from any_table import build_history, getter, measured_flask, timed
 
+from harness.database import drop_everything
+from harness.live_server import flask
+from harness.sessions import session_of
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
-from tests.faults.server import flask
-from tests.test_migrations import drop_everything
-from tests.test_seat_budgets import session_of
 
 BARE = "/bench/bare"
 

@@ -25,7 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.faults.server import LiveServer, at_once, integrity, pick_bodies
+from harness.hands import integrity, pick_bodies
+from harness.live_server import LiveServer, at_once
 
 
 def main() -> None:

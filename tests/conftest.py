@@ -4,7 +4,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, closing, contextmanager
 from itertools import count
 from pathlib import Path
@@ -22,11 +22,8 @@ from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
 from .faults.server import upgraded_sqlite
-from .helpers import Api
-
-# Every storage and API test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
-BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
-
+from .helpers.api import Api
+from .helpers.database import BACKENDS, Fresh, NewApp, database_url
 
 # Timings belong in bench/: no example fails for being slow on a busy machine.
 settings.register_profile("scorekeeper", deadline=None)
@@ -72,12 +69,6 @@ def database_of_worker(url: str, worker: str) -> str:
     finally:
         engine.dispose()
     return own.render_as_string(hide_password=False)
-
-
-def database_url(backend: str, folder: Path) -> str:
-    if backend == "sqlite":
-        return f"sqlite:///{folder / 'test.sqlite3'}"
-    return os.environ["TEST_DATABASE_URL"]
 
 
 # A test's SQLite database lives in memory-backed storage where there is one: its commits then
@@ -158,19 +149,6 @@ def copy_schema(target: Path) -> None:
         schema.backup(copy)
 
 
-@contextmanager
-def second_worker(first: Flask) -> Iterator[Flask]:
-    """Another app on the same database, as a second server worker (or the server restarted)
-    is."""
-    second = create_app(dict(first.config))
-    try:
-        yield second
-    finally:
-        with second.app_context():
-            db.session.remove()
-            db.engine.dispose()
-
-
 @pytest.fixture
 def app(database: str) -> Iterator[Flask]:
     with fresh_app(database) as app:
@@ -192,9 +170,6 @@ def api(client: FlaskClient) -> Api:
     return Api(client)
 
 
-Fresh = Callable[..., Flask]
-
-
 @pytest.fixture
 def fresh(database: str) -> Iterator[Fresh]:
     """Make a second app on an empty database: another SQLite file beside the first, or for
@@ -210,3 +185,10 @@ def fresh(database: str) -> Iterator[Fresh]:
             return apps.enter_context(fresh_app(url, csrf))
 
         yield make
+
+
+@pytest.fixture(scope="session")
+def new_app() -> NewApp:
+    """fresh_app, for a test that makes an app of its own: with CSRF on, or on a database of
+    its own."""
+    return fresh_app

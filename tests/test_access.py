@@ -20,8 +20,8 @@ from werkzeug.test import TestResponse
 from scorekeeper.access.models import AccessSetting, ApiToken, SignIn, SignInFailure
 from scorekeeper.sessions.extensions import db
 
-from .conftest import second_worker
-from .helpers import SEATS, Api, pick
+from .helpers.api import SEATS, Api, pick
+from .helpers.database import second_worker
 
 PASSCODE = "Sheep-1234"
 NEW_SESSION = {

@@ -20,8 +20,9 @@ from sqlalchemy import update
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Session
 
-from .helpers import DEFAULT_RULES, SEATS, Api, pick
-from .test_backup import Fresh, answers, assert_same_answers, backup_of, restore, without_time
+from .helpers.api import DEFAULT_RULES, SEATS, Api, pick, refused, without_time
+from .helpers.backups import answers, assert_same_answers, backup_of, restore
+from .helpers.database import Fresh
 
 EVERY_RULE = {
     "partner": "called_ace",
@@ -51,21 +52,6 @@ def penalty(penalized: str) -> dict[str, Any]:
 
 
 PASS = {"kind": "pass"}
-
-
-def refused(
-    client: FlaskClient, path: str, body: dict[str, Any], status: int, field: str | None
-) -> str:
-    """A write refused with `status` naming `field`, changing nothing; its sentence."""
-    session_path = "/".join(path.split("/")[:4])
-    before = client.get(session_path).json
-    method = client.patch if path == session_path else client.post
-    response = method(path, json=body)
-    assert response.status_code == status, response.json
-    assert response.json is not None
-    assert response.json.get("field") == field, response.json
-    assert client.get(session_path).json == before
-    return str(response.json["error"])
 
 
 # The rules object

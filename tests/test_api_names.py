@@ -13,7 +13,7 @@ from sqlalchemy import func, insert, select
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player
 
-from .helpers import SEATS, Api, pick
+from .helpers.api import SEATS, Api, pick
 
 ZOE_NFC, ZOE_NFD = "Zo\u00eb", "Zoe\u0308"
 CYRILLIC_ANN = "\u0410nn"
@@ -25,7 +25,7 @@ def players(app: Flask) -> list[str]:
         return list(db.session.scalars(select(Player.name).order_by(Player.id)))
 
 
-def refused(api: Api, body: dict[str, Any], field: str, error: str, patch: int = 0) -> None:
+def session_refused(api: Api, body: dict[str, Any], field: str, error: str, patch: int = 0) -> None:
     """A session body refused with 400 at `field` with `error`; POSTed, or PATCHed to session
     `patch`, which is left as it was."""
     client = api.client
@@ -43,7 +43,7 @@ def refused(api: Api, body: dict[str, Any], field: str, error: str, patch: int =
 
 
 def test_a_name_composed_either_way_is_one_player(api: Api, app: Flask) -> None:
-    refused(
+    session_refused(
         api,
         {"players": [ZOE_NFC, ZOE_NFD, "Bob", "Cat", "Dan"]},
         "players",
@@ -76,11 +76,11 @@ def test_control_and_invisible_characters_are_refused_in_names(
 ) -> None:
     sid = api.new_session()["id"]
     player = f"A player's name {INVISIBLE} {said}."
-    refused(api, {"players": [typed, *SEATS[1:]]}, "players", player)
-    refused(api, {"players": [*SEATS, typed]}, "players", player, patch=sid)
+    session_refused(api, {"players": [typed, *SEATS[1:]]}, "players", player)
+    session_refused(api, {"players": [*SEATS, typed]}, "players", player, patch=sid)
     session = f"A session name {INVISIBLE} {said}."
-    refused(api, {"players": SEATS, "name": f"Friday {typed}"}, "name", session)
-    refused(api, {"name": f"Friday {typed}"}, "name", session, patch=sid)
+    session_refused(api, {"players": SEATS, "name": f"Friday {typed}"}, "name", session)
+    session_refused(api, {"name": f"Friday {typed}"}, "name", session, patch=sid)
     assert players(app) == SEATS
 
 
@@ -92,9 +92,9 @@ def test_a_new_name_like_a_players_is_refused_unless_confirmed(api: Api, app: Fl
         f"or confirm {CYRILLIC_ANN} as a new player."
     )
     seats = [CYRILLIC_ANN, *SEATS[1:]]
-    refused(api, {"players": seats}, "players", sentence)
-    refused(api, {"players": seats, "new_players": ["Bob"]}, "players", sentence)
-    refused(api, {"players": [*SEATS, CYRILLIC_ANN]}, "players", sentence, patch=sid)
+    session_refused(api, {"players": seats}, "players", sentence)
+    session_refused(api, {"players": seats, "new_players": ["Bob"]}, "players", sentence)
+    session_refused(api, {"players": [*SEATS, CYRILLIC_ANN]}, "players", sentence, patch=sid)
     assert players(app) == SEATS
     # Typed in another case, the name is the player it names, not a look-alike.
     assert api.new_session(players=["ANN", *SEATS[1:]])["players"] == SEATS
@@ -113,7 +113,7 @@ def test_two_new_names_alike_are_refused_unless_confirmed(api: Api, app: Flask) 
         "GiI looks like Gil, also new here, but holds U+0049 (latin capital letter i). "
         "Choose another name, or confirm GiI as a new player."
     )
-    refused(api, {"players": seats, "rules": {"partner": "alone"}}, "players", sentence)
+    session_refused(api, {"players": seats, "rules": {"partner": "alone"}}, "players", sentence)
     assert players(app) == []
     api.new_session(players=seats, rules={"partner": "alone"}, new_players=["GiI"])
     assert players(app) == seats
@@ -128,7 +128,7 @@ def test_two_new_names_alike_are_refused_unless_confirmed(api: Api, app: Flask) 
     ],
 )
 def test_new_players_must_be_a_list_of_names(api: Api, new_players: Any, error: str) -> None:
-    refused(api, {"players": SEATS, "new_players": new_players}, "new_players", error)
+    session_refused(api, {"players": SEATS, "new_players": new_players}, "new_players", error)
 
 
 def test_a_player_kept_before_names_were_composed_is_found_by_their_name(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from .helpers import Api, pick
+from .helpers.api import Api, pick, refused
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
@@ -21,14 +21,6 @@ def patch(
     response = api.client.patch(f"/api/sessions/{session_id}", json=body, headers=headers)
     assert response.status_code == status, response.json
     return response.json  # type: ignore[no-any-return]
-
-
-def refused(api: Api, session_id: int, hand: dict[str, Any], field: str, message: str) -> None:
-    """A hand the API refuses with 400, that field and that sentence, changing nothing."""
-    before = api.session(session_id)
-    answer = api.record(session_id, status=400, **hand)
-    assert (answer["field"], answer["error"]) == (field, message)
-    assert api.session(session_id) == before
 
 
 def assert_checks_clean(runner: FlaskCliRunner, sessions: int = 1) -> None:
@@ -287,14 +279,23 @@ def test_a_departure_keeps_their_total_and_names_them_in_every_hand(
     ]
 
     # Fay is not seated: no hand can name her, nor can she deal.
-    refused(api, sid, pick("Fay", None, 75), "picker", "Fay is not playing in this hand.")
-    refused(api, sid, pick("Ann", "Fay", 75), "partner", "Fay is not playing in this hand.")
-    refused(
-        api,
-        sid,
-        {**pick("Ann", None, 75), "dealer": "Fay"},
-        "dealer",
-        "Fay is not playing in this session.",
+    assert (
+        refused(api.client, f"/api/sessions/{sid}/hands", pick("Fay", None, 75), 400, "picker")
+        == "Fay is not playing in this hand."
+    )
+    assert (
+        refused(api.client, f"/api/sessions/{sid}/hands", pick("Ann", "Fay", 75), 400, "partner")
+        == "Fay is not playing in this hand."
+    )
+    assert (
+        refused(
+            api.client,
+            f"/api/sessions/{sid}/hands",
+            {**pick("Ann", None, 75), "dealer": "Fay"},
+            400,
+            "dealer",
+        )
+        == "Fay is not playing in this session."
     )
 
     # Bob, the last dealer, leaves too: Cat, after him in that hand's seats, deals.
@@ -337,12 +338,15 @@ def test_a_reorder_changes_who_deals_next_and_the_bidding_order(
     assert hand["players"] == ["Dan", "Cat", "Bob", "Ann", "Eve"]
     # Dan deals next: Bob now bids before Ann, so he can't crack her pick; Eve bids after her.
     assert api.session(sid)["next_dealer"] == "Dan"
-    refused(
-        api,
-        sid,
-        pick("Ann", None, 75, cracked_by="Bob"),
-        "cracked_by",
-        "Bob bid before Ann, so Bob can't crack.",
+    assert (
+        refused(
+            api.client,
+            f"/api/sessions/{sid}/hands",
+            pick("Ann", None, 75, cracked_by="Bob"),
+            400,
+            "cracked_by",
+        )
+        == "Bob bid before Ann, so Bob can't crack."
     )
     cracked = api.record(sid, **pick("Ann", None, 75, cracked_by="Eve"))
     assert cracked["players"] == ["Cat", "Bob", "Ann", "Eve", "Dan"]
@@ -425,7 +429,10 @@ def test_a_player_sitting_out_is_refused(api: Api) -> None:
             "Fay",
         ),
     ]:
-        refused(api, sid, hand, field, f"{who} is not playing in this hand.")
+        assert (
+            refused(api.client, f"/api/sessions/{sid}/hands", hand, 400, field)
+            == f"{who} is not playing in this hand."
+        )
 
 
 def test_a_leaster_with_players_sitting_out_keeps_its_points_and_tricks(

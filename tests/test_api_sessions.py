@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from .helpers import DEFAULT_RULES, SEATS, Api, pick
+from .helpers.api import DEFAULT_RULES, SEATS, Api, pick
 
 
 def test_create_session_answers_the_session(api: Api) -> None:

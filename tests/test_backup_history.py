@@ -18,18 +18,17 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import RuleError
 
-from .backups import import_backup
-from .conftest import Fresh
-from .helpers import Api, pick
-from .test_backup import (
+from .helpers.api import Api, pick, without_time
+from .helpers.backups import (
     answers,
     assert_same_answers,
     backup_of,
     build_sessions,
     count_rows,
+    import_backup,
     restore,
-    without_time,
 )
+from .helpers.database import Fresh
 
 
 def story(api: Api) -> dict[str, int]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -12,8 +11,8 @@ from werkzeug.http import parse_options_header
 
 from scorekeeper.exchange.csv_out import defuse
 
-from .any_table import play_the_night
-from .helpers import SEATS, Api, pick
+from .helpers.api import SEATS, Api, pick, session_with
+from .helpers.tables import house_rules_night, play_the_night
 
 HEADER = (
     "hand,dealer,kind,picker,partner,called_card,forced,picking_points,"
@@ -25,13 +24,6 @@ def export(client: FlaskClient, session_id: int) -> list[list[str]]:
     response = client.get(f"/sessions/{session_id}/export.csv")
     assert response.status_code == 200
     return list(csv.reader(io.StringIO(response.text)))
-
-
-def session_with(api: Api, hands: list[dict[str, Any]], **given: Any) -> int:
-    session_id: int = api.new_session(**given)["id"]
-    for hand in hands:
-        api.record(session_id, **hand)
-    return session_id
 
 
 def test_download_is_a_dated_csv_attachment(api: Api, client: FlaskClient) -> None:
@@ -187,27 +179,6 @@ def test_a_player_who_only_sat_out_keeps_a_column_for_the_seats(
 
 
 # --- house rules: results, penalty hands
-
-HOUSE_RULES = {"no_bid": "doubler", "bump": True, "schwarz": "tricks", "doublers": "stack",
-               "max_multiplier": 8, "penalties": True, "stake": 25}  # fmt: skip
-
-
-def house_rules_night(api: Api) -> int:
-    """RULES.md's house rules at play: example 12 recorded by result only, two passes whose
-    doublers stack and wait past a penalty hand, a pick capped at x8, a won schneider of 120
-    points (schwarz by tricks) and a lost schwarz on the bump."""
-    session_id = api.new_session(name="House rules", rules=HOUSE_RULES)["id"]
-    for hand in (
-        {"kind": "pick", "picker": "Ann", "partner": "Bob", "result": "lost"},
-        {"kind": "pass"},
-        {"kind": "pass"},
-        {"kind": "penalty", "penalized": "Dan"},
-        pick("Bob", "Cat", 95, cracked_by="Dan", recracked=True),
-        pick("Cat", None, 120, result="won_schneider"),
-        pick("Eve", "Ann", 10, result="lost_schwarz"),
-    ):
-        api.record(session_id, **hand)
-    return session_id
 
 
 def test_results_and_penalty_hands_have_their_columns(api: Api, client: FlaskClient) -> None:

@@ -20,11 +20,18 @@ from scorekeeper.exchange.csv_in import CsvRefused, import_session, undefuse
 from scorekeeper.exchange.csv_out import HEADER
 from scorekeeper.sessions.writes import roster_write
 
-from .any_table import FIRST_SEATS, TOTALS, WITH_GUS, WITHOUT_DAN, play_the_night
-from .conftest import Fresh
-from .helpers import SEATS, Api, pick
-from .test_backup import ODD_NAMES, build_sessions
-from .test_csv_export import HOUSE_RULES, house_rules_night
+from .helpers.api import SEATS, Api, pick
+from .helpers.backups import ODD_NAMES, build_sessions
+from .helpers.database import Fresh
+from .helpers.tables import (
+    FIRST_SEATS,
+    HOUSE_RULES,
+    TOTALS,
+    WITH_GUS,
+    WITHOUT_DAN,
+    house_rules_night,
+    play_the_night,
+)
 
 COLUMNS = ",".join(HEADER)
 

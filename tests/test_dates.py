@@ -18,7 +18,7 @@ from scorekeeper.insights.dates import DateRange, day_of
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Session
 
-from .helpers import SEATS, Api, pick
+from .helpers.api import SEATS, Api, pick
 
 # 8 pm on 25 November in Chicago; already the 26th in UTC.
 EVENING = datetime(2026, 11, 26, 2, 0, tzinfo=UTC)

@@ -9,9 +9,9 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from .conftest import fresh_app
-from .helpers import SEATS, Api, pick
-from .test_forms import FormPage, get_page, html_page, redirected_page, sheet_path
+from .helpers.api import SEATS, Api, pick
+from .helpers.database import NewApp
+from .helpers.pages import FormPage, get_page, html_page, redirected_page, sheet_path
 
 
 def form_of(html: str, action: str) -> dict[str, str]:
@@ -153,8 +153,10 @@ def test_no_stake_offers_no_early_settling(api: Api, client: FlaskClient) -> Non
     ("action", "data"),
     [("end", {}), ("reopen", {}), ("edit", {"name": "x", "rounds": "1"}), ("settle-leaver", {})],
 )
-def test_each_form_needs_the_csrf_token(database: str, action: str, data: dict[str, str]) -> None:
-    with fresh_app(database, csrf=True) as app:
+def test_each_form_needs_the_csrf_token(
+    database: str, action: str, data: dict[str, str], new_app: NewApp
+) -> None:
+    with new_app(database, csrf=True) as app:
         client = app.test_client()
         created = client.post("/api/sessions", json={"players": SEATS, "rounds": 0})
         session_id = created.json["id"]

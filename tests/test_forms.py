@@ -7,133 +7,30 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 
 from scorekeeper import rules
 from scorekeeper.sessions import loading
 
-from .helpers import DEFAULT_RULES, SEATS, Api, pick
-
-# Elements whose text a test reads, by class; buttons and the preview <output> by tag.
-CAPTURED_CLASSES = ("error", "flash", "saved", "winner", "tiebreak")
-CAPTURED_TAGS = ("button", "output")
-
-
-class FormPage(HTMLParser):
-    """A page as a browser holds it: what its forms would send as they stand, and the text of
-    its messages."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.fields: dict[str, list[str]] = {}
-        self.texts: dict[str, list[str]] = {}
-        self.error_ids: list[str] = []
-        self.words: list[str] = []
-        self._select: str | None = None
-        self._open: list[tuple[str, str, list[str]]] = []
-        self.feed(html)
-        self.close()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attr = dict(attrs)
-        name = attr.get("name")
-        if tag == "input" and name:
-            if attr.get("type") not in ("radio", "checkbox") or "checked" in attr:
-                self.fields.setdefault(name, []).append(attr.get("value") or "")
-        elif tag == "select":
-            self._select = name
-        elif tag == "option" and self._select and "selected" in attr:
-            self.fields.setdefault(self._select, []).append(attr.get("value") or "")
-        classes = (attr.get("class") or "").split()
-        key = next((c for c in CAPTURED_CLASSES if c in classes), None)
-        if key is None and tag in CAPTURED_TAGS:
-            key = tag
-        if key is not None:
-            if key == "error":
-                self.error_ids.append(attr.get("id") or "")
-            self._open.append((tag, key, []))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "select":
-            self._select = None
-        if self._open and self._open[-1][0] == tag:
-            _tag, key, words = self._open.pop()
-            self.texts.setdefault(key, []).append(" ".join(words))
-
-    def handle_data(self, data: str) -> None:
-        words = data.split()
-        self.words.extend(words)
-        for _tag, _key, captured in self._open:
-            captured.extend(words)
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.words)
-
-    @property
-    def errors(self) -> list[str]:
-        return self.texts.get("error", [])
-
-    @property
-    def flashes(self) -> list[str]:
-        return self.texts.get("flash", [])
-
-
-def html_page(response: TestResponse) -> FormPage:
-    assert response.status_code == 200
-    assert response.mimetype == "text/html"
-    return FormPage(response.text)
-
-
-def get_page(client: FlaskClient, path: str) -> FormPage:
-    return html_page(client.get(path))
-
-
-def redirected_page(client: FlaskClient, response: TestResponse, location: str) -> FormPage:
-    assert response.status_code == 302
-    assert response.location == location
-    return get_page(client, location)
-
-
-def filled(client: FlaskClient, path: str, taps: Mapping[str, str]) -> dict[str, str]:
-    """The form at `path` as a browser sends it after these taps and typing."""
-    shown = {name: values[0] for name, values in get_page(client, path).fields.items()}
-    return {**shown, **taps}
-
-
-def assert_kept(page: FormPage, sent: Mapping[str, str]) -> None:
-    """What was typed and chosen is in the form again, as it was sent."""
-    assert {name: page.fields.get(name) for name in sent} == {
-        name: [value] for name, value in sent.items()
-    }
+from .helpers.api import DEFAULT_RULES, SEATS, Api, pick, session_with
+from .helpers.pages import (
+    FormPage,
+    assert_kept,
+    filled,
+    get_page,
+    hands_path,
+    html_page,
+    redirected_page,
+    sheet_path,
+)
 
 
 def scores(*values: int) -> dict[str, int]:
     return dict(zip(SEATS, values, strict=True))
-
-
-def session_with(api: Api, hands: Sequence[dict[str, Any]] = (), **given: Any) -> int:
-    session_id: int = api.new_session(**given)["id"]
-    for hand in hands:
-        api.record(session_id, **hand)
-    return session_id
-
-
-def hands_path(session_id: int, rest: str = "new") -> str:
-    return f"/sessions/{session_id}/hands/{rest}"
-
-
-def sheet_path(session_id: int, saved: int | None = None, undone: int | None = None) -> str:
-    """The scoresheet after a hand was saved, or offering to bring back the hand just deleted."""
-    if saved is not None:
-        return f"/sessions/{session_id}?saved={saved}"
-    return f"/sessions/{session_id}" + ("" if undone is None else f"?undone={undone}")
 
 
 def roster(app: Flask) -> list[str]:

@@ -28,8 +28,8 @@ from scorekeeper.serving import HEADER_SECONDS
 from scorekeeper.sessions.extensions import db
 from scorekeeper.web.stylesheet import minified
 
-from .conftest import fresh_app
-from .helpers import Api, pick
+from .helpers.api import Api, pick
+from .helpers.database import NewApp
 
 JSON = {"Content-Type": "application/json"}
 MB = 1024 * 1024
@@ -256,8 +256,8 @@ def test_streamed_body_is_cut_at_the_limit(client: FlaskClient) -> None:
     assert session_count(client) == 0
 
 
-def test_upload_limit_is_configurable(database: str) -> None:
-    with fresh_app(database) as app:
+def test_upload_limit_is_configurable(database: str, new_app: NewApp) -> None:
+    with new_app(database) as app:
         app.config["UPLOAD_LIMIT"] = 1000
         client = app.test_client()
         data = {"backup": (io.BytesIO(b"{" + b" " * 2000 + b"}"), "backup.json")}
@@ -278,9 +278,9 @@ def test_upload_limit_is_configurable(database: str) -> None:
 @pytest.mark.parametrize("path", ["/sign-in", "/sessions/new", "/settings/restore"])
 @pytest.mark.parametrize("size", [200 * MB, 3 * 1024 * MB])
 def test_a_form_too_large_is_refused_before_csrf_reads_it(
-    database: str, path: str, size: int
+    database: str, path: str, size: int, new_app: NewApp
 ) -> None:
-    with fresh_app(database, csrf=True) as app:
+    with new_app(database, csrf=True) as app:
         response = app.test_client().post(
             path,
             input_stream=Unreadable(size),
@@ -290,8 +290,8 @@ def test_a_form_too_large_is_refused_before_csrf_reads_it(
         assert "the most this scorekeeper accepts" in response.text
 
 
-def test_a_streamed_form_is_refused_unread(database: str) -> None:
-    with fresh_app(database, csrf=True) as app:
+def test_a_streamed_form_is_refused_unread(database: str, new_app: NewApp) -> None:
+    with new_app(database, csrf=True) as app:
         response = app.test_client().post(
             "/sign-in",
             input_stream=Unreadable(2 * MB),
@@ -318,10 +318,10 @@ def test_upload_limit_refuses_nonsense() -> None:
         upload_limit("lots")
 
 
-def test_50_mb_body_is_refused_by_a_live_server_unread(tmp_path: Path) -> None:
+def test_50_mb_body_is_refused_by_a_live_server_unread(tmp_path: Path, new_app: NewApp) -> None:
     """A real server, a real socket: the 413 comes back while the client has sent only the
     headers, so the 50 MB never reach the server's memory."""
-    with fresh_app(f"sqlite:///{tmp_path / 'live.sqlite3'}") as app:
+    with new_app(f"sqlite:///{tmp_path / 'live.sqlite3'}") as app:
         server = make_server("127.0.0.1", 0, app, threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
@@ -556,8 +556,8 @@ def test_no_page_has_inline_script_handler_or_style(api: Api, client: FlaskClien
             assert not pattern.search(html), (path, pattern.search(html))
 
 
-def test_cookies_are_httponly_and_lax_and_secure_over_https(database: str) -> None:
-    with fresh_app(database, csrf=True) as app:
+def test_cookies_are_httponly_and_lax_and_secure_over_https(database: str, new_app: NewApp) -> None:
+    with new_app(database, csrf=True) as app:
         client = app.test_client()
         plain = client.get("/sessions/new").headers.getlist("Set-Cookie")
         assert len(plain) == 1

@@ -13,9 +13,10 @@ from flask.testing import FlaskClient
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Session
 
-from .any_table import play_the_night
-from .helpers import SEATS, Api, pick
-from .test_pages import Page, statements_for
+from .helpers.api import SEATS, Api, pick
+from .helpers.database import statements_for
+from .helpers.pages import Page
+from .helpers.tables import play_the_night
 
 
 def dated(app: Flask, session_id: int, day: str) -> None:

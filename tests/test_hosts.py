@@ -16,8 +16,8 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import utcnow
 from scorekeeper.web import hosts
 
-from .conftest import fresh_app
-from .helpers import Api, pick
+from .helpers.api import Api, pick
+from .helpers.database import NewApp
 
 EVIL = "rebind.attacker.example"
 SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
@@ -80,10 +80,10 @@ def test_addresses_localhost_and_this_computers_names_may_write(
 
 
 def test_allowed_hosts_names_the_server_behind_a_proxy(
-    database: str, monkeypatch: pytest.MonkeyPatch
+    database: str, monkeypatch: pytest.MonkeyPatch, new_app: NewApp
 ) -> None:
     monkeypatch.setenv("ALLOWED_HOSTS", " Scores.Club.example , other.example")
-    with fresh_app(database) as app:
+    with new_app(database) as app:
         assert {"scores.club.example", "other.example", "localhost"} <= set(
             app.config["ALLOWED_HOSTS"]
         )

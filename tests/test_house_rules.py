@@ -15,7 +15,6 @@ from scorekeeper.rules import (
     Doublers,
     Hand,
     HandInput,
-    HandResult,
     HandsPlayed,
     Kind,
     NoBid,
@@ -24,60 +23,23 @@ from scorekeeper.rules import (
     Result,
     RuleError,
     Schwarz,
-    Sheet,
     SittingOut,
     Table,
     change_rules,
     options_from,
     score_hand,
-    score_sheet,
     take_doubler,
     validate_hand,
 )
 
-from .test_rules import assert_sentence
+from .helpers.rules import PASS, SEATS, by_seat, pick, play, refusal, score, table
 
-SEATS = ("Ann", "Bob", "Cat", "Dan", "Eve")
-PASS = HandInput(kind="pass")
 # Card points a picking team can take.
 POSSIBLE = [p for p in range(121) if p not in (1, 119)]
 
 
-def table(seats: tuple[str, ...] = SEATS, **options: Any) -> Table:
-    return Table(seats=seats, options=Options(**options))
-
-
-def pick(picker: str, partner: str | None = None, points: int | None = None, **fields: Any) -> Any:
-    return HandInput(kind="pick", picker=picker, partner=partner, picking_points=points, **fields)
-
-
 def penalty(penalized: str | None, **fields: Any) -> HandInput:
     return HandInput(kind="penalty", penalized=penalized, **fields)
-
-
-def by_seat(*values: int, seats: tuple[str, ...] = SEATS) -> dict[str, int]:
-    return dict(zip(seats, values, strict=True))
-
-
-def score(at: Table, entry: HandInput, dealer: str = "Eve", doublers: int = 0) -> HandResult:
-    return score_hand(at, validate_hand(at, dealer, entry), doublers)
-
-
-def play(at: Table, *entries: HandInput) -> Sheet:
-    """The sheet of hands dealt in turn from the first dealer."""
-    hands = []
-    dealer = at.first_dealer
-    for entry in entries:
-        hands.append(validate_hand(at, dealer, entry))
-        dealer = at.dealer_after(dealer)
-    return score_sheet(at, hands)
-
-
-def refusal(at: Table, entry: HandInput, dealer: str = "Eve") -> RuleError:
-    with pytest.raises(RuleError) as caught:
-        validate_hand(at, dealer, entry)
-    assert_sentence(caught.value.message)
-    return caught.value
 
 
 # Double on the bump

@@ -13,23 +13,13 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask import Flask
 from flask.testing import FlaskCliRunner
-from sqlalchemy import Engine, MetaData, create_engine, inspect, text
+from sqlalchemy import Engine, create_engine, inspect, text
 
+from harness.database import drop_everything
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
 MODEL_TABLES = set(db.metadata.tables)
-
-
-def drop_everything(url: str) -> None:
-    """Every table, alembic_version included, whether the models know it or not."""
-    engine = create_engine(url)
-    try:
-        tables = MetaData()
-        tables.reflect(engine)
-        tables.drop_all(engine)
-    finally:
-        engine.dispose()
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.stylesheet import minified
 
-from .helpers import Api, pick
+from .helpers.api import Api, pick
 
 
 def test_the_service_worker_is_served_from_the_top_never_from_a_cache(

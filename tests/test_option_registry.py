@@ -21,7 +21,7 @@ from scorekeeper.pages.words import rules_words
 from scorekeeper.sessions.models import Session
 from scorekeeper.sessions.records import options_json
 
-from .helpers import DEFAULT_RULES
+from .helpers.api import DEFAULT_RULES
 
 NAMES = [option.name for option in rules.OPTIONS]
 # Each option at a value other than its default (every choice, for a choice).

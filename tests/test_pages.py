@@ -4,78 +4,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from html.parser import HTMLParser
 from itertools import cycle, islice
-from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
 from scorekeeper import rules
 from scorekeeper.sessions import rows, writes
-from scorekeeper.sessions.extensions import db
 
-from .conftest import fresh_app
-from .helpers import SEATS, Api, pick
-
-
-class Page(HTMLParser):
-    """A page read the way a person sees it: its text, list items and table rows."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.words: list[str] = []
-        self.items: list[list[str]] = []
-        self.tables: dict[str, list[list[str]]] = {}
-        self._item: list[str] | None = None
-        self._table: list[list[str]] | None = None
-        self._cell: list[str] | None = None
-        self.feed(html)
-        self.close()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "li":
-            self._item = []
-            self.items.append(self._item)
-        elif tag == "table":
-            self._table = self.tables.setdefault(dict(attrs).get("class") or "", [])
-        elif tag == "tr" and self._table is not None:
-            self._table.append([])
-        elif tag in ("td", "th") and self._table is not None:
-            self._cell = []
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "li":
-            self._item = None
-        elif tag == "table":
-            self._table = None
-        elif tag in ("td", "th") and self._table is not None and self._cell is not None:
-            self._table[-1].append(" ".join(self._cell))
-            self._cell = None
-
-    def handle_data(self, data: str) -> None:
-        words = data.split()
-        self.words.extend(words)
-        if self._item is not None:
-            self._item.extend(words)
-        if self._cell is not None and words:
-            self._cell.append(" ".join(words))
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.words)
-
-    def rows(self, table_class: str) -> list[list[str]]:
-        return self.tables[table_class]
-
-
-def page(client: FlaskClient, path: str) -> Page:
-    response = client.get(path)
-    assert response.status_code == 200
-    assert response.mimetype == "text/html"
-    return Page(response.text)
+from .helpers.api import SEATS, Api, pick, session_with
+from .helpers.database import NewApp, statements_for
+from .helpers.pages import Page, page
 
 
 def numbers(cell: str) -> list[int]:
@@ -96,13 +36,6 @@ def grid_columns(session: Page) -> dict[str, list[str]]:
     header, hands, _total = grid_hands(session)
     columns = {name: [scores[i] for scores, _about in hands] for i, name in enumerate(header)}
     return {**columns, "about": [about for _scores, about in hands]}
-
-
-def session_with(api: Api, hands: list[dict[str, Any]], **given: Any) -> int:
-    session_id: int = api.new_session(**given)["id"]
-    for hand in hands:
-        api.record(session_id, **hand)
-    return session_id
 
 
 # --- the sessions list
@@ -323,26 +256,6 @@ def stored_session(hand_count: int) -> int:
     return session_id
 
 
-def statements_for(app: Flask, client: FlaskClient, path: str) -> int:
-    """Queries sent to the database while answering one GET, after a warm-up GET; the BEGIN
-    and COMMIT around them are not queries."""
-    assert client.get(path).status_code == 200
-    statements: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
-            statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        assert client.get(path).status_code == 200
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    return len(statements)
-
-
 def test_session_needs_a_fixed_number_of_queries(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
         few, many = stored_session(5), stored_session(200)
@@ -359,8 +272,8 @@ def test_session_needs_a_fixed_number_of_queries(app: Flask, client: FlaskClient
 
 
 @pytest.fixture
-def csrf_app(database: str) -> Iterator[Flask]:
-    with fresh_app(database, csrf=True) as app:
+def csrf_app(database: str, new_app: NewApp) -> Iterator[Flask]:
+    with new_app(database, csrf=True) as app:
         yield app
 
 

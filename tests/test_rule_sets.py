@@ -29,10 +29,10 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import RuleSet
 from scorekeeper.sessions.writes import roster_write
 
-from .backups import export_backup, import_backup
-from .conftest import fresh_app
-from .helpers import DEFAULT_RULES, Api
-from .test_forms import FormPage, assert_kept, filled, get_page, html_page, redirected_page
+from .helpers.api import DEFAULT_RULES, Api
+from .helpers.backups import export_backup, import_backup
+from .helpers.database import NewApp
+from .helpers.pages import FormPage, assert_kept, filled, get_page, html_page, redirected_page
 
 PAGE = "/rule-sets"
 NIGHT = "2026-01-02T20:00:00"
@@ -347,8 +347,8 @@ def test_settings_and_new_session_pages_link_to_rule_sets(client: FlaskClient) -
         assert f'href="{PAGE}"' in client.get(path).text
 
 
-def test_saving_needs_the_csrf_token(database: str) -> None:
-    with fresh_app(database, csrf=True) as app:
+def test_saving_needs_the_csrf_token(database: str, new_app: NewApp) -> None:
+    with new_app(database, csrf=True) as app:
         client = app.test_client()
         form = FormPage(client.get(PAGE).text)
         sent = {**{k: v[0] for k, v in form.fields.items()}, "name": "Friday rules"}
@@ -362,7 +362,7 @@ def test_saving_needs_the_csrf_token(database: str) -> None:
 
 
 @pytest.fixture
-def other_database(database: str, tmp_path: Path) -> Iterator[Any]:
+def other_database(database: str, tmp_path: Path, new_app: NewApp) -> Iterator[Any]:
     """An app on another empty database: another SQLite file, or for PostgreSQL the same
     database emptied, so make it only once the source is exported."""
 
@@ -370,7 +370,7 @@ def other_database(database: str, tmp_path: Path) -> Iterator[Any]:
         url = database
         if database.startswith("sqlite"):
             url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
-        return stack.enter_context(fresh_app(url))
+        return stack.enter_context(new_app(url))
 
     with ExitStack() as stack:
         yield make

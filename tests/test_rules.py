@@ -13,21 +13,30 @@ from scorekeeper.rules import (
     Blitz,
     Hand,
     HandInput,
-    HandResult,
     Kind,
     NoBid,
     Options,
     PartnerMode,
     RuleError,
     SessionComplete,
-    Sheet,
     Table,
     new_table,
     opponent_value,
-    score_hand,
     score_sheet,
     standings,
     validate_hand,
+)
+
+from .helpers.rules import (
+    PASS,
+    assert_sentence,
+    by_seat,
+    leaster,
+    pick,
+    play,
+    refusal,
+    score,
+    table,
 )
 
 SEATS = ("Ann", "Bob", "Cat", "Dan", "Eve")
@@ -35,85 +44,38 @@ DEFAULT = Table(seats=SEATS)
 LEASTERS = Table(seats=SEATS, options=Options(no_bid=NoBid.LEASTER))
 REDEALS = Table(seats=SEATS, options=Options(no_bid=NoBid.REDEAL))
 DOUBLERS = Table(seats=SEATS, options=Options(no_bid=NoBid.DOUBLER))
-PASS = HandInput(kind="pass")
-
-
-def table(**options: Any) -> Table:
-    return Table(seats=SEATS, options=Options(**options))
-
-
-def pick(picker: str | None, picking_points: int | None = None, **fields: Any) -> HandInput:
-    """A pick entered with the picking team's points; the partner defaults to none (alone)."""
-    return HandInput(kind="pick", picker=picker, picking_points=picking_points, **fields)
-
-
-def leaster(winner: str | None, **fields: Any) -> HandInput:
-    return HandInput(kind="leaster", winner=winner, **fields)
-
-
-def by_seat(*values: int) -> dict[str, int]:
-    return dict(zip(SEATS, values, strict=True))
-
-
-def score(entry: HandInput, dealer: str = "Eve", at: Table = DEFAULT) -> HandResult:
-    return score_hand(at, validate_hand(at, dealer, entry))
-
-
-def play(at: Table, *entries: HandInput) -> Sheet:
-    """The sheet of a session whose hands are dealt in turn from the first dealer."""
-    hands = []
-    dealer = at.first_dealer
-    for entry in entries:
-        hands.append(validate_hand(at, dealer, entry))
-        dealer = at.dealer_after(dealer)
-    return score_sheet(at, hands)
-
-
-def assert_sentence(message: str) -> None:
-    """A refusal reads as one sentence a player understands, with no template leftovers."""
-    assert message[:1].isupper() or message[:1].isdigit(), message
-    assert message.endswith("."), message
-    assert "None" not in message and "{" not in message, message
-    assert not re.search(r"\ba [aeiou]", message), message
-
-
-def refusal(entry: HandInput, dealer: str = "Eve", at: Table = DEFAULT) -> RuleError:
-    with pytest.raises(RuleError) as caught:
-        validate_hand(at, dealer, entry)
-    assert_sentence(caught.value.message)
-    return caught.value
 
 
 # Worked examples of RULES.md
 
 
 def test_example_1_pick_with_partner() -> None:
-    result = score(pick("Ann", 75, partner="Bob"))
+    result = score(DEFAULT, pick("Ann", "Bob", 75))
     assert result.scores == by_seat(2, 1, -1, -1, -1)
     assert result.multiplier == 1
 
 
 def test_example_2_sixty_is_a_loss() -> None:
-    result = score(pick("Ann", 60, partner="Bob"))
+    result = score(DEFAULT, pick("Ann", "Bob", 60))
     assert result.scores == by_seat(-2, -1, 1, 1, 1)
     assert result.multiplier == 1
     assert result.winners == {"Cat", "Dan", "Eve"}
 
 
 def test_example_3_alone_cracked_and_recracked() -> None:
-    result = score(pick("Ann", 95, cracked_by="Dan", recracked=True), dealer="Eve")
+    result = score(DEFAULT, pick("Ann", None, 95, cracked_by="Dan", recracked=True), dealer="Eve")
     assert result.multiplier == 4
     assert result.scores == by_seat(32, -8, -8, -8, -8)
 
 
 def test_example_4_leaster() -> None:
-    result = score(leaster("Cat"), at=LEASTERS)
+    result = score(LEASTERS, leaster("Cat"))
     assert result.scores == by_seat(-1, -1, 4, -1, -1)
     assert result.multiplier == 1
 
 
 def test_example_5_doubler_and_black_blitz() -> None:
-    sheet = play(DOUBLERS, PASS, pick("Bob", 0, partner="Cat", blitzes=("black",)))
+    sheet = play(DOUBLERS, PASS, pick("Bob", "Cat", 0, blitzes=("black",)))
     result = sheet.results[1]
     assert result.multiplier == 4
     assert result.scores == by_seat(12, -24, -12, 12, 12)
@@ -147,7 +109,7 @@ def entered(side: str, points: int, **fields: Any) -> HandInput:
 @pytest.mark.parametrize("side", SIDES)
 @pytest.mark.parametrize(("points", "opponent"), SCORING_TABLE)
 def test_scoring_table_with_partner(side: str, points: int, opponent: int) -> None:
-    result = score(entered(side, points, partner="Bob"))
+    result = score(DEFAULT, entered(side, points, partner="Bob"))
     assert opponent_value(points) == opponent
     assert result.hand.picking_points == points
     assert result.scores == by_seat(-2 * opponent, -opponent, opponent, opponent, opponent)
@@ -156,7 +118,7 @@ def test_scoring_table_with_partner(side: str, points: int, opponent: int) -> No
 @pytest.mark.parametrize("side", SIDES)
 @pytest.mark.parametrize(("points", "opponent"), SCORING_TABLE)
 def test_scoring_table_alone(side: str, points: int, opponent: int) -> None:
-    result = score(entered(side, points))
+    result = score(DEFAULT, entered(side, points))
     assert result.hand.picking_points == points
     assert result.scores == by_seat(-4 * opponent, opponent, opponent, opponent, opponent)
 
@@ -182,14 +144,14 @@ def test_scoring_table_alone(side: str, points: int, opponent: int) -> None:
     ],
 )
 def test_multiplier(fields: dict[str, Any], factor: int) -> None:
-    result = score(pick("Ann", 75, partner="Bob", **fields), dealer="Eve")
+    result = score(DEFAULT, pick("Ann", "Bob", 75, **fields), dealer="Eve")
     assert result.multiplier == factor
     assert not result.doubled
     assert result.scores == by_seat(2 * factor, factor, -factor, -factor, -factor)
 
 
 def test_doubler_from_the_queue_doubles() -> None:
-    result = play(DOUBLERS, PASS, pick("Ann", 75, partner="Bob")).results[1]
+    result = play(DOUBLERS, PASS, pick("Ann", "Bob", 75)).results[1]
     assert result.doubled
     assert result.multiplier == 2
     assert result.scores == by_seat(4, 2, -2, -2, -2)
@@ -197,9 +159,7 @@ def test_doubler_from_the_queue_doubles() -> None:
 
 def test_doubler_combines_with_every_other_multiplier() -> None:
     # Bob deals the second hand, so Cat bids first and Eve may crack her.
-    entry = pick(
-        "Cat", 75, partner="Dan", cracked_by="Eve", recracked=True, blitzes=("black", "red")
-    )
+    entry = pick("Cat", "Dan", 75, cracked_by="Eve", recracked=True, blitzes=("black", "red"))
     result = play(DOUBLERS, PASS, entry).results[1]
     assert result.multiplier == 32
     assert result.scores == by_seat(-32, -32, 64, 32, -32)
@@ -209,7 +169,7 @@ def test_doubler_combines_with_every_other_multiplier() -> None:
 
 
 def test_doublers_queue_two_passes_double_the_next_two_picks() -> None:
-    entries = [PASS, PASS, pick("Ann", 75), pick("Bob", 75), pick("Cat", 75)]
+    entries = [PASS, PASS, pick("Ann", None, 75), pick("Bob", None, 75), pick("Cat", None, 75)]
     sheet = play(DOUBLERS, *entries)
     assert [r.multiplier for r in sheet.results] == [1, 1, 2, 2, 1]
     assert [r.doubled for r in sheet.results] == [False, False, True, True, False]
@@ -220,14 +180,14 @@ def test_doublers_queue_two_passes_double_the_next_two_picks() -> None:
 def test_doublers_queue_across_passes_between_picks() -> None:
     entries = [
         PASS,
-        pick("Ann", 75),
+        pick("Ann", None, 75),
         PASS,
         PASS,
-        pick("Bob", 75),
+        pick("Bob", None, 75),
         PASS,
-        pick("Cat", 75),
-        pick("Dan", 75),
-        pick("Eve", 75),
+        pick("Cat", None, 75),
+        pick("Dan", None, 75),
+        pick("Eve", None, 75),
     ]
     sheet = play(DOUBLERS, *entries)
     assert [r.multiplier for r in sheet.results] == [1, 2, 1, 1, 2, 1, 2, 2, 1]
@@ -243,7 +203,7 @@ def test_a_pass_scores_nothing_and_takes_no_doubler() -> None:
 
 def test_a_leaster_takes_no_doubler() -> None:
     """A doubler session can't record a leaster, but the sheet replays whatever it is given."""
-    picked = validate_hand(DOUBLERS, "Cat", pick("Dan", 75))
+    picked = validate_hand(DOUBLERS, "Cat", pick("Dan", None, 75))
     hands = [
         Hand(dealer="Ann", kind=Kind.PASS, seats=SEATS),
         Hand(dealer="Bob", kind=Kind.LEASTER, winner="Cat", seats=SEATS),
@@ -260,12 +220,14 @@ def test_a_leaster_takes_no_doubler() -> None:
         pytest.param(REDEALS, [PASS, PASS], id="redeal"),
         pytest.param(LEASTERS, [leaster("Cat"), leaster("Dan")], id="leaster"),
         pytest.param(
-            DEFAULT, [pick("Ann", 40, forced=True), pick("Bob", 40, forced=True)], id="forced"
+            DEFAULT,
+            [pick("Ann", None, 40, forced=True), pick("Bob", None, 40, forced=True)],
+            id="forced",
         ),
     ],
 )
 def test_sessions_without_doublers_never_double(at: Table, entries: list[HandInput]) -> None:
-    sheet = play(at, *entries, pick("Cat", 75), pick("Dan", 75))
+    sheet = play(at, *entries, pick("Cat", None, 75), pick("Dan", None, 75))
     assert [r.multiplier for r in sheet.results] == [1, 1, 1, 1]
     assert not any(r.doubled for r in sheet.results)
     assert sheet.pending_doublers == 0
@@ -287,7 +249,7 @@ LEASTER_TRICKS = {"Ann": 2, "Bob": 1, "Cat": 1, "Dan": 1, "Eve": 1}
     ],
 )
 def test_leaster_scores(fields: dict[str, Any]) -> None:
-    result = score(leaster("Cat", **fields), at=LEASTERS)
+    result = score(LEASTERS, leaster("Cat", **fields))
     assert result.scores == by_seat(-1, -1, 4, -1, -1)
     assert result.multiplier == 1
     assert result.winners == {"Cat"}
@@ -437,7 +399,7 @@ LEASTER_REFUSALS = [
 
 @pytest.mark.parametrize(("entry", "field", "text"), LEASTER_REFUSALS)
 def test_leaster_refusals(entry: HandInput, field: str, text: str) -> None:
-    error = refusal(entry, at=LEASTERS)
+    error = refusal(LEASTERS, entry)
     assert error.field == field
     assert text in error.message
 
@@ -448,20 +410,20 @@ def test_leaster_refusals(entry: HandInput, field: str, text: str) -> None:
 @pytest.mark.parametrize(
     ("at", "entry", "winners"),
     [
-        pytest.param(DEFAULT, pick("Ann", 61, partner="Bob"), {"Ann", "Bob"}, id="61-partner"),
-        pytest.param(DEFAULT, pick("Ann", 61), {"Ann"}, id="61-alone"),
-        pytest.param(DEFAULT, pick("Ann", 60, partner="Bob"), {"Cat", "Dan", "Eve"}, id="60"),
-        pytest.param(DEFAULT, pick("Ann", 60), {"Bob", "Cat", "Dan", "Eve"}, id="60-alone"),
+        pytest.param(DEFAULT, pick("Ann", "Bob", 61), {"Ann", "Bob"}, id="61-partner"),
+        pytest.param(DEFAULT, pick("Ann", None, 61), {"Ann"}, id="61-alone"),
+        pytest.param(DEFAULT, pick("Ann", "Bob", 60), {"Cat", "Dan", "Eve"}, id="60"),
+        pytest.param(DEFAULT, pick("Ann", None, 60), {"Bob", "Cat", "Dan", "Eve"}, id="60-alone"),
         pytest.param(LEASTERS, leaster("Dan"), {"Dan"}, id="leaster"),
         pytest.param(REDEALS, PASS, set(), id="pass"),
     ],
 )
 def test_who_wins_a_hand(at: Table, entry: HandInput, winners: set[str]) -> None:
-    assert score(entry, at=at).winners == winners
+    assert score(at, entry).winners == winners
 
 
 def test_totals_hands_won_and_running_totals() -> None:
-    sheet = play(LEASTERS, pick("Ann", 61, partner="Bob"), pick("Cat", 60), leaster("Dan"))
+    sheet = play(LEASTERS, pick("Ann", "Bob", 61), pick("Cat", None, 60), leaster("Dan"))
     assert sheet.running_totals == (
         by_seat(2, 1, -1, -1, -1),
         by_seat(3, 2, -5, 0, 0),
@@ -516,26 +478,26 @@ def test_deal_moves_left_from_the_chosen_first_dealer() -> None:
     at = new_table(list(SEATS), rounds=0, first_dealer="dan")
     assert at.first_dealer == "Dan"
     assert score_sheet(at, []).next_dealer == "Dan"
-    sheet = play(at, pick("Ann", 75))
+    sheet = play(at, pick("Ann", None, 75))
     assert sheet.results[0].hand.dealer == "Dan"
     assert sheet.next_dealer == "Eve"
-    assert play(at, pick("Ann", 75), pick("Ann", 75)).next_dealer == "Ann"
+    assert play(at, pick("Ann", None, 75), pick("Ann", None, 75)).next_dealer == "Ann"
 
 
 def test_next_dealer_follows_the_last_stored_dealer() -> None:
     """Deleting a hand keeps the dealers of the others, so the deal resumes after the last."""
-    hands = [validate_hand(DEFAULT, dealer, pick("Bob", 75)) for dealer in ("Ann", "Dan")]
+    hands = [validate_hand(DEFAULT, dealer, pick("Bob", None, 75)) for dealer in ("Ann", "Dan")]
     assert score_sheet(DEFAULT, hands).next_dealer == "Eve"
 
 
 def test_session_completes_after_rounds_times_players_hands() -> None:
     at = Table(seats=SEATS, rounds=1)
     assert at.hands_per_session == 5
-    almost = play(at, *[pick("Bob", 75)] * 4)
+    almost = play(at, *[pick("Bob", None, 75)] * 4)
     assert not almost.complete
     assert almost.next_dealer == "Eve"
     at.check_room_for_hand(4)
-    done = play(at, *[pick("Bob", 75)] * 5)
+    done = play(at, *[pick("Bob", None, 75)] * 5)
     assert done.complete
     assert done.next_dealer is None
 
@@ -556,7 +518,7 @@ def test_open_ended_session_never_completes() -> None:
     assert DEFAULT.hands_per_session is None
     assert not DEFAULT.is_complete(10_000)
     DEFAULT.check_room_for_hand(10_000)
-    sheet = play(DEFAULT, *[pick("Bob", 75)] * 12)
+    sheet = play(DEFAULT, *[pick("Bob", None, 75)] * 12)
     assert not sheet.complete
     assert sheet.next_dealer == "Cat"
 
@@ -587,24 +549,24 @@ def test_check_rounds_refuses(rounds: int, played: int, text: str) -> None:
 
 
 def test_pick_names_are_resolved_case_insensitively() -> None:
-    hand = validate_hand(DEFAULT, " eve", pick("ann", 75, partner="BOB", cracked_by=" dan "))
+    hand = validate_hand(DEFAULT, " eve", pick("ann", "BOB", 75, cracked_by=" dan "))
     assert (hand.dealer, hand.picker, hand.partner, hand.cracked_by) == ("Eve", "Ann", "Bob", "Dan")
 
 
 def test_partner_may_be_the_cracker() -> None:
-    result = score(pick("Ann", 75, partner="Bob", cracked_by="Bob"), dealer="Eve")
+    result = score(DEFAULT, pick("Ann", "Bob", 75, cracked_by="Bob"), dealer="Eve")
     assert result.hand.cracked_by == "Bob"
     assert result.multiplier == 2
 
 
 def test_forced_pick_by_the_dealer() -> None:
-    hand = validate_hand(DEFAULT, "Cat", pick("Cat", 40, forced=True))
+    hand = validate_hand(DEFAULT, "Cat", pick("Cat", None, 40, forced=True))
     assert hand.forced
     assert hand.picker == "Cat"
 
 
 def test_blitzes_are_stored_black_then_red() -> None:
-    hand = validate_hand(DEFAULT, "Eve", pick("Ann", 75, blitzes=("red", "black")))
+    hand = validate_hand(DEFAULT, "Eve", pick("Ann", None, 75, blitzes=("red", "black")))
     assert hand.blitzes == (Blitz.BLACK, Blitz.RED)
 
 
@@ -621,7 +583,7 @@ def test_blitzes_are_stored_black_then_red() -> None:
     ],
 )
 def test_called_card_accepted(mode: PartnerMode, typed: str, stored: str | None) -> None:
-    hand = validate_hand(table(partner=mode), "Eve", pick("Ann", 75, called_card=typed))
+    hand = validate_hand(table(partner=mode), "Eve", pick("Ann", None, 75, called_card=typed))
     assert hand.called_card == stored
 
 
@@ -636,7 +598,7 @@ def test_called_card_accepted(mode: PartnerMode, typed: str, stored: str | None)
     ],
 )
 def test_called_card_refused(mode: PartnerMode, typed: str, text: str) -> None:
-    error = refusal(pick("Ann", 75, called_card=typed), at=table(partner=mode))
+    error = refusal(table(partner=mode), pick("Ann", None, 75, called_card=typed))
     assert error.field == "called_card"
     assert error.message == f"The called card is one of {text}."
 
@@ -657,13 +619,21 @@ NO_LEASTER = "This session doesn't play a leaster when everyone passes."
 NOT_PLAYING = "Zed is not playing in this hand."
 
 PICK_REFUSALS = [
-    refused("picking-1", pick("Ann", 1), "picking_points", "Picking team points can't be 1"),
-    refused("picking-119", pick("Ann", 119), "picking_points", "Picking team points can't be 119"),
+    refused("picking-1", pick("Ann", None, 1), "picking_points", "Picking team points can't be 1"),
     refused(
-        "picking-neg", pick("Ann", -1), "picking_points", f"Picking team points {OUT_OF_RANGE}"
+        "picking-119", pick("Ann", None, 119), "picking_points", "Picking team points can't be 119"
     ),
     refused(
-        "picking-121", pick("Ann", 121), "picking_points", f"Picking team points {OUT_OF_RANGE}"
+        "picking-neg",
+        pick("Ann", None, -1),
+        "picking_points",
+        f"Picking team points {OUT_OF_RANGE}",
+    ),
+    refused(
+        "picking-121",
+        pick("Ann", None, 121),
+        "picking_points",
+        f"Picking team points {OUT_OF_RANGE}",
     ),
     *[
         refused(f"opponents-{value}", pick("Ann", opponent_points=value), "opponent_points", text)
@@ -676,7 +646,7 @@ PICK_REFUSALS = [
     ],
     refused(
         "both-points",
-        pick("Ann", 75, opponent_points=45),
+        pick("Ann", None, 75, opponent_points=45),
         "opponent_points",
         "Give the picking team's points or the opponents' points, not both.",
     ),
@@ -689,7 +659,7 @@ PICK_REFUSALS = [
     *[
         refused(
             f"forced-{at.options.no_bid}",
-            pick("Ann", 40, forced=True),
+            pick("Ann", None, 40, forced=True),
             "forced",
             "This session doesn't force the dealer to pick when everyone passes.",
             at=at,
@@ -699,7 +669,7 @@ PICK_REFUSALS = [
     ],
     refused(
         "forced-not-dealer",
-        pick("Ann", 40, forced=True),
+        pick("Ann", None, 40, forced=True),
         "forced",
         "Only the dealer is forced to pick, and Eve dealt, not Ann.",
     ),
@@ -715,39 +685,39 @@ PICK_REFUSALS = [
     ),
     refused(
         "unknown-dealer",
-        pick("Ann", 75),
+        pick("Ann", None, 75),
         "dealer",
         "Zed is not playing in this session.",
         dealer="Zed",
     ),
-    refused("no-picker", pick(None, 75), "picker", "Choose who picked."),
-    refused("blank-picker", pick(" ", 75), "picker", "Give a player's name."),
-    refused("unknown-picker", pick("Zed", 75), "picker", NOT_PLAYING),
-    refused("unknown-partner", pick("Ann", 75, partner="Zed"), "partner", NOT_PLAYING),
-    refused("unknown-cracker", pick("Ann", 75, cracked_by="Zed"), "cracked_by", NOT_PLAYING),
+    refused("no-picker", pick(None, None, 75), "picker", "Choose who picked."),
+    refused("blank-picker", pick(" ", None, 75), "picker", "Give a player's name."),
+    refused("unknown-picker", pick("Zed", None, 75), "picker", NOT_PLAYING),
+    refused("unknown-partner", pick("Ann", "Zed", 75), "partner", NOT_PLAYING),
+    refused("unknown-cracker", pick("Ann", None, 75, cracked_by="Zed"), "cracked_by", NOT_PLAYING),
     refused(
         "partner-is-picker",
-        pick("Ann", 75, partner="ann"),
+        pick("Ann", "ann", 75),
         "partner",
         "Ann picked and can't also be the partner; choose Alone instead.",
     ),
     refused(
         "crack-by-earlier-bidder",
-        pick("Ann", 75, cracked_by="Dan"),
+        pick("Ann", None, 75, cracked_by="Dan"),
         "cracked_by",
         "Dan bid before Ann, so Dan can't crack.",
         dealer="Cat",
     ),
     refused(
         "crack-by-picker",
-        pick("Ann", 75, cracked_by="Ann"),
+        pick("Ann", None, 75, cracked_by="Ann"),
         "cracked_by",
         "Ann picked, so Ann can't crack.",
     ),
     *[
         refused(
             f"dealer-picks-{cracker}",
-            pick("Eve", 75, cracked_by=cracker),
+            pick("Eve", None, 75, cracked_by=cracker),
             "cracked_by",
             f"{cracker} bid before Eve, so {cracker} can't crack.",
         )
@@ -755,33 +725,33 @@ PICK_REFUSALS = [
     ],
     refused(
         "cracking-off",
-        pick("Ann", 75, cracked_by="Dan"),
+        pick("Ann", None, 75, cracked_by="Dan"),
         "cracked_by",
         "This session doesn't play cracking.",
         at=table(cracking=False),
     ),
     refused(
         "recrack-without-crack",
-        pick("Ann", 75, recracked=True),
+        pick("Ann", None, 75, recracked=True),
         "recracked",
         "A re-crack needs a crack first.",
     ),
     refused(
         "blitzing-off",
-        pick("Ann", 75, blitzes=("black",)),
+        pick("Ann", None, 75, blitzes=("black",)),
         "blitzes",
         "This session doesn't play blitzes.",
         at=table(blitzing=False),
     ),
     refused(
         "unknown-blitz",
-        pick("Ann", 75, blitzes=("green",)),
+        pick("Ann", None, 75, blitzes=("green",)),
         "blitzes",
         "A blitz is one of black, red.",
     ),
     refused(
         "repeated-blitz",
-        pick("Ann", 75, blitzes=("red", "red")),
+        pick("Ann", None, 75, blitzes=("red", "red")),
         "blitzes",
         "The red blitz is given twice.",
     ),
@@ -790,7 +760,7 @@ PICK_REFUSALS = [
 
 @pytest.mark.parametrize(("at", "dealer", "entry", "field", "text"), PICK_REFUSALS)
 def test_refusals(at: Table, dealer: str, entry: HandInput, field: str, text: str) -> None:
-    error = refusal(entry, dealer=dealer, at=at)
+    error = refusal(at, entry, dealer=dealer)
     assert error.field == field
     assert text in error.message
 
@@ -818,7 +788,7 @@ def test_pick_fields_refused_on_other_kinds(
     at: Table, kind: str, key: str, value: Any, words: str
 ) -> None:
     winner = "Cat" if kind == "leaster" else None
-    error = refusal(HandInput(kind=kind, winner=winner, **{key: value}), at=at)
+    error = refusal(at, HandInput(kind=kind, winner=winner, **{key: value}))
     assert error.field == key
     assert re.search(rf"(?<!\w){words}(?!\w)", error.message, re.IGNORECASE), error.message
     # No plural or participle right after "a", as in "Only a pick has a forced."
@@ -835,7 +805,7 @@ def test_pick_fields_refused_on_other_kinds(
 )
 def test_leaster_fields_refused_on_other_kinds(at: Table, kind: str, key: str, value: Any) -> None:
     picked = {"picker": "Ann", "picking_points": 75} if kind == "pick" else {}
-    error = refusal(HandInput(kind=kind, **picked, **{key: value}), at=at)
+    error = refusal(at, HandInput(kind=kind, **picked, **{key: value}))
     assert error.field == key
     assert key in error.message
 
@@ -845,7 +815,7 @@ def test_leaster_fields_refused_on_other_kinds(at: Table, kind: str, key: str, v
     [
         pytest.param(
             DEFAULT,
-            pick("Ann", 75, winner="", points={}, tricks={}),
+            pick("Ann", None, 75, winner="", points={}, tricks={}),
             Hand(dealer="Eve", kind=Kind.PICK, picker="Ann", picking_points=75, seats=SEATS),
             id="pick",
         ),
@@ -923,9 +893,9 @@ def test_new_table_refusals(
 def test_schneider_falls_on_the_side_paying_double_or_more(
     points: int, partner: str | None, schneidered: set[str]
 ) -> None:
-    assert score(pick("Ann", points, partner=partner)).schneidered == schneidered
+    assert score(DEFAULT, pick("Ann", partner, points)).schneidered == schneidered
 
 
 def test_leasters_and_passes_schneider_nobody() -> None:
-    assert score(leaster("Cat"), at=table(no_bid=NoBid.LEASTER)).schneidered == frozenset()
-    assert score(HandInput(kind="pass"), at=table(no_bid=NoBid.REDEAL)).schneidered == frozenset()
+    assert score(table(no_bid=NoBid.LEASTER), leaster("Cat")).schneidered == frozenset()
+    assert score(table(no_bid=NoBid.REDEAL), HandInput(kind="pass")).schneidered == frozenset()

@@ -32,6 +32,8 @@ from scorekeeper.rules import (
     validate_hand,
 )
 
+from .helpers.rules import leaster, pick, rule_error
+
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 
 
@@ -41,27 +43,13 @@ def seated(count: int, **options: Any) -> Table:
     return Table(seats=NAMES[:count], options=Options(**options))
 
 
-def pick(picker: str, points: int, partner: str | None = None, **fields: Any) -> HandInput:
-    return HandInput(kind="pick", picker=picker, partner=partner, picking_points=points, **fields)
-
-
-def leaster(winner: str, **fields: Any) -> HandInput:
-    return HandInput(kind="leaster", winner=winner, **fields)
-
-
-def refused(at: Table, dealer: str, entry: HandInput) -> RuleError:
-    with pytest.raises(RuleError) as caught:
-        validate_hand(at, dealer, entry)
-    return caught.value
-
-
 # Worked examples 6-11 of RULES.md
 
 
 def test_example_6_three_seated_the_picker_plays_alone() -> None:
     at = new_table(["Ann", "Bob", "Cat"], rounds=0)
     assert at.options.partner is PartnerMode.ALONE
-    sheet = score_sheet(at, [validate_hand(at, "Cat", pick("Ann", 75))])
+    sheet = score_sheet(at, [validate_hand(at, "Cat", pick("Ann", None, 75))])
     (result,) = sheet.results
     assert result.scores == {"Ann": 2, "Bob": -1, "Cat": -1}
     assert result.players == ("Ann", "Bob", "Cat")
@@ -72,14 +60,14 @@ def test_example_6_three_seated_the_picker_plays_alone() -> None:
 def test_example_7_four_seated_alone() -> None:
     at = new_table(["Ann", "Bob", "Cat", "Dan"], rounds=0)
     assert at.options.partner is PartnerMode.ALONE
-    sheet = score_sheet(at, [validate_hand(at, "Dan", pick("Ann", 95))])
+    sheet = score_sheet(at, [validate_hand(at, "Dan", pick("Ann", None, 95))])
     assert sheet.results[0].scores == {"Ann": 6, "Bob": -2, "Cat": -2, "Dan": -2}
     assert sheet.results[0].players == ("Ann", "Bob", "Cat", "Dan")
 
 
 def test_example_8_six_seated_the_dealer_sits_out() -> None:
     at = seated(6)
-    sheet = score_sheet(at, [validate_hand(at, "Fay", pick("Ann", 70, partner="Bob"))])
+    sheet = score_sheet(at, [validate_hand(at, "Fay", pick("Ann", "Bob", 70))])
     (result,) = sheet.results
     assert result.scores == {"Ann": 2, "Bob": 1, "Cat": -1, "Dan": -1, "Eve": -1, "Fay": 0}
     assert result.players == ("Ann", "Bob", "Cat", "Dan", "Eve")
@@ -93,7 +81,7 @@ def test_example_9_seven_seated_the_dealer_and_the_player_before_sit_out() -> No
     assert at.sitting_out("Cat") == ("Bob", "Cat")
     assert at.bidding_order("Cat") == ("Dan", "Eve", "Fay", "Gus", "Ann")
     assert at.players_of_hand("Cat") == ("Ann", "Dan", "Eve", "Fay", "Gus")
-    sheet = score_sheet(at, [validate_hand(at, "Cat", pick("Dan", 75, partner="Ann"))])
+    sheet = score_sheet(at, [validate_hand(at, "Cat", pick("Dan", "Ann", 75))])
     (result,) = sheet.results
     assert result.players == ("Dan", "Eve", "Fay", "Gus", "Ann")
     assert result.sitting_out == ("Bob", "Cat")
@@ -104,7 +92,7 @@ def test_example_9_seven_seated_the_dealer_and_the_player_before_sit_out() -> No
 
 def test_example_10_six_seated_everyone_plays() -> None:
     at = seated(6, sitting_out=SittingOut.NONE)
-    sheet = score_sheet(at, [validate_hand(at, "Fay", pick("Ann", 70, partner="Bob"))])
+    sheet = score_sheet(at, [validate_hand(at, "Fay", pick("Ann", "Bob", 70))])
     (result,) = sheet.results
     assert result.scores == {"Ann": 3, "Bob": 1, "Cat": -1, "Dan": -1, "Eve": -1, "Fay": -1}
     assert result.players == ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -145,7 +133,7 @@ def test_with_more_than_five_the_dealers_side_sits_out(
     assert at.sitting_out(dealer) == out
     assert at.bidding_order(dealer) == order
     assert at.players_of_hand(dealer) == tuple(p for p in at.seats if p not in out)
-    result = score_sheet(at, [validate_hand(at, dealer, pick(order[0], 75))]).results[0]
+    result = score_sheet(at, [validate_hand(at, dealer, pick(order[0], None, 75))]).results[0]
     assert (result.players, result.sitting_out) == (order, out)
     assert [result.scores[p] for p in out] == [0] * len(out)
     assert result.scores[order[0]] == 4
@@ -169,7 +157,7 @@ def test_with_sitting_out_none_everyone_plays_and_the_dealer_bids_last(count: in
     dealer = at.seats[1]
     assert at.sitting_out(dealer) == ()
     assert at.bidding_order(dealer) == (*at.seats[2:], at.seats[0], dealer)
-    result = score_sheet(at, [validate_hand(at, dealer, pick(at.seats[2], 120))]).results[0]
+    result = score_sheet(at, [validate_hand(at, dealer, pick(at.seats[2], None, 120))]).results[0]
     assert result.scores[at.seats[2]] == 3 * (count - 1)
     assert {result.scores[p] for p in at.seats if p != at.seats[2]} == {-3}
 
@@ -214,17 +202,17 @@ def test_default_partner_rule_by_size(count: int, partner: PartnerMode) -> None:
 @pytest.mark.parametrize("count", [4, 5, 6])
 def test_alone_refuses_a_partner_and_a_called_card(count: int) -> None:
     at = seated(count, partner=PartnerMode.ALONE)
-    error = refused(at, "Dan", pick("Ann", 75, partner="Bob"))
+    error = rule_error(at, pick("Ann", "Bob", 75), "Dan")
     assert error.field == "partner"
     assert error.message == (
         "In this session the picker always plays alone, so there is no partner."
     )
-    error = refused(at, "Dan", pick("Ann", 75, called_card="JD"))
+    error = rule_error(at, pick("Ann", None, 75, called_card="JD"), "Dan")
     assert (error.field, error.message) == (
         "called_card",
         "A picker who plays alone calls no card.",
     )
-    hand = validate_hand(at, "Dan", pick("Ann", 75))
+    hand = validate_hand(at, "Dan", pick("Ann", None, 75))
     assert (hand.partner, hand.called_card) == (None, None)
 
 
@@ -274,7 +262,7 @@ def test_leaster_tricks_follow_the_number_playing(
 
     for wrong in (tricks - 1, tricks + 1):
         off = given | {players[1]: wrong - 1}
-        error = refused(at, dealer, leaster(winner, tricks=off))
+        error = rule_error(at, leaster(winner, tricks=off), dealer)
         assert error.field == "tricks"
         assert error.message == f"The tricks add up to {wrong}; a hand has {tricks}."
 
@@ -282,9 +270,9 @@ def test_leaster_tricks_follow_the_number_playing(
 def test_leaster_points_and_tricks_name_only_the_hands_players() -> None:
     at = seated(6, no_bid=NoBid.LEASTER)
     with_fay = dict.fromkeys(NAMES[:6], 1)
-    error = refused(at, "Fay", leaster("Ann", tricks=with_fay))
+    error = rule_error(at, leaster("Ann", tricks=with_fay), "Fay")
     assert (error.field, error.message) == ("tricks", "Fay is not playing in this hand.")
-    error = refused(at, "Fay", leaster("Ann", tricks=dict.fromkeys(NAMES[:4], 1)))
+    error = rule_error(at, leaster("Ann", tricks=dict.fromkeys(NAMES[:4], 1)), "Fay")
     assert (error.field, error.message) == (
         "tricks",
         "Give tricks for every player; Eve is missing.",
@@ -297,12 +285,12 @@ def test_leaster_points_and_tricks_name_only_the_hands_players() -> None:
 @pytest.mark.parametrize(
     ("options", "entry", "field", "who"),
     [
-        ({}, pick("Fay", 75), "picker", "Fay"),
-        ({}, pick("gus", 75), "picker", "gus"),
-        ({}, pick("Ann", 75, partner="Fay"), "partner", "Fay"),
-        ({}, pick("Ann", 75, partner="Gus"), "partner", "Gus"),
-        ({}, pick("Ann", 75, partner="Bob", cracked_by="Fay"), "cracked_by", "Fay"),
-        ({}, pick("Ann", 75, cracked_by="GUS"), "cracked_by", "GUS"),
+        ({}, pick("Fay", None, 75), "picker", "Fay"),
+        ({}, pick("gus", None, 75), "picker", "gus"),
+        ({}, pick("Ann", "Fay", 75), "partner", "Fay"),
+        ({}, pick("Ann", "Gus", 75), "partner", "Gus"),
+        ({}, pick("Ann", "Bob", 75, cracked_by="Fay"), "cracked_by", "Fay"),
+        ({}, pick("Ann", None, 75, cracked_by="GUS"), "cracked_by", "GUS"),
         ({"no_bid": NoBid.LEASTER}, leaster("Fay"), "winner", "Fay"),
         ({"no_bid": NoBid.LEASTER}, leaster(" gus "), "winner", "gus"),
     ],
@@ -313,12 +301,12 @@ def test_a_player_sitting_out_is_refused(
     # Seven seated, Gus deals: Fay and Gus sit out.
     at = seated(7, **options)
     assert at.sitting_out("Gus") == ("Fay", "Gus")
-    error = refused(at, "Gus", entry)
+    error = rule_error(at, entry, "Gus")
     assert (error.field, error.message) == (field, f"{who} is not playing in this hand.")
 
 
 def test_a_dealer_not_seated_for_the_hand_is_refused() -> None:
-    error = refused(seated(5), "Fay", pick("Ann", 75))
+    error = rule_error(seated(5), pick("Ann", None, 75), "Fay")
     assert (error.field, error.message) == ("dealer", "Fay is not playing in this session.")
 
 
@@ -327,30 +315,30 @@ def test_a_dealer_not_seated_for_the_hand_is_refused() -> None:
 
 def test_when_the_dealer_sits_out_the_last_bidder_is_forced() -> None:
     at = seated(6)
-    hand = validate_hand(at, "Fay", pick("Eve", 45, partner="Ann", forced=True))
+    hand = validate_hand(at, "Fay", pick("Eve", "Ann", 45, forced=True))
     assert (hand.picker, hand.forced) == ("Eve", True)
-    error = refused(at, "Fay", pick("Ann", 45, forced=True))
+    error = rule_error(at, pick("Ann", None, 45, forced=True), "Fay")
     assert error.field == "forced"
     assert error.message == (
         "Only the last to bid is forced to pick: Fay dealt and sat out, so Eve was forced, not Ann."
     )
     # The dealer sat out, so can't be the forced picker either.
-    error = refused(at, "Fay", pick("Fay", 45, forced=True))
+    error = rule_error(at, pick("Fay", None, 45, forced=True), "Fay")
     assert (error.field, error.message) == ("picker", "Fay is not playing in this hand.")
 
 
 def test_seven_seated_the_last_bidder_before_the_sitting_out_pair_is_forced() -> None:
     at = seated(7)
-    assert validate_hand(at, "Cat", pick("Ann", 45, forced=True)).forced
-    error = refused(at, "Cat", pick("Gus", 45, forced=True))
+    assert validate_hand(at, "Cat", pick("Ann", None, 45, forced=True)).forced
+    error = rule_error(at, pick("Gus", None, 45, forced=True), "Cat")
     assert error.field == "forced"
     assert "so Ann was forced, not Gus" in error.message
 
 
 def test_when_the_dealer_plays_only_the_dealer_is_forced() -> None:
     at = seated(6, sitting_out=SittingOut.NONE)
-    assert validate_hand(at, "Fay", pick("Fay", 45, forced=True)).forced
-    error = refused(at, "Fay", pick("Eve", 45, forced=True))
+    assert validate_hand(at, "Fay", pick("Fay", None, 45, forced=True)).forced
+    error = rule_error(at, pick("Eve", None, 45, forced=True), "Fay")
     assert (error.field, error.message) == (
         "forced",
         "Only the dealer is forced to pick, and Fay dealt, not Eve.",
@@ -376,12 +364,12 @@ def test_crack_order_when_the_dealer_sits_out(
     count: int, dealer: str, picker: str, cracker: str, allowed: bool
 ) -> None:
     at = seated(count)
-    entry = pick(picker, 75, cracked_by=cracker)
+    entry = pick(picker, None, 75, cracked_by=cracker)
     if allowed:
         hand = validate_hand(at, dealer, entry)
         assert score_sheet(at, [hand]).results[0].multiplier == 2
     else:
-        error = refused(at, dealer, entry)
+        error = rule_error(at, entry, dealer)
         assert (error.field, error.message) == (
             "cracked_by",
             f"{cracker} bid before {picker}, so {cracker} can't crack.",
@@ -426,18 +414,18 @@ def test_next_dealer_after_a_seat_change(
     assert at.next_dealer(last_dealer, FIVE) == dealer
     # The sheet finds the same from the last hand, played with the old seats.
     old = Table(seats=FIVE)
-    last = validate_hand(old, last_dealer, pick("Ann", 75))
+    last = validate_hand(old, last_dealer, pick("Ann", None, 75))
     assert last.seats == FIVE
     assert score_sheet(at, [last]).next_dealer == dealer
 
 
 def test_next_dealer_follows_each_hands_own_seats_through_several_changes() -> None:
     first = seated(5)
-    hands = [validate_hand(first, "Eve", pick("Ann", 75))]
+    hands = [validate_hand(first, "Eve", pick("Ann", None, 75))]
     second = change_seats(first, ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"], len(hands))
     assert score_sheet(second, hands).next_dealer == "Fay"
     assert score_sheet(second, hands).sitting_out_next == ("Fay",)
-    hands.append(validate_hand(second, "Fay", pick("Ann", 75)))
+    hands.append(validate_hand(second, "Fay", pick("Ann", None, 75)))
     third = change_seats(second, ["Bob", "Cat", "Dan", "Eve"], len(hands))
     # Fay (the dealer) and Ann (next after Fay) left: Bob deals.
     assert score_sheet(third, hands).next_dealer == "Bob"
@@ -568,7 +556,7 @@ def test_rounds_count_the_seats_now() -> None:
     with pytest.raises(SessionComplete):
         bigger.check_room_for_hand(14)
     # The sheet of 10 hands played at five is not complete once seven are seated.
-    hands = [validate_hand(at, FIVE[i % 5], pick("Ann", 75)) for i in range(10)]
+    hands = [validate_hand(at, FIVE[i % 5], pick("Ann", None, 75)) for i in range(10)]
     assert score_sheet(at, hands).complete
     assert score_sheet(at, hands).next_dealer is None
     sheet = score_sheet(bigger, hands)
@@ -584,14 +572,14 @@ def six_then_gus_for_fay() -> tuple[Table, list[Hand]]:
     """Six seated, Fay deals first; after two hands Fay leaves and Gus sits down after Bob."""
     six = Table(seats=NAMES[:6], first_dealer="Fay")
     hands = [
-        validate_hand(six, "Fay", pick("Ann", 70, partner="Bob")),
-        validate_hand(six, "Ann", pick("Fay", 95, partner="Eve")),
+        validate_hand(six, "Fay", pick("Ann", "Bob", 70)),
+        validate_hand(six, "Ann", pick("Fay", "Eve", 95)),
     ]
     now = change_seats(six, ["Ann", "Bob", "Gus", "Cat", "Dan", "Eve"], len(hands))
     sheet = score_sheet(now, hands)
     assert sheet.next_dealer == "Bob"
     assert sheet.sitting_out_next == ("Bob",)
-    hands.append(validate_hand(now, sheet.next_dealer, pick("Gus", 61)))
+    hands.append(validate_hand(now, sheet.next_dealer, pick("Gus", None, 61)))
     return now, hands
 
 
@@ -627,7 +615,7 @@ def test_players_who_left_keep_their_totals_and_are_marked() -> None:
 
 def test_a_newcomer_is_named_before_playing_and_one_who_only_sat_out_is_not() -> None:
     six = Table(seats=NAMES[:6], first_dealer="Fay")
-    hands = [validate_hand(six, "Fay", pick("Ann", 70, partner="Bob"))]
+    hands = [validate_hand(six, "Fay", pick("Ann", "Bob", 70))]
     # Fay only sat out, then left; Hal arrives last.
     now = change_seats(six, ["Ann", "Bob", "Cat", "Dan", "Eve", "Hal"], 1)
     sheet = score_sheet(now, hands)
@@ -643,9 +631,9 @@ def test_a_newcomer_is_named_before_playing_and_one_who_only_sat_out_is_not() ->
 
 def test_named_order_is_the_first_hands_seats_then_later_arrivals_in_order() -> None:
     five = seated(5)
-    hands = [validate_hand(five, "Ann", pick("Bob", 75, partner="Cat"))]
+    hands = [validate_hand(five, "Ann", pick("Bob", "Cat", 75))]
     with_gus = change_seats(five, ["Gus", "Ann", "Bob", "Cat", "Dan", "Eve"], 1)
-    hands.append(validate_hand(with_gus, "Bob", pick("Gus", 75, partner="Eve")))
+    hands.append(validate_hand(with_gus, "Bob", pick("Gus", "Eve", 75)))
     with_fay = change_seats(with_gus, ["Gus", "Fay", "Ann", "Bob", "Cat", "Dan", "Eve"], 2)
     sheet = score_sheet(with_fay, hands)
     assert sheet.named == ("Ann", "Bob", "Cat", "Dan", "Eve", "Gus", "Fay")

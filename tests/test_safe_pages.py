@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from .helpers import Api, pick
-from .test_forms import (
+from .helpers.api import Api, pick, session_with
+from .helpers.pages import (
     FormPage,
     filled,
     get_page,
     hands_path,
     html_page,
     redirected_page,
-    session_with,
     sheet_path,
 )
 

@@ -10,17 +10,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .conftest import second_worker
-from .helpers import SEATS, Api, pick
+from .helpers.api import SEATS, Api, pick, session_with
+from .helpers.database import second_worker
 
 HANDS = [pick("Ann", "Bob", 75), pick("Bob", "Cat", 30), pick("Cat", None, 95)]
-
-
-def session_with(api: Api, hands: list[dict[str, Any]] = HANDS, **given: Any) -> int:
-    session_id: int = api.new_session(**given)["id"]
-    for hand in hands:
-        api.record(session_id, **hand)
-    return session_id
 
 
 def hands_of(api: Api, session_id: int) -> list[tuple[int, str | None, int | None]]:
@@ -50,7 +43,7 @@ def test_every_write_grows_the_version_and_the_etag_follows(api: Api, client: Fl
 
 
 def test_a_known_etag_is_answered_not_modified(client: FlaskClient, api: Api) -> None:
-    session_id = session_with(api)
+    session_id = session_with(api, HANDS)
     etag = client.get(f"/api/sessions/{session_id}").headers["ETag"]
     unchanged = client.get(f"/api/sessions/{session_id}", headers={"If-None-Match": etag})
     assert (unchanged.status_code, unchanged.data) == (304, b"")
@@ -73,7 +66,7 @@ def test_a_known_etag_is_answered_not_modified(client: FlaskClient, api: Api) ->
 def test_a_stale_if_match_is_refused_and_changes_nothing(
     client: FlaskClient, api: Api, method: str, path: str, body: Any
 ) -> None:
-    session_id = session_with(api)
+    session_id = session_with(api, HANDS)
     before = api.session(session_id)
     stale = f'"{before["version"] - 1}"'
     response = getattr(client, method)(
@@ -95,7 +88,7 @@ def test_a_stale_if_match_is_refused_and_changes_nothing(
 
 
 def test_if_match_that_is_no_version_is_refused(client: FlaskClient, api: Api) -> None:
-    session_id = session_with(api)
+    session_id = session_with(api, HANDS)
     response = client.post(
         f"/api/sessions/{session_id}/hands", json=HANDS[0], headers={"If-Match": '"abc"'}
     )
@@ -109,7 +102,7 @@ def test_if_match_that_is_no_version_is_refused(client: FlaskClient, api: Api) -
 def test_a_repeated_post_records_one_hand_and_answers_the_same(
     client: FlaskClient, api: Api
 ) -> None:
-    session_id = session_with(api)
+    session_id = session_with(api, HANDS)
     headers = {"Idempotency-Key": "hand-4-from-phone-1"}
     answers = [
         client.post(
@@ -123,7 +116,7 @@ def test_a_repeated_post_records_one_hand_and_answers_the_same(
 
 
 def test_a_key_used_for_another_request_is_a_conflict(client: FlaskClient, api: Api) -> None:
-    session_id = session_with(api)
+    session_id = session_with(api, HANDS)
     headers = {"Idempotency-Key": "k1"}
     path = f"/api/sessions/{session_id}/hands"
     assert client.post(path, json=pick("Dan", "Eve", 60), headers=headers).status_code == 201
@@ -137,7 +130,7 @@ def test_a_key_used_for_another_request_is_a_conflict(client: FlaskClient, api: 
 
 @pytest.mark.parametrize("key", ["", "x" * 101, "with space", "tab\tkey", "é"])
 def test_a_malformed_key_is_refused(client: FlaskClient, api: Api, key: str) -> None:
-    session_id = session_with(api)
+    session_id = session_with(api, HANDS)
     response = client.post(
         f"/api/sessions/{session_id}/hands",
         json=HANDS[0],
@@ -189,7 +182,7 @@ def test_every_kind_of_write_is_safe_to_repeat(client: FlaskClient, api: Api) ->
 
 
 def test_keys_are_kept_in_the_database(app: Flask, api: Api) -> None:
-    session_id = session_with(api)
+    session_id = session_with(api, HANDS)
     headers = {"Idempotency-Key": "survives-a-restart"}
     first = app.test_client().post(
         f"/api/sessions/{session_id}/hands", json=HANDS[0], headers=headers
@@ -226,7 +219,7 @@ def test_history_lists_every_change_newest_first(client: FlaskClient, api: Api) 
 
 
 def test_undo_puts_a_hand_back_as_it_was(client: FlaskClient, api: Api) -> None:
-    session_id = session_with(api)
+    session_id = session_with(api, HANDS)
     api.replace(session_id, 2, **pick("Bob", "Cat", 61))
     api.delete(session_id, 1)
     assert hands_of(api, session_id) == [(1, "Bob", 61), (2, "Cat", 95)]
@@ -251,13 +244,13 @@ def test_undo_puts_a_hand_back_as_it_was(client: FlaskClient, api: Api) -> None:
 
 
 def test_undo_of_an_add_removes_the_hand(client: FlaskClient, api: Api) -> None:
-    session_id = session_with(api)
+    session_id = session_with(api, HANDS)
     assert client.post(f"/api/sessions/{session_id}/history/0/restore").status_code == 200
     assert hands_of(api, session_id) == [(1, "Ann", 75), (2, "Bob", 30)]
 
 
 def test_undo_of_a_change_overtaken_by_another_is_refused(client: FlaskClient, api: Api) -> None:
-    session_id = session_with(api)
+    session_id = session_with(api, HANDS)
     api.replace(session_id, 3, **pick("Cat", None, 100))
     api.replace(session_id, 3, **pick("Cat", None, 20))
     before = api.session(session_id)
@@ -276,7 +269,7 @@ def test_undo_of_a_change_overtaken_by_another_is_refused(client: FlaskClient, a
 def test_a_deleted_session_goes_to_the_trash_and_comes_back_whole(
     client: FlaskClient, api: Api
 ) -> None:
-    session_id = session_with(api, name="Friday")
+    session_id = session_with(api, HANDS, name="Friday")
     api.replace(session_id, 1, **pick("Ann", "Bob", 45))
     kept = api.session(session_id)
     history = client.get(f"/api/sessions/{session_id}/history").json
@@ -306,8 +299,8 @@ def test_a_deleted_sessions_id_never_names_another_session(
     """A hand sent to a deleted session's id (from a phone that still has it open, the outbox,
     a script) lands nowhere, and the session comes back from the trash under its own id, even
     when newer sessions were started meanwhile, by this server or after a restart."""
-    kept = session_with(api, name="Friday")
-    deleted = session_with(api, name="Saturday")
+    kept = session_with(api, HANDS, name="Friday")
+    deleted = session_with(api, HANDS, name="Saturday")
     assert client.delete(f"/api/sessions/{deleted}").status_code == 204
     newer = api.new_session(name="Sunday")["id"]
     with second_worker(app) as restarted:

@@ -4,79 +4,18 @@ and however often its seats changed."""
 
 from __future__ import annotations
 
-import random
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
-from scorekeeper import rules
-from scorekeeper.sessions import loading, rows, writes
-from scorekeeper.sessions.extensions import db
+from harness.sessions import COMERS, SIX, session_of
 
-from .conftest import BACKENDS, database_url, fresh_app
+from .helpers.database import BACKENDS, NewApp, database_url, statements, statements_for
 
-SIX = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
-COMERS = ["Gus", "Hal", "Ida", "Jon"]
 MAX_STATEMENTS = 8
-
-
-def seat_order(rng: random.Random) -> list[str]:
-    """Four to eight of everyone, in any order: some of the six leave, newcomers arrive."""
-    everyone = SIX + COMERS
-    return rng.sample(everyone, rng.randint(4, 8))
-
-
-def session_of(hand_count: int, change_every: int = 0, seed: int = 6) -> int:
-    """A session of six seated, with `hand_count` hands, each dealt in rotation and picked by
-    one of its players; every `change_every` hands (0: never) the seats change. One write for
-    each hand and each change, as a request would make."""
-    rng = random.Random(seed)
-    with writes.roster_write():
-        session_id: int = rows.new_session("", SIX, 0, None, rules.Options()).id
-    for number in range(hand_count):
-        if change_every and number and number % change_every == 0:
-            with writes.session_write(session_id) as write:
-                write.update(None, None, seat_order(rng))
-        with writes.session_write(session_id) as write:
-            order = loading.table_of(write.session).bidding_order(write.tail().next_dealer)
-            picker, partner = rng.sample(order, 2)
-            entry = rules.HandInput(
-                kind="pick",
-                picker=picker,
-                partner=rng.choice([partner, None]),
-                picking_points=rng.randrange(2, 119),
-            )
-            write.record_hand(entry, None)
-    return session_id
-
-
-def statements(app: Flask, request: Callable[[], int], expected: int) -> int:
-    """Statements sent to the database while `request` runs once (its answer's status is
-    `expected`); the BEGIN, COMMIT and ROLLBACK around them are not counted."""
-    sent: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
-            sent.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        assert request() == expected
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    return len(sent)
-
-
-def reading(app: Flask, client: FlaskClient, path: str) -> int:
-    assert client.get(path).status_code == 200
-    return statements(app, lambda: client.get(path).status_code, 200)
 
 
 def four_sessions() -> list[int]:
@@ -94,10 +33,10 @@ def same_at_any_length(counts: list[int]) -> None:
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def sessions_to_read(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, new_app: NewApp
 ) -> Iterator[tuple[Flask, list[int]]]:
     """An app with `four_sessions()`, for tests that only read them."""
-    with fresh_app(database_url(request.param, tmp_path_factory.mktemp("db"))) as app:
+    with new_app(database_url(request.param, tmp_path_factory.mktemp("db"))) as app:
         with app.app_context():
             sessions = four_sessions()
         yield app, sessions
@@ -147,7 +86,7 @@ def test_the_scoresheet_takes_the_same_statements_at_any_length_and_seats(
 ) -> None:
     app, sessions = sessions_to_read
     client = app.test_client()
-    counts = [reading(app, client, path.format(session_id)) for session_id in sessions]
+    counts = [statements_for(app, client, path.format(session_id)) for session_id in sessions]
     assert counts == [counts[0]] * 4
     assert 0 < counts[0] <= MAX_STATEMENTS
 
@@ -157,7 +96,9 @@ def test_the_record_page_takes_the_same_statements_at_any_length(
 ) -> None:
     app, sessions = sessions_to_read
     client = app.test_client()
-    counts = [reading(app, client, f"/sessions/{session_id}/hands/new") for session_id in sessions]
+    counts = [
+        statements_for(app, client, f"/sessions/{session_id}/hands/new") for session_id in sessions
+    ]
     same_at_any_length(counts)
     assert 0 < max(counts) <= 2 * MAX_STATEMENTS
 

@@ -15,7 +15,7 @@ from scorekeeper.sessions import loading
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Hand, Session, complete_when
 
-from .helpers import Api, pick
+from .helpers.api import Api, pick
 
 
 @pytest.mark.parametrize("ended", [False, True])

@@ -24,10 +24,10 @@ from scorekeeper.insights.dates import DateRange
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, Session
 
-from .any_table import PLAYED, TOTALS, WON, play_the_night
-from .helpers import Api, pick
-from .test_csv_export import house_rules_night
-from .test_pages import Page, page, statements_for
+from .helpers.api import Api, pick
+from .helpers.database import statements_for
+from .helpers.pages import Page, page
+from .helpers.tables import PLAYED, TOTALS, WON, house_rules_night, play_the_night
 
 SEASON: list[dict[str, Any]] = [
     {

@@ -10,9 +10,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .helpers import SEATS, Api, pick
-from .test_pages import Page, page, session_with
-from .test_seat_budgets import statements
+from .helpers.api import SEATS, Api, pick, session_with
+from .helpers.database import statements
+from .helpers.pages import Page, page
 
 SIX = [*SEATS, "Fay"]
 SHEET_REGIONS = ["sheet-progress", "sheet-next", "sheet-totals", "sheet-hands"]

@@ -2,30 +2,25 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
+from sqlalchemy import select
 
-from scorekeeper import create_app
+from harness.browser import chromium_path
+from scorekeeper import rules
+from scorekeeper.exchange import rule_sets as saved_rule_sets
 from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Player
+
+from ..helpers.api import SEATS
+from ..helpers.browser import api, app_on_new_database, serving, session_with_hands
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 PHONE = {"width": 390, "height": 844}
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -71,34 +66,11 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
-@contextmanager
-def app_on_new_database(folder: Path) -> Iterator[Flask]:
-    """An app with its tables made in a new SQLite database in `folder`."""
-    database = folder / "scorekeeper.sqlite3"
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "b"})
-    with app.app_context():
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.engine.dispose()
-
-
 @pytest.fixture(scope="session")
 def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     """One app and database for the browser tests; each test starts sessions of its own."""
     with app_on_new_database(tmp_path_factory.mktemp("browser")) as app:
         yield app
-
-
-@contextmanager
-def serving(app: Flask) -> Iterator[str]:
-    """The app served on a free local port, in a thread; yields its URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
 
 
 @pytest.fixture(scope="session")
@@ -120,16 +92,43 @@ def shot(request: pytest.FixtureRequest) -> Any:
     return take
 
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-
-
-def axe_violations(page: Any) -> list[str]:
-    """What axe-core finds wrong with the page as it stands, one line a rule and element."""
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.evaluate(AXE.read_text(encoding="utf-8"))
-    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [
-        f"{violation['id']} ({violation['impact']}): {node['target']} {violation['help']}"
-        for violation in results["violations"]
-        for node in violation["nodes"]
-    ]
+@pytest.fixture(scope="module")
+def pages(base_url: str, live_app: Flask) -> dict[str, str]:
+    """Each page's name and path, with a session of three hands, a rule set and a deleted
+    session to show."""
+    sid = session_with_hands(base_url, "Pages")
+    thrown = api(base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 1})
+    api(base_url, "DELETE", f"/api/sessions/{thrown['id']}")
+    with live_app.app_context():
+        rule_set_id = saved_rule_sets.save("Pages house rules", rules.Options()).id
+        player_id = db.session.scalars(select(Player.id).where(Player.name == "Ann")).one()
+    staked = session_with_hands(base_url, "Pages")
+    api(base_url, "PATCH", f"/api/sessions/{staked}", {"rules": {"stake": 25}})
+    api(base_url, "PATCH", f"/api/sessions/{staked}", {"players": SEATS[1:]})
+    ended = session_with_hands(base_url, "Pages")
+    api(base_url, "PATCH", f"/api/sessions/{ended}", {"ended": True})
+    return {
+        "home": "/",
+        "sessions": "/sessions",
+        "new-session": "/sessions/new",
+        "scoresheet": f"/sessions/{sid}",
+        "record-hand": f"/sessions/{sid}/hands/new",
+        "edit-hand": f"/sessions/{sid}/hands/2/edit",
+        "delete-hand": f"/sessions/{sid}/hands/2/delete",
+        "delete-session": f"/sessions/{sid}/delete",
+        "seats": f"/sessions/{sid}/seats",
+        "seats-after-a-leaver": f"/sessions/{staked}/seats",
+        "ended-scoresheet": f"/sessions/{ended}",
+        "rename-rounds": f"/sessions/{sid}/edit",
+        "settle-up": f"/sessions/{sid}/settle-up",
+        "season-settle-up": "/settle-up",
+        "changes": f"/sessions/{sid}/changes",
+        "leaderboard": "/leaderboard",
+        "player": f"/players/{player_id}",
+        "rule-sets": "/rule-sets",
+        "share": f"/rule-sets/{rule_set_id}/share",
+        "settings": "/settings",
+        "import": "/sessions/import",
+        "trash": "/trash",
+        "not-found": "/no-such-page",
+    }

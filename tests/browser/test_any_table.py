@@ -3,31 +3,10 @@ at 320, 390 and 768 px wide, checked against the API, with axe on every page it 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import axe_violations
-from .test_table import api, chip, group
-
-Shot = Callable[..., Path]
-# Controls a thumb taps: each at least 44 px high and wide.
-TARGETS = (
-    ".btn, .chip, .toggle, input[type=text], select, .seats button, .table-seats .move, "
-    ".grid .change a"
-)
-
-
-def checked(page: Page, width: int) -> None:
-    """No sideways scrolling, every control big enough to tap, and nothing axe finds wrong."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    for control in page.locator(TARGETS).all():
-        if control.is_visible():
-            box = control.bounding_box()
-            assert box is not None and box["height"] >= 44 and box["width"] >= 44, control
-    assert axe_violations(page) == []
+from ..helpers.browser import Shot, api, checked, chip, group, seat
 
 
 def clear_of_the_save_bar(page: Page, last: Locator) -> None:
@@ -37,10 +16,6 @@ def clear_of_the_save_bar(page: Page, last: Locator) -> None:
     box = last.bounding_box()
     assert bar is not None and box is not None
     assert box["y"] + box["height"] <= bar["y"]
-
-
-def seat(page: Page, number: int) -> Locator:
-    return page.get_by_label(f"Seat {number}", exact=True)
 
 
 def record(page: Page, picker: str, partner: str, points: str) -> None:

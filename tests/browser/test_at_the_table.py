@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .test_table import SEATS, Shot, Taps, api, chip, totals_on_page
+from ..helpers.api import SEATS
+from ..helpers.browser import Shot, Taps, api, chip, drawn_at_its_centre, totals_on_page
 
 ZERO = dict.fromkeys(SEATS, 0)
 BOB_AND_CAT_WIN = {"Ann": -1, "Bob": 2, "Cat": 1, "Dan": -1, "Eve": -1}
@@ -163,22 +164,6 @@ def test_the_save_bar_never_covers_an_option(page: Page, base_url: str, shot: Sh
                 # Scrolled as far as the page goes, the option sits above the bar.
                 raise AssertionError(f"{option} under the Save bar at {width}x{height}")
         shot(page, f"record-hand-bottom-{width}x{height}")
-
-
-def drawn_at_its_centre(page: Page, name: str) -> bool:
-    """Whether the link named `name`, scrolled to the end of the page, is what a tap on its
-    centre reaches."""
-    link = page.get_by_role("link", name=name, exact=True)
-    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-    return bool(
-        link.evaluate(
-            """link => {
-                const box = link.getBoundingClientRect();
-                const x = box.x + box.width / 2, y = box.y + box.height / 2;
-                return link.contains(document.elementFromPoint(x, y));
-            }"""
-        )
-    )
 
 
 def test_cancel_and_delete_are_tapped_where_they_are_drawn_and_cancel_saves_nothing(

@@ -4,14 +4,12 @@ form's rules that moved from an inline style into the stylesheet still apply."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 from urllib.request import Request, urlopen
 
 from playwright.sync_api import ConsoleMessage, Page, expect
 
-Shot = Callable[..., Path]
+from ..helpers.browser import Shot
 
 
 def api(base_url: str, path: str, body: dict[str, Any]) -> Any:

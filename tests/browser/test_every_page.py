@@ -4,23 +4,12 @@ least 44x44 px, a meta description, and nothing axe-core finds wrong."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 from urllib.request import urlopen
 
 import pytest
-from flask import Flask
 from playwright.sync_api import Page
-from sqlalchemy import select
 
-from scorekeeper import rules
-from scorekeeper.exchange import rule_sets as saved_rule_sets
-from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import Player
-
-from .conftest import app_on_new_database, axe_violations, serving
-from .test_table import SEATS, Shot, api
-
-WIDTHS = (320, 390, 768)
+from ..helpers.browser import NAMES, WIDTHS, Shot, app_on_new_database, axe_violations, serving
 
 # Targets smaller than 44x44 px, as WCAG 2.5.8 allows only for a link inside a sentence of
 # running text (its "inline" exception): a link in a paragraph with words of its own around it.
@@ -57,63 +46,6 @@ SMALL_TARGETS = """
 """
 
 
-def session_with_hands(base_url: str) -> dict[str, Any]:
-    session = api(
-        base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 0, "name": "Pages"}
-    )
-    for picker, partner, points in (("Ann", "Bob", 75), ("Bob", "Cat", 30), ("Cat", "Dan", 95)):
-        api(
-            base_url,
-            "POST",
-            f"/api/sessions/{session['id']}/hands",
-            {"kind": "pick", "picker": picker, "partner": partner, "picking_points": points},
-        )
-    return session
-
-
-@pytest.fixture(scope="module")
-def pages(base_url: str, live_app: Flask) -> dict[str, str]:
-    """Each page's name and path, with a session of three hands, a rule set and a deleted
-    session to show."""
-    session = session_with_hands(base_url)
-    thrown = api(base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 1})
-    api(base_url, "DELETE", f"/api/sessions/{thrown['id']}")
-    with live_app.app_context():
-        rule_set_id = saved_rule_sets.save("Pages house rules", rules.Options()).id
-        player_id = db.session.scalars(select(Player.id).where(Player.name == "Ann")).one()
-    sid = session["id"]
-    staked = session_with_hands(base_url)
-    api(base_url, "PATCH", f"/api/sessions/{staked['id']}", {"rules": {"stake": 25}})
-    api(base_url, "PATCH", f"/api/sessions/{staked['id']}", {"players": SEATS[1:]})
-    ended = session_with_hands(base_url)
-    api(base_url, "PATCH", f"/api/sessions/{ended['id']}", {"ended": True})
-    return {
-        "home": "/",
-        "sessions": "/sessions",
-        "new-session": "/sessions/new",
-        "scoresheet": f"/sessions/{sid}",
-        "record-hand": f"/sessions/{sid}/hands/new",
-        "edit-hand": f"/sessions/{sid}/hands/2/edit",
-        "delete-hand": f"/sessions/{sid}/hands/2/delete",
-        "delete-session": f"/sessions/{sid}/delete",
-        "seats": f"/sessions/{sid}/seats",
-        "seats-after-a-leaver": f"/sessions/{staked['id']}/seats",
-        "ended-scoresheet": f"/sessions/{ended['id']}",
-        "rename-rounds": f"/sessions/{sid}/edit",
-        "settle-up": f"/sessions/{sid}/settle-up",
-        "season-settle-up": "/settle-up",
-        "changes": f"/sessions/{sid}/changes",
-        "leaderboard": "/leaderboard",
-        "player": f"/players/{player_id}",
-        "rule-sets": "/rule-sets",
-        "share": f"/rule-sets/{rule_set_id}/share",
-        "settings": "/settings",
-        "import": "/sessions/import",
-        "trash": "/trash",
-        "not-found": "/no-such-page",
-    }
-
-
 def check_at_widths(page: Page, name: str, shot: Shot) -> list[str]:
     found: list[str] = []
     for width in WIDTHS:
@@ -130,14 +62,6 @@ def check_at_widths(page: Page, name: str, shot: Shot) -> list[str]:
     if description.count() != 1 or not description.get_attribute("content"):
         found.append(f"{name}: no meta description")
     return found
-
-
-NAMES = [
-    "home", "sessions", "new-session", "scoresheet", "record-hand", "edit-hand", "delete-hand",
-    "delete-session", "seats", "seats-after-a-leaver", "ended-scoresheet", "rename-rounds",
-    "settle-up", "season-settle-up", "changes", "leaderboard",
-    "player", "rule-sets", "share", "settings", "import", "trash", "not-found",
-]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NAMES)

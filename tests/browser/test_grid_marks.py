@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .test_table import SEATS, Shot, api
+from ..helpers.api import SEATS
+from ..helpers.browser import Shot, api
 
 
 def test_a_saved_row_keeps_the_not_seated_hatching(page: Page, base_url: str, shot: Shot) -> None:

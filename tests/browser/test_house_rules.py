@@ -3,17 +3,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import axe_violations
-from .test_table import SEATS, Taps, api, assert_phone_friendly, chip, group
-
-Shot = Callable[..., Path]
-WIDTHS = [320, 390, 768]
+from ..helpers.api import SEATS
+from ..helpers.browser import (
+    WIDTHS,
+    Shot,
+    Taps,
+    api,
+    assert_phone_friendly,
+    axe_violations,
+    chip,
+    group,
+)
 
 
 def fits_on_screen(page: Page, target: str) -> None:

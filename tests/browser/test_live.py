@@ -6,18 +6,15 @@ The table view is seen at phone, tablet and TV size and checked with axe-core.""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 
-from .conftest import axe_violations
-from .test_table import SEATS, api, chip, totals_on_page
+from ..helpers.browser import Shot, api, axe_violations, chip, session_with_hands, totals_on_page
 
-Shot = Callable[..., Path]
 # A poll every 2 s, then the page fetched again and swapped: the budget with time to spare.
 LIVE_WITHIN_S = 2.5
 # A mark that a reload would lose, and the time (ms since the epoch) of the last live update.
@@ -25,6 +22,7 @@ MARK = """() => {
     window.liveMark = "no reload";
     document.addEventListener("live:updated", () => { window.liveAt = Date.now(); });
 }"""
+LIVE_HANDS = (("Cat", "Dan", 75), ("Dan", "Eve", 40), ("Eve", "Ann", 90))
 NOT_RELOADED = "[performance.getEntriesByType('navigation').length, window.liveMark]"
 # The page's clock from a fixed time, standing still but when a test runs it on.
 CLOCK_START = datetime(2026, 3, 6, 19, 30, tzinfo=UTC)
@@ -38,13 +36,6 @@ COUNT_POLLS = """(() => {
         return fetch(resource, ...rest).finally(() => { window.polls.answered += 1; });
     };
 })()"""
-
-
-def session_with_hands(base_url: str, name: str) -> int:
-    session = api(base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 0, "name": name})
-    for picker, partner, points in (("Cat", "Dan", 75), ("Dan", "Eve", 40), ("Eve", "Ann", 90)):
-        record(base_url, int(session["id"]), picker, partner, points)
-    return int(session["id"])
 
 
 def record(base_url: str, session_id: int, picker: str, partner: str, points: int) -> None:
@@ -104,7 +95,7 @@ def other_phone(browser: Browser, browser_context_args: dict[str, Any]) -> Itera
 def test_a_hand_recorded_on_another_phone_shows_within_2_seconds(
     page: Page, other_phone: Page, base_url: str, shot: Shot
 ) -> None:
-    session_id = session_with_hands(base_url, "Two phones live")
+    session_id = session_with_hands(base_url, "Two phones live", LIVE_HANDS)
     page.goto(f"/sessions/{session_id}")
     page.evaluate(MARK)
     page.evaluate("window.scrollTo(0, 300)")
@@ -140,7 +131,7 @@ def test_a_hand_recorded_on_another_phone_shows_within_2_seconds(
 def test_the_table_view_shows_each_new_hand_with_the_api_totals(
     page: Page, base_url: str, shot: Shot
 ) -> None:
-    session_id = session_with_hands(base_url, "Friday at Dan's")
+    session_id = session_with_hands(base_url, "Friday at Dan's", LIVE_HANDS)
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"/sessions/{session_id}/table")
     expect(page.get_by_role("heading", level=1)).to_have_text("Friday at Dan's")
@@ -181,7 +172,7 @@ def test_the_table_view_shows_each_new_hand_with_the_api_totals(
 
 
 def test_the_table_view_in_dark_mode_is_axe_clean(page: Page, base_url: str, shot: Shot) -> None:
-    session_id = session_with_hands(base_url, "Dark room")
+    session_id = session_with_hands(base_url, "Dark room", LIVE_HANDS)
     page.emulate_media(color_scheme="dark")
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"/sessions/{session_id}/table")
@@ -202,7 +193,7 @@ def hide(page: Page, hidden: bool) -> None:
 
 
 def test_polling_pauses_while_the_page_is_hidden(page: Page, base_url: str) -> None:
-    session_id = session_with_hands(base_url, "Hidden")
+    session_id = session_with_hands(base_url, "Hidden", LIVE_HANDS)
     seen = polls(page, session_id)
     stop_the_clock(page)
     page.goto(f"/sessions/{session_id}/table")
@@ -224,7 +215,7 @@ def test_polling_pauses_while_the_page_is_hidden(page: Page, base_url: str) -> N
 
 
 def test_a_poll_that_finds_nothing_new_leaves_the_page_alone(page: Page, base_url: str) -> None:
-    session_id = session_with_hands(base_url, "Nothing new")
+    session_id = session_with_hands(base_url, "Nothing new", LIVE_HANDS)
     seen = polls(page, session_id)
     stop_the_clock(page)
     page.goto(f"/sessions/{session_id}")
@@ -251,7 +242,7 @@ def test_a_poll_that_finds_nothing_new_leaves_the_page_alone(page: Page, base_ur
 
 
 def test_a_control_in_use_is_not_swapped_away(page: Page, base_url: str) -> None:
-    session_id = session_with_hands(base_url, "In use")
+    session_id = session_with_hands(base_url, "In use", LIVE_HANDS)
     page.goto(f"/sessions/{session_id}")
     undo = page.get_by_role("button", name="Undo last hand")
     undo.focus()
@@ -270,7 +261,7 @@ def test_a_control_in_use_is_not_swapped_away(page: Page, base_url: str) -> None
 
 
 def test_offline_polls_keep_the_page_and_a_refresh_asks_at_once(page: Page, base_url: str) -> None:
-    session_id = session_with_hands(base_url, "Offline")
+    session_id = session_with_hands(base_url, "Offline", LIVE_HANDS)
     stop_the_clock(page)
     page.goto(f"/sessions/{session_id}")
     page.context.set_offline(True)

@@ -4,16 +4,11 @@ box is ticked; the box is a target a thumb hits, and axe finds nothing wrong."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from .test_any_table import checked, seat
-from .test_table import api
+from ..helpers.browser import Shot, api, checked, seat
 
-Shot = Callable[..., Path]
 # Names no other browser test seats, so that the live server's other players look like none.
 PLAYERS = ["Orrin", "Tamsin", "Hollis", "Vesper", "Quill"]
 # Orrin spelt with a Cyrillic O, and Quill with a capital I for the l.

@@ -9,13 +9,19 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Dialog, Page, Route, expect
 
-from .conftest import axe_violations
-from .test_table import api, chip
-from .test_two_phones import Shot, at_widths, session_with_hands
+from ..helpers.browser import (
+    UNSENT,
+    Shot,
+    api,
+    at_widths,
+    axe_violations,
+    fill,
+    hands_of,
+    outbox,
+    session_with_hands,
+)
 
 NOT_SENT = "Saved on this phone, not sent yet"
-# What this phone still has to send.
-UNSENT = "window.outbox.entries()"
 # True once the worker has taken the page and kept it, and the page has kept its record form
 # (the caches read anew on each try).
 READY_OFFLINE = """form => {
@@ -26,21 +32,6 @@ READY_OFFLINE = """form => {
 
 # These phones run the service worker, which the other browser tests block.
 pytestmark = pytest.mark.browser_context_args(service_workers="allow")
-
-
-def hands_of(base_url: str, session_id: int) -> list[tuple[int, str, Any, int]]:
-    hands = api(base_url, "GET", f"/api/sessions/{session_id}")["hands"]
-    return [(h["number"], h["picker"], h["partner"], h["picking_points"]) for h in hands]
-
-
-def fill(page: Page, picker: str, partner: str, points: int) -> None:
-    chip(page, "Picker", picker).tap()
-    chip(page, "Partner", partner).tap()
-    page.get_by_label("Picking team points").fill(str(points))
-
-
-def outbox(page: Page) -> Any:
-    return page.locator("#outbox")
 
 
 def test_hands_saved_offline_arrive_once_in_order(page: Page, base_url: str, shot: Shot) -> None:

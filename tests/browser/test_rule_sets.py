@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .conftest import axe_violations
-from .test_table import Shot, assert_phone_friendly
+from ..helpers.browser import Shot, assert_phone_friendly, axe_violations
 
 QUERY = (
     "partner=called_ace&no_bid=doubler&cracking=true&blitzing=true&sitting_out=dealer"

@@ -10,8 +10,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import app_on_new_database, axe_violations, serving
-from .test_table import SEATS, Shot, api, assert_phone_friendly
+from ..helpers.api import SEATS
+from ..helpers.browser import (
+    Shot,
+    api,
+    app_on_new_database,
+    assert_phone_friendly,
+    axe_violations,
+    serving,
+)
 
 
 @pytest.fixture(scope="module")

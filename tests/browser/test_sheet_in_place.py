@@ -11,11 +11,22 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from .conftest import axe_violations
-from .test_at_the_table import drawn_at_its_centre
-from .test_offline import UNSENT, fill, hands_of, outbox
-from .test_table import SEATS, Taps, api, chip, totals_on_page
-from .test_two_phones import Shot, at_widths, session_with_hands
+from ..helpers.api import SEATS
+from ..helpers.browser import (
+    UNSENT,
+    Shot,
+    Taps,
+    api,
+    at_widths,
+    axe_violations,
+    chip,
+    drawn_at_its_centre,
+    fill,
+    hands_of,
+    outbox,
+    session_with_hands,
+    totals_on_page,
+)
 
 # No service worker, as over plain http on the LAN (the conftest's default, said here too).
 pytestmark = pytest.mark.browser_context_args(service_workers="block")

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import app_on_new_database, serving
-from .test_table import SEATS, Shot, api, assert_phone_friendly
+from ..helpers.api import SEATS
+from ..helpers.browser import Shot, api, app_on_new_database, assert_phone_friendly, serving
 
 PASSCODE = "Sheep-1234"
 

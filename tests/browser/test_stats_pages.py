@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -16,12 +15,10 @@ from sqlalchemy import select, update
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, Session
 
-from ..any_table import FIRST_SEATS, HANDS
-from ..helpers import pick
-from .conftest import app_on_new_database, axe_violations, serving
-from .test_table import api
+from ..helpers.api import pick
+from ..helpers.browser import Shot, api, app_on_new_database, axe_violations, serving
+from ..helpers.tables import FIRST_SEATS, HANDS
 
-Shot = Callable[..., Path]
 CLUB = ["Greta", "Hank", "Irma", "Jules", "Kurt", "Lena", "Milo", "Nora"]
 POINTS = [0, 20, 35, 45, 55, 60, 61, 70, 75, 80, 88, 91, 95, 100, 120]
 

@@ -2,66 +2,19 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
-from urllib.request import Request, urlopen
+from playwright.sync_api import Page, expect
 
-from playwright.sync_api import Locator, Page, expect
-
-SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
-Shot = Callable[..., Path]
-
-
-def api(base_url: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = Request(base_url + path, data=data, method=method,
-                      headers={"Content-Type": "application/json"})  # fmt: skip
-    with urlopen(request) as response:
-        return json.loads(response.read() or b"null")
-
-
-class Taps:
-    """Taps on the phone, counted, to hold recording a usual hand to a few taps."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, target: Locator) -> None:
-        target.tap()
-        self.count += 1
-
-
-def group(page: Page, legend: str) -> Locator:
-    return page.get_by_role("group", name=legend)
-
-
-def chip(page: Page, legend: str, name: str) -> Locator:
-    return group(page, legend).get_by_label(name, exact=True)
-
-
-def save(page: Page) -> None:
-    """Tap Save hand and wait for the scoresheet it returns to."""
-    page.get_by_role("button", name="Save hand").tap()
-    expect(page.locator("tr.saved")).to_have_count(1)
-
-
-def totals_on_page(page: Page) -> dict[str, int]:
-    rows = page.locator("table.standings tbody tr")
-    return {
-        rows.nth(i).locator("th").inner_text(): int(rows.nth(i).locator("td.total").inner_text())
-        for i in range(rows.count())
-    }
-
-
-def assert_phone_friendly(page: Page) -> None:
-    """No sideways scrolling outside the score grid, and every control big enough to tap."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    for control in page.locator(".btn, .chip, .toggle, input[type=text], select").all():
-        if control.is_visible():
-            box = control.bounding_box()
-            assert box is not None and box["height"] >= 44, control
+from ..helpers.api import SEATS
+from ..helpers.browser import (
+    Shot,
+    Taps,
+    api,
+    assert_phone_friendly,
+    chip,
+    group,
+    save,
+    totals_on_page,
+)
 
 
 def test_a_session_tapped_through_matches_the_api(page: Page, base_url: str, shot: Shot) -> None:

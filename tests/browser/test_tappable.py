@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from .test_every_page import NAMES, pages  # noqa: F401  (the fixture, for these pages too)
+from ..helpers.browser import NAMES
 
 SCREENS = ((320, 568), (390, 844), (412, 915), (844, 390))
 
@@ -39,7 +39,7 @@ COVERED = """
 @pytest.mark.parametrize("name", NAMES)
 def test_every_control_is_tapped_where_it_is_drawn(
     page: Page,
-    pages: dict[str, str],  # noqa: F811
+    pages: dict[str, str],
     name: str,
 ) -> None:
     page.goto(pages[name])

@@ -4,40 +4,11 @@ is checked with axe-core."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import axe_violations
-from .test_table import SEATS, api, chip
-
-Shot = Callable[..., Path]
-WIDTHS = (320, 390, 768)
-
-
-def session_with_hands(base_url: str, name: str) -> int:
-    session = api(base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 0, "name": name})
-    for picker, partner, points in (("Ann", "Bob", 75), ("Bob", "Cat", 30), ("Cat", "Dan", 95)):
-        api(
-            base_url,
-            "POST",
-            f"/api/sessions/{session['id']}/hands",
-            {"kind": "pick", "picker": picker, "partner": partner, "picking_points": points},
-        )
-    return int(session["id"])
-
-
-def at_widths(page: Page, name: str, shot: Shot) -> None:
-    """Screenshots at each phone and tablet width; no sideways scrolling at any, and nothing
-    axe-core finds wrong."""
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 844})
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        shot(page, f"{name}-{width}", full_page=True)
-        assert axe_violations(page) == []
-    page.set_viewport_size({"width": 390, "height": 844})
+from ..helpers.browser import Shot, api, at_widths, axe_violations, chip, session_with_hands
 
 
 def test_an_edit_from_another_phone_is_shown_and_asked_about(

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import BACKENDS, database_url
-from ..test_migrations import drop_everything
-from .server import TALLY, LiveServer
+from harness.database import drop_everything
+from harness.live_server import TALLY, LiveServer
+
+from ..helpers.database import BACKENDS, database_url
+from .server import FaultServer
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -30,7 +32,7 @@ def tally(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @contextmanager
 def served(database: str) -> Iterator[LiveServer]:
-    server = LiveServer(database)
+    server = FaultServer(database)
     server.fresh_schema()
     server.start()
     try:

@@ -8,16 +8,10 @@ import uuid
 from collections import Counter
 from typing import Any
 
-from .server import (
-    LiveServer,
-    as_sent,
-    assert_check_clean,
-    at_once,
-    integrity,
-    pick_bodies,
-    sent_fields,
-    sorted_bodies,
-)
+from harness.hands import integrity, pick_bodies
+from harness.live_server import LiveServer, at_once
+
+from ..helpers.live import as_sent, assert_check_clean, sent_fields, sorted_bodies
 
 WRITERS = 8
 

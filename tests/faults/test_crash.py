@@ -7,7 +7,10 @@ import threading
 import time
 from typing import Any
 
-from .server import TIMEOUT, LiveServer, as_sent, flask, integrity, pick_bodies, sorted_bodies
+from harness.hands import integrity, pick_bodies
+from harness.live_server import TIMEOUT, LiveServer, flask
+
+from ..helpers.live import as_sent, sorted_bodies
 
 ACKNOWLEDGED_BEFORE_KILL = 25
 

@@ -9,7 +9,10 @@ import uuid
 from itertools import pairwise
 from typing import Any
 
-from .server import LiveServer, assert_check_clean, at_once, integrity, pick_bodies
+from harness.hands import integrity, pick_bodies
+from harness.live_server import LiveServer, at_once
+
+from ..helpers.live import assert_check_clean
 
 WRITERS = 8
 

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from .server import TIMEOUT, Answer, LiveServer
+from harness.live_server import TIMEOUT, Answer, LiveServer
 
 JSON_TYPE = "application/json"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
-from .server import SEATS, LiveServer
+from harness.live_server import SEATS, LiveServer
 
 EVIL = "rebind.attacker.example"
 

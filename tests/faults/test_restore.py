@@ -15,20 +15,10 @@ from typing import Any
 
 import pytest
 
-from .server import (
-    ROOT,
-    TIMEOUT,
-    LiveServer,
-    as_sent,
-    assert_check_clean,
-    at_once,
-    flask,
-    flask_command,
-    integrity,
-    pick_bodies,
-    server_env,
-    sorted_bodies,
-)
+from harness.hands import integrity, pick_bodies
+from harness.live_server import ROOT, TIMEOUT, LiveServer, at_once, flask, flask_command, server_env
+
+from ..helpers.live import as_sent, assert_check_clean, sorted_bodies
 
 # Many batches (a hundred sessions each), so that writers keep coming between them.
 SESSIONS = 600

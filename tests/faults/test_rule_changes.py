@@ -12,8 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..conftest import fresh_app
-from .server import SEATS, Answer, LiveServer, assert_check_clean, at_once, integrity
+from harness.hands import integrity
+from harness.live_server import SEATS, Answer, LiveServer, at_once
+
+from ..helpers.api import without_time
+from ..helpers.database import NewApp
+from ..helpers.live import assert_check_clean
 
 CLIENTS = 8
 WRITES_EACH = 12
@@ -82,14 +86,10 @@ def serial_order(sent: list[Sent]) -> list[Sent]:
     return order + [s for s in sent if s.answer.status >= 300]
 
 
-def without_time(session: Any) -> dict[str, Any]:
-    return {key: value for key, value in session.items() if key != "created_at"}
-
-
-def one_after_another(order: list[Sent], folder: Path) -> Any:
+def one_after_another(order: list[Sent], folder: Path, new_app: NewApp) -> Any:
     """Run the writes one by one, in `order`, on a fresh app of the test process; check each
     answers what it answered on the server and return the session they leave."""
-    with fresh_app(f"sqlite:///{folder / 'serial.sqlite3'}") as app:
+    with new_app(f"sqlite:///{folder / 'serial.sqlite3'}") as app:
         client = app.test_client()
         assert client.post("/api/sessions", json=SESSION).status_code == 201
         for write in order:
@@ -104,7 +104,7 @@ def one_after_another(order: list[Sent], folder: Path) -> Any:
 
 
 def test_rule_changes_among_hands_run_as_one_after_another(
-    server: LiveServer, tmp_path: Path
+    server: LiveServer, tmp_path: Path, new_app: NewApp
 ) -> None:
     session = server.new_session(**SESSION)
     path = f"/api/sessions/{session['id']}"
@@ -171,7 +171,7 @@ def test_rule_changes_among_hands_run_as_one_after_another(
             assert {**rules, "stake": None} == first_hand_rules
     assert final["rules"] == rules
     assert final["settle_up"]["stake"] == rules["stake"]
-    serial = one_after_another(order, tmp_path)
+    serial = one_after_another(order, tmp_path, new_app)
     assert without_time(serial) == without_time({**final, "id": 1})
 
 

@@ -13,8 +13,12 @@ from typing import Any
 
 import pytest
 
-from ..conftest import fresh_app
-from .server import Answer, LiveServer, assert_check_clean, at_once, integrity
+from harness.hands import integrity
+from harness.live_server import Answer, LiveServer, at_once
+
+from ..helpers.api import without_time
+from ..helpers.database import NewApp
+from ..helpers.live import assert_check_clean
 
 CLIENTS = 8
 WRITES_EACH = 12
@@ -96,14 +100,12 @@ def serial_order(sent: list[Sent]) -> list[Sent]:
     return [changes[v] if v in changes else next(hands) for v in range(2, len(sent) + 2)]
 
 
-def without_time(session: Any) -> dict[str, Any]:
-    return {key: value for key, value in session.items() if key != "created_at"}
-
-
-def one_after_another(session: dict[str, Any], order: list[Sent], folder: Path) -> Any:
+def one_after_another(
+    session: dict[str, Any], order: list[Sent], folder: Path, new_app: NewApp
+) -> Any:
     """Run the writes one by one, in `order`, on a fresh app of the test process; check each
     answers what it answered on the server and return the session they leave."""
-    with fresh_app(f"sqlite:///{folder / 'serial.sqlite3'}") as app:
+    with new_app(f"sqlite:///{folder / 'serial.sqlite3'}") as app:
         client = app.test_client()
         assert client.post("/api/sessions", json=session).status_code == 201
         for write in order:
@@ -119,7 +121,7 @@ def one_after_another(session: dict[str, Any], order: list[Sent], folder: Path) 
 
 @pytest.mark.parametrize("table", TABLES.values(), ids=TABLES.keys())
 def test_seat_changes_among_hands_run_as_one_after_another(
-    server: LiveServer, table: Table, tmp_path: Path
+    server: LiveServer, table: Table, tmp_path: Path, new_app: NewApp
 ) -> None:
     session = server.new_session(**table.session)
     assert session["version"] == 1
@@ -165,7 +167,7 @@ def test_seat_changes_among_hands_run_as_one_after_another(
             seats = write.body["players"]
         else:
             assert write.answer.json()["seats"] == seats
-    serial = one_after_another(table.session, order, tmp_path)
+    serial = one_after_another(table.session, order, tmp_path, new_app)
     assert without_time(serial) == without_time({**final, "id": 1})
 
 

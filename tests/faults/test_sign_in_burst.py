@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from urllib.parse import urlencode
 
-from .server import LiveServer, at_once, flask
+from harness.live_server import LiveServer, at_once, flask
 
 PASSCODE = "table-passcode"
 TRIES = 40

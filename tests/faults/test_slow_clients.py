@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from .server import SEATS, LiveServer, flask, pick_bodies
+from harness.hands import pick_bodies
+from harness.live_server import SEATS, LiveServer, flask
 
 SLOW_CLIENTS = 40
 # How long a phone may wait for its hand to be saved while the slow clients trickle.

@@ -1,6 +1,7 @@
-"""A night at one table, shared by the statistics, history, CSV and chart tests: six seated,
-a seventh arrives after two hands, one leaves after four. Every number the tests expect can be
-added up from the comments here.
+"""Nights at a table, shared by the statistics, history, CSV and chart tests.
+
+The any-table night: six seated, a seventh arrives after two hands, one leaves after four. Every
+number the tests expect can be added up from the comments here.
 
 Seats Ann Bob Cat Dan Eve Fay, one round, first dealer Ann; the dealer's side sits out.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .helpers import Api, pick
+from .api import Api, pick
 
 FIRST_SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 # Gus sits down between Cat and Dan; the next dealer is the seat after Bob: Cat.
@@ -56,4 +57,26 @@ def play_the_night(api: Api) -> int:
     session = api.session(session_id)
     assert session["totals"] == TOTALS
     assert session["complete"]
+    return session_id
+
+
+HOUSE_RULES = {"no_bid": "doubler", "bump": True, "schwarz": "tricks", "doublers": "stack",
+               "max_multiplier": 8, "penalties": True, "stake": 25}  # fmt: skip
+
+
+def house_rules_night(api: Api) -> int:
+    """RULES.md's house rules at play: example 12 recorded by result only, two passes whose
+    doublers stack and wait past a penalty hand, a pick capped at x8, a won schneider of 120
+    points (schwarz by tricks) and a lost schwarz on the bump."""
+    session_id = api.new_session(name="House rules", rules=HOUSE_RULES)["id"]
+    for hand in (
+        {"kind": "pick", "picker": "Ann", "partner": "Bob", "result": "lost"},
+        {"kind": "pass"},
+        {"kind": "pass"},
+        {"kind": "penalty", "penalized": "Dan"},
+        pick("Bob", "Cat", 95, cracked_by="Dan", recracked=True),
+        pick("Cat", None, 120, result="won_schneider"),
+        pick("Eve", "Ann", 10, result="lost_schwarz"),
+    ):
+        api.record(session_id, **hand)
     return session_id

@@ -1,7 +1,9 @@
-"""Shared test helpers: the JSON API as a script speaks it, and hand bodies."""
+"""The JSON API as a script speaks it: a session and its hands sent, a write refused, and hand
+bodies."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -57,3 +59,32 @@ class Api:
 
 def pick(picker: str, partner: str | None, points: int, **more: Any) -> dict[str, Any]:
     return {"kind": "pick", "picker": picker, "partner": partner, "picking_points": points, **more}
+
+
+def session_with(api: Api, hands: Sequence[dict[str, Any]] = (), **given: Any) -> int:
+    """A new session (`given` as in its POST) with `hands` recorded; its id."""
+    session_id: int = api.new_session(**given)["id"]
+    for hand in hands:
+        api.record(session_id, **hand)
+    return session_id
+
+
+def refused(
+    client: FlaskClient, path: str, body: dict[str, Any], status: int, field: str | None
+) -> str:
+    """A write refused with `status` naming `field`, changing nothing; its sentence."""
+    session_path = "/".join(path.split("/")[:4])
+    before = client.get(session_path).json
+    method = client.patch if path == session_path else client.post
+    response = method(path, json=body)
+    assert response.status_code == status, response.json
+    assert response.json is not None
+    assert response.json.get("field") == field, response.json
+    assert client.get(session_path).json == before
+    return str(response.json["error"])
+
+
+def without_time(answer: Any) -> dict[str, Any]:
+    """An answer without the time it was made at: a session's created_at, a backup's
+    exported_at."""
+    return {key: value for key, value in answer.items() if key not in ("created_at", "exported_at")}

@@ -1,0 +1,202 @@
+"""Chromium's pages at phone size: the app served to it, the API called beside it, a page's
+controls tapped and checked, and what axe-core finds wrong."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.request import Request, urlopen
+
+from flask import Flask
+from playwright.sync_api import Locator, Page, expect
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.sessions.extensions import db
+
+from .api import SEATS
+
+Shot = Callable[..., Path]
+WIDTHS = (320, 390, 768)
+# What this phone still has to send.
+UNSENT = "window.outbox.entries()"
+# The three hands a session starts with, unless a test gives others: picker, partner, points.
+THREE_HANDS = (("Ann", "Bob", 75), ("Bob", "Cat", 30), ("Cat", "Dan", 95))
+
+
+@contextmanager
+def app_on_new_database(folder: Path) -> Iterator[Flask]:
+    """An app with its tables made in a new SQLite database in `folder`."""
+    database = folder / "scorekeeper.sqlite3"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "b"})
+    with app.app_context():
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """The app served on a free local port, in a thread; yields its URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+AXE = Path(__file__).parents[1] / "browser" / "vendor" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any) -> list[str]:
+    """What axe-core finds wrong with the page as it stands, one line a rule and element."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{violation['id']} ({violation['impact']}): {node['target']} {violation['help']}"
+        for violation in results["violations"]
+        for node in violation["nodes"]
+    ]
+
+
+def api(base_url: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = Request(base_url + path, data=data, method=method,
+                      headers={"Content-Type": "application/json"})  # fmt: skip
+    with urlopen(request) as response:
+        return json.loads(response.read() or b"null")
+
+
+class Taps:
+    """Taps on the phone, counted, to hold recording a usual hand to a few taps."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, target: Locator) -> None:
+        target.tap()
+        self.count += 1
+
+
+def group(page: Page, legend: str) -> Locator:
+    return page.get_by_role("group", name=legend)
+
+
+def chip(page: Page, legend: str, name: str) -> Locator:
+    return group(page, legend).get_by_label(name, exact=True)
+
+
+def save(page: Page) -> None:
+    """Tap Save hand and wait for the scoresheet it returns to."""
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.locator("tr.saved")).to_have_count(1)
+
+
+def totals_on_page(page: Page) -> dict[str, int]:
+    rows = page.locator("table.standings tbody tr")
+    return {
+        rows.nth(i).locator("th").inner_text(): int(rows.nth(i).locator("td.total").inner_text())
+        for i in range(rows.count())
+    }
+
+
+def assert_phone_friendly(page: Page) -> None:
+    """No sideways scrolling outside the score grid, and every control big enough to tap."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for control in page.locator(".btn, .chip, .toggle, input[type=text], select").all():
+        if control.is_visible():
+            box = control.bounding_box()
+            assert box is not None and box["height"] >= 44, control
+
+
+# Controls a thumb taps: each at least 44 px high and wide.
+TARGETS = (
+    ".btn, .chip, .toggle, input[type=text], select, .seats button, .table-seats .move, "
+    ".grid .change a"
+)
+
+
+def checked(page: Page, width: int) -> None:
+    """No sideways scrolling, every control big enough to tap, and nothing axe finds wrong."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for control in page.locator(TARGETS).all():
+        if control.is_visible():
+            box = control.bounding_box()
+            assert box is not None and box["height"] >= 44 and box["width"] >= 44, control
+    assert axe_violations(page) == []
+
+
+def seat(page: Page, number: int) -> Locator:
+    return page.get_by_label(f"Seat {number}", exact=True)
+
+
+def drawn_at_its_centre(page: Page, name: str) -> bool:
+    """Whether the link named `name`, scrolled to the end of the page, is what a tap on its
+    centre reaches."""
+    link = page.get_by_role("link", name=name, exact=True)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    return bool(
+        link.evaluate(
+            """link => {
+                const box = link.getBoundingClientRect();
+                const x = box.x + box.width / 2, y = box.y + box.height / 2;
+                return link.contains(document.elementFromPoint(x, y));
+            }"""
+        )
+    )
+
+
+def hands_of(base_url: str, session_id: int) -> list[tuple[int, str, Any, int]]:
+    hands = api(base_url, "GET", f"/api/sessions/{session_id}")["hands"]
+    return [(h["number"], h["picker"], h["partner"], h["picking_points"]) for h in hands]
+
+
+def fill(page: Page, picker: str, partner: str, points: int) -> None:
+    chip(page, "Picker", picker).tap()
+    chip(page, "Partner", partner).tap()
+    page.get_by_label("Picking team points").fill(str(points))
+
+
+def outbox(page: Page) -> Any:
+    return page.locator("#outbox")
+
+
+def at_widths(page: Page, name: str, shot: Shot) -> None:
+    """Screenshots at each phone and tablet width; no sideways scrolling at any, and nothing
+    axe-core finds wrong."""
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 844})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"{name}-{width}", full_page=True)
+        assert axe_violations(page) == []
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
+NAMES = [
+    "home", "sessions", "new-session", "scoresheet", "record-hand", "edit-hand", "delete-hand",
+    "delete-session", "seats", "seats-after-a-leaver", "ended-scoresheet", "rename-rounds",
+    "settle-up", "season-settle-up", "changes", "leaderboard",
+    "player", "rule-sets", "share", "settings", "import", "trash", "not-found",
+]  # fmt: skip
+
+
+def session_with_hands(
+    base_url: str, name: str, hands: Sequence[tuple[str, str, int]] = THREE_HANDS
+) -> int:
+    """A session of SEATS named `name`, with picks of (picker, partner, points); its id."""
+    session = api(base_url, "POST", "/api/sessions", {"players": SEATS, "rounds": 0, "name": name})
+    for picker, partner, points in hands:
+        api(
+            base_url,
+            "POST",
+            f"/api/sessions/{session['id']}/hands",
+            {"kind": "pick", "picker": picker, "partner": partner, "picking_points": points},
+        )
+    return int(session["id"])

@@ -1,0 +1,72 @@
+"""The test databases and the apps on them: the backends every storage test runs on, another
+app on the same database, and the statements a request sends."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event
+
+from scorekeeper import create_app
+from scorekeeper.sessions.extensions import db
+
+# Every storage and API test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
+BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
+
+Fresh = Callable[..., Flask]
+
+
+class NewApp(Protocol):
+    """An app on an emptied database, for as long as the `with` lasts (the `new_app` fixture)."""
+
+    def __call__(self, database: str, csrf: bool = False) -> AbstractContextManager[Flask]: ...
+
+
+def database_url(backend: str, folder: Path) -> str:
+    if backend == "sqlite":
+        return f"sqlite:///{folder / 'test.sqlite3'}"
+    return os.environ["TEST_DATABASE_URL"]
+
+
+@contextmanager
+def second_worker(first: Flask) -> Iterator[Flask]:
+    """Another app on the same database, as a second server worker (or the server restarted)
+    is."""
+    second = create_app(dict(first.config))
+    try:
+        yield second
+    finally:
+        with second.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def statements(app: Flask, request: Callable[[], int], expected: int) -> int:
+    """Statements sent to the database while `request` runs once (its answer's status is
+    `expected`); the BEGIN, COMMIT and ROLLBACK around them are not counted."""
+    sent: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
+            sent.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert request() == expected
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return len(sent)
+
+
+def statements_for(app: Flask, client: FlaskClient, path: str) -> int:
+    """Statements sent to the database while answering one GET, after a warm-up GET."""
+    assert client.get(path).status_code == 200
+    return statements(app, lambda: client.get(path).status_code, 200)

@@ -20,23 +20,19 @@ from sqlalchemy import update
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Session
 
-from .helpers.api import DEFAULT_RULES, SEATS, Api, pick, refused, without_time
+from .helpers.api import (
+    SEATS,
+    Api,
+    default_rules,
+    every_rule_set,
+    pick,
+    refused,
+    without_time,
+)
 from .helpers.backups import answers, assert_same_answers, backup_of, restore
 from .helpers.database import Fresh
 
-EVERY_RULE = {
-    "partner": "called_ace",
-    "no_bid": "doubler",
-    "cracking": False,
-    "blitzing": False,
-    "sitting_out": "none",
-    "bump": True,
-    "schwarz": "tricks",
-    "doublers": "stack",
-    "max_multiplier": 16,
-    "penalties": True,
-    "stake": 10000,
-}
+EVERY_RULE = every_rule_set(partner="called_ace", no_bid="doubler", max_multiplier=16)
 
 
 def by_seat(*values: int) -> dict[str, int]:
@@ -70,12 +66,12 @@ def test_a_session_with_every_option_and_one_with_the_defaults(api: Api) -> None
         "exact": True,
     }
     plain = api.new_session()
-    assert plain["rules"] == DEFAULT_RULES
+    assert plain["rules"] == default_rules()
     assert plain["settle_up"]["unit"] == "points"
     four = api.new_session(players=SEATS[:4], rules={"bump": True, "stake": 5})
-    assert four["rules"] == {**DEFAULT_RULES, "partner": "alone", "bump": True, "stake": 5}
+    assert four["rules"] == {**default_rules(), "partner": "alone", "bump": True, "stake": 5}
     nulls = api.new_session(rules=dict.fromkeys(EVERY_RULE))
-    assert nulls["rules"] == DEFAULT_RULES
+    assert nulls["rules"] == default_rules()
 
 
 # The examples of "House rules" through the API
@@ -360,7 +356,7 @@ def test_patch_rules_after_a_hand_only_the_stake(api: Api, client: FlaskClient) 
 
     staked = client.patch(path, json={"rules": {"stake": 200}})
     assert staked.status_code == 200
-    assert staked.json["rules"] == {**DEFAULT_RULES, "bump": True, "stake": 200}
+    assert staked.json["rules"] == {**default_rules(), "bump": True, "stake": 200}
     assert staked.json["version"] == played["version"] + 1
     assert staked.json["hands"] == played["hands"]
     assert staked.json["settle_up"]["balances"] == by_seat(-800, -400, 400, 400, 400)
@@ -376,7 +372,7 @@ def test_patch_rules_after_a_hand_only_the_stake(api: Api, client: FlaskClient) 
     # The same value again is no change, so it is allowed, with the stake.
     same = client.patch(path, json={"rules": {"bump": True, "schwarz": "points", "stake": 0}})
     assert same.status_code == 200
-    assert same.json["rules"] == {**DEFAULT_RULES, "bump": True}
+    assert same.json["rules"] == {**default_rules(), "bump": True}
     settle = same.json["settle_up"]
     assert (settle["stake"], settle["unit"]) == (0, "points")
     assert settle["balances"] == by_seat(-4, -2, 2, 2, 2)

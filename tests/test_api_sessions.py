@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from .helpers.api import DEFAULT_RULES, SEATS, Api, pick
+from .helpers.api import SEATS, Api, default_rules, every_rule_set, pick
 
 
 def test_create_session_answers_the_session(api: Api) -> None:
@@ -15,7 +15,7 @@ def test_create_session_answers_the_session(api: Api) -> None:
     assert session["name"] == "Friday at Dan's"
     assert session["players"] == SEATS
     assert session["rounds"] == 2
-    assert session["rules"] == DEFAULT_RULES
+    assert session["rules"] == default_rules()
     assert session["hands"] == []
     assert session["totals"] == dict.fromkeys(SEATS, 0)
     assert session["hands_won"] == dict.fromkeys(SEATS, 0)
@@ -30,27 +30,15 @@ def test_session_defaults(api: Api) -> None:
     session = api.new_session()
     assert session["name"] == ""
     assert session["next_dealer"] == "Ann"
-    assert session["rules"] == DEFAULT_RULES
+    assert session["rules"] == default_rules()
 
 
 def test_rules_are_stored(api: Api) -> None:
-    chosen = {
-        "partner": "called_ace",
-        "no_bid": "leaster",
-        "cracking": False,
-        "blitzing": False,
-        "sitting_out": "none",
-        "bump": True,
-        "schwarz": "tricks",
-        "doublers": "stack",
-        "max_multiplier": 8,
-        "penalties": True,
-        "stake": 25,
-    }
+    chosen = every_rule_set(partner="called_ace", max_multiplier=8, stake=25)
     session = api.new_session(rules=chosen)
     assert api.session(session["id"])["rules"] == chosen
     partial = api.new_session(rules={"no_bid": "doubler"})
-    assert partial["rules"] == {**DEFAULT_RULES, "no_bid": "doubler"}
+    assert partial["rules"] == {**default_rules(), "no_bid": "doubler"}
 
 
 def test_names_resolve_case_insensitively_and_keep_their_spelling(api: Api) -> None:

@@ -28,12 +28,12 @@ from werkzeug.test import TestResponse
 from scorekeeper.exchange import backup as backup_module
 from scorekeeper.exchange import journal
 from scorekeeper.exchange.backup import FORMAT
-from scorekeeper.rules import RuleError
+from scorekeeper.rules import OPTION_NAMES, RuleError
 from scorekeeper.sessions import bulk, loading
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Hand, HandPlayer, Player, Session
 
-from .helpers.api import SEATS, Api, pick, without_time
+from .helpers.api import SEATS, Api, default_rules, pick, without_time
 from .helpers.backups import (
     ODD_NAMES,
     answers,
@@ -114,9 +114,7 @@ def test_the_backup_holds_each_hand_as_recorded_and_nothing_derived(app: Flask, 
     assert doublers["players"] == ["Ann", "Bob", "Cat", "Dan", "Fay"]
     assert doublers["first_dealer"] == "Cat"
     assert doublers["rules"] == {
-        "partner": "called_ace", "no_bid": "doubler", "cracking": True, "blitzing": False,
-        "sitting_out": "dealer", "bump": False, "schwarz": "points", "doublers": "queue",
-        "max_multiplier": 0, "penalties": False, "stake": 0,
+        **default_rules(), "partner": "called_ace", "no_bid": "doubler", "blitzing": False,
     }  # fmt: skip
     assert [h["dealer"] for h in doublers["hands"]] == ["Cat", "Dan", "Fay", "Bob", "Cat"]
     assert leasters["hands"][0] == {
@@ -316,8 +314,8 @@ REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     (
         "an unknown rule option",
         lambda b: b["sessions"][1]["rules"].update(cards=32),
-        "Session 2: There is no rule option cards; the options are blitzing, bump, cracking, "
-        "doublers, max_multiplier, no_bid, partner, penalties, schwarz, sitting_out, stake.",
+        "Session 2: There is no rule option cards; the options are "
+        f"{', '.join(sorted(OPTION_NAMES))}.",
     ),
     (
         "rounds out of range",

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from scorekeeper import rules
 from scorekeeper.sessions import loading
 
-from .helpers.api import DEFAULT_RULES, SEATS, Api, pick, session_with
+from .helpers.api import SEATS, Api, default_rules, pick, session_with
 from .helpers.pages import (
     FormPage,
     assert_kept,
@@ -91,7 +91,7 @@ def test_new_session_form_starts_empty_with_the_defaults(client: FlaskClient) ->
         pytest.param(
             {},
             (),
-            {"name": "Friday", "rounds": 2, "rules": DEFAULT_RULES, "next_dealer": "Ann"},
+            {"name": "Friday", "rounds": 2, "rules": default_rules(), "next_dealer": "Ann"},
             id="defaults",
         ),
         pytest.param(
@@ -101,7 +101,7 @@ def test_new_session_form_starts_empty_with_the_defaults(client: FlaskClient) ->
                 "name": "",
                 "rounds": 0,
                 "rules": {
-                    **DEFAULT_RULES,
+                    **default_rules(),
                     "partner": "called_ace",
                     "cracking": False,
                     "blitzing": False,
@@ -115,7 +115,7 @@ def test_new_session_form_starts_empty_with_the_defaults(client: FlaskClient) ->
             ("blitzing",),
             {
                 "rounds": 100,
-                "rules": {**DEFAULT_RULES, "no_bid": "leaster", "blitzing": False},
+                "rules": {**default_rules(), "no_bid": "leaster", "blitzing": False},
                 "next_dealer": "Eve",
             },
             id="leaster, no blitzing",
@@ -123,7 +123,7 @@ def test_new_session_form_starts_empty_with_the_defaults(client: FlaskClient) ->
         pytest.param(
             {"no_bid": "doubler"},
             ("cracking",),
-            {"rules": {**DEFAULT_RULES, "no_bid": "doubler", "cracking": False}},
+            {"rules": {**default_rules(), "no_bid": "doubler", "cracking": False}},
             id="doubler, no cracking",
         ),
     ],
@@ -1452,7 +1452,7 @@ def test_new_session_with_house_rules(
     (summary,) = client.get("/api/sessions").json["sessions"]
     sheet = redirected_page(client, response, sheet_path(summary["id"]))
     assert api.session(summary["id"])["rules"] == {
-        **DEFAULT_RULES,
+        **default_rules(),
         "no_bid": "doubler",
         "bump": True,
         "schwarz": "tricks",
@@ -1539,6 +1539,7 @@ def test_a_link_opens_the_new_session_form_with_its_rules(api: Api, client: Flas
     (summary,) = client.get("/api/sessions").json["sessions"]
     assert response.location == sheet_path(summary["id"])
     assert api.session(summary["id"])["rules"] == {
+        **default_rules(),
         "partner": "called_ace",
         "no_bid": "doubler",
         "cracking": False,

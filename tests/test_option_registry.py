@@ -3,8 +3,10 @@ derived from it: each option is checked, stored, said and asked for there, and n
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from enum import StrEnum
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -150,3 +152,10 @@ def test_the_rules_form_shows_every_option(client: FlaskClient, page: str) -> No
 
 def test_the_tests_default_rules_are_the_options_defaults() -> None:
     assert options_json(rules.Options()) == DEFAULT_RULES
+
+
+def test_the_tests_default_rules_are_api_md_s() -> None:
+    text = (Path(__file__).parents[1] / "docs" / "API.md").read_text(encoding="utf-8")
+    lead = "holds every option of RULES.md, house rules included:\n\n```json\n"
+    documented = text.split(lead, 1)[1].split("```", 1)[0]
+    assert json.loads(documented) == DEFAULT_RULES

@@ -29,7 +29,7 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import RuleSet
 from scorekeeper.sessions.writes import roster_write
 
-from .helpers.api import DEFAULT_RULES, Api
+from .helpers.api import Api, default_rules
 from .helpers.backups import export_backup, import_backup
 from .helpers.database import NewApp
 from .helpers.pages import FormPage, assert_kept, filled, get_page, html_page, redirected_page
@@ -37,8 +37,9 @@ from .helpers.pages import FormPage, assert_kept, filled, get_page, html_page, r
 PAGE = "/rule-sets"
 NIGHT = "2026-01-02T20:00:00"
 
-SEED_RULES = DEFAULT_RULES
+SEED_RULES = default_rules()
 FRIDAY_RULES = {
+    **default_rules(),
     "partner": "called_ace",
     "no_bid": "leaster",
     "cracking": True,
@@ -51,10 +52,20 @@ FRIDAY_RULES = {
     "penalties": True,
     "stake": 125,
 }
-FRIDAY_QUERY = (
-    "partner=called_ace&no_bid=leaster&cracking=true&blitzing=false&sitting_out=none"
-    "&bump=true&schwarz=tricks&doublers=stack&max_multiplier=8&penalties=true&stake=125"
-)
+
+
+def query_of(rules_json: dict[str, Any]) -> str:
+    """The new-session page's query for rules as the API gives them: every option by its API
+    key in the options' order, a flag as true or false, the stake in cents."""
+    said = {True: "true", False: "false"}
+    return "&".join(
+        f"{name}={said[value] if isinstance(value, bool) else value}"
+        for name in rules.OPTION_NAMES
+        for value in [rules_json[name]]
+    )
+
+
+FRIDAY_QUERY = query_of(FRIDAY_RULES)
 FRIDAY_WORDS = (
     "Called ace partner · all pass: leaster · no blitzing · bump doubles a loss · cap x8 · "
     "schwarz by tricks · penalty hands · six or seven: all play · $1.25 a point"
@@ -172,11 +183,7 @@ def test_rules_json_names_every_option_and_refuses_what_the_api_refuses() -> Non
 
 def test_the_new_session_query_has_the_api_keys_booleans_and_cents() -> None:
     assert rule_sets.new_session_query(rules.options_from(**FRIDAY_RULES)) == FRIDAY_QUERY
-    assert rule_sets.new_session_query(rules.Options()) == (
-        "partner=jack_of_diamonds&no_bid=forced_pick&cracking=true&blitzing=true"
-        "&sitting_out=dealer&bump=false&schwarz=points&doublers=queue&max_multiplier=0"
-        "&penalties=false&stake=0"
-    )
+    assert rule_sets.new_session_query(rules.Options()) == query_of(SEED_RULES)
 
 
 def test_rules_in_words() -> None:
@@ -196,7 +203,11 @@ def qr_of(svg: str) -> ET.Element:
 
 
 def test_the_qr_code_is_an_svg_named_by_its_text() -> None:
-    link = "http://table.local:5000/sessions/new?" + FRIDAY_QUERY
+    link = (
+        "http://table.local:5000/sessions/new?partner=called_ace&no_bid=leaster&cracking=true"
+        "&blitzing=false&sitting_out=none&bump=true&schwarz=tricks&doublers=stack"
+        "&max_multiplier=8&penalties=true&stake=125"
+    )
     svg = str(rule_sets.qr_svg(link))
     assert svg.startswith("<svg ")
     root = qr_of(svg)

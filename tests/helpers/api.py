@@ -4,12 +4,17 @@ bodies."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any
 
 from flask.testing import FlaskClient
 
+from scorekeeper import rules
+from scorekeeper.sessions.records import options_json
+
 SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
-# Every rule option at its default, as the API gives them.
+# Every rule option at its default, as API.md documents them; the tests' rules come from
+# `default_rules()`, and one test holds the two the same.
 DEFAULT_RULES = {
     "partner": "jack_of_diamonds",
     "no_bid": "forced_pick",
@@ -23,6 +28,28 @@ DEFAULT_RULES = {
     "penalties": False,
     "stake": 0,
 }
+
+
+def default_rules() -> dict[str, Any]:
+    """Every rule option at its default, as the API gives them."""
+    return options_json(rules.Options())
+
+
+def every_rule_set(**chosen: Any) -> dict[str, Any]:
+    """Every rule option at a value other than its default, as the API gives them: a choice's
+    last value, a flag flipped, a whole number's highest; `chosen` instead where given."""
+    changed: dict[str, Any] = {}
+    for option in rules.OPTIONS:
+        if issubclass(option.kind, StrEnum):
+            changed[option.name] = [v for v in option.kind if v != option.default][-1].value
+        elif option.kind is bool:
+            changed[option.name] = not option.default
+        else:
+            about = option.about
+            changed[option.name] = about.values[-1] if about.values else about.high
+    unknown = set(chosen) - set(changed)
+    assert not unknown, unknown
+    return {**changed, **chosen}
 
 
 class Api:

@@ -171,16 +171,10 @@ def _seat(session: Session, table: rules.Table, new_players: Collection[str]) ->
     db.session.flush()
 
 
-def add_hand(
-    session: Session,
-    entry: rules.HandInput,
-    dealer: str | None,
-    seats: Sequence[str] | None = None,
-) -> Hand:
+def add_hand(session: Session, entry: rules.HandInput, dealer: str | None) -> Hand:
     """Add a hand after the last one, dealt by `dealer` or by the next seat in rotation, with
-    the seats now (or the `seats` it was played with, for a restored one), without scoring or
-    committing: `store_scores` follows once the hands are in."""
-    hand = checked_hand(session, None, entry, dealer, seats)
+    the seats now, without scoring or committing: `store_scores` follows."""
+    hand = checked_hand(session, None, entry, dealer)
     row = Hand(number=len(session.hands) + 1)
     _write_hand(session, row, hand)
     session.hands.append(row)

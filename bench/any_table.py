@@ -34,11 +34,11 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, insert
+from sqlalchemy import insert
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.database import drop_everything
+from harness.database import counted_statements, drop_everything
 from harness.live_server import ROOT, flask, flask_command, server_env
 from harness.sessions import session_of
 from scorekeeper import create_app, rules
@@ -246,20 +246,8 @@ def statements(app: Flask, get: Callable[[], int]) -> int | str:
     """The statements one GET sends the database (BEGIN, COMMIT and ROLLBACK not counted), or
     the status it answered when not 200."""
     get()
-    sent: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
-            sent.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        status = get()
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    return len(sent) if status == 200 else f"answered {status}"
+    sent, status = counted_statements(app, get)
+    return sent if status == 200 else f"answered {status}"
 
 
 def measured_flask(database: str, *args: str) -> tuple[float, int]:

@@ -7,12 +7,12 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
+from harness.database import counted_statements
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
@@ -50,20 +50,9 @@ def second_worker(first: Flask) -> Iterator[Flask]:
 def statements(app: Flask, request: Callable[[], int], expected: int) -> int:
     """Statements sent to the database while `request` runs once (its answer's status is
     `expected`); the BEGIN, COMMIT and ROLLBACK around them are not counted."""
-    sent: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
-            sent.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        assert request() == expected
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    return len(sent)
+    sent, status = counted_statements(app, request)
+    assert status == expected
+    return sent
 
 
 def statements_for(app: Flask, client: FlaskClient, path: str) -> int:

@@ -35,6 +35,8 @@ TALLY: Counter[int] = Counter()
 _TALLY_LOCK = threading.Lock()
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 4.0
+# What scorekeeper.serving logs once a worker has loaded the app.
+READY = b"Worker ready (pid: "
 SECRET_KEY = "faults"
 SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 T = TypeVar("T")
@@ -86,6 +88,26 @@ def upgrade(database: str) -> None:
         raise RuntimeError(f"flask db upgrade failed:\n{done.stderr}")
 
 
+def alive_in_group(group: int) -> bool:
+    """Whether a process of the group still runs. A worker whose master was killed is reaped by
+    init, which may take a second, but a dead process holds no port or file meanwhile: on Linux
+    such zombies don't count."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return True
+    for stat in proc.glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            # pid (comm) state ppid pgrp ...: comm may hold spaces, so split after its ")".
+            state, _, pgrp = stat.read_text().rpartition(")")[2].split()[:3]
+            if int(pgrp) == group and state != "Z":
+                return True
+    return False
+
+
 @dataclass
 class LiveServer:
     """gunicorn serving the app on a free local port, in its own process group."""
@@ -102,7 +124,9 @@ class LiveServer:
         upgrade(self.database)
 
     def start(self) -> None:
+        """Start gunicorn and return once every worker has loaded the app and one answers."""
         self.port = free_port()
+        logged = self.log.stat().st_size
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [
@@ -128,12 +152,18 @@ class LiveServer:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited at start:\n{self.log.read_text()}")
+            with self.log.open("rb") as log:
+                log.seek(logged)
+                ready = log.read().count(READY)
             try:
-                if self.call("GET", "/api/sessions", timeout=2).status == 200:
+                if (
+                    ready >= self.workers
+                    and self.call("GET", "/api/sessions", timeout=2).status == 200
+                ):
                     return
             except OSError:
                 pass
-            time.sleep(0.1)
+            time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"gunicorn did not answer within {START_TIMEOUT} s")
 
@@ -143,9 +173,7 @@ class LiveServer:
                 os.killpg(self.process.pid, signum)
 
     def stop(self) -> None:
-        """Stop gunicorn and its workers: SIGTERM to the group, SIGKILL if it lingers (a worker
-        still booting when the SIGTERM came never sees it, and would stay until gunicorn's
-        graceful timeout)."""
+        """Stop gunicorn and its workers: SIGTERM to the group, SIGKILL if it lingers."""
         if self.process is None:
             return
         self._signal(signal.SIGTERM)
@@ -171,11 +199,9 @@ class LiveServer:
         assert self.process is not None
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            try:
-                os.killpg(self.process.pid, 0)
-            except ProcessLookupError:
+            if not alive_in_group(self.process.pid):
                 return
-            time.sleep(0.05)
+            time.sleep(0.02)
         os.killpg(self.process.pid, signal.SIGKILL)
 
     def restart(self) -> None:

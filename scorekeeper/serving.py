@@ -219,6 +219,12 @@ def on_starting(server: Any) -> None:
         server.log.warning(said)
 
 
+def post_worker_init(worker: Any) -> None:
+    """Say when a worker has loaded the app: until then it answers nothing, and a signal to
+    stop reaches only its master's handlers."""
+    worker.log.info("Worker ready (pid: %s)", worker.pid)
+
+
 # gunicorn settings (the names are gunicorn's).
 worker_class = "scorekeeper.serving.Worker"
 worker_connections = 1000

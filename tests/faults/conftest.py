@@ -38,7 +38,7 @@ def served(database: str) -> Iterator[LiveServer]:
     try:
         yield server
     finally:
-        server.stop()
+        server.kill()
         drop_everything(database)
         server.log.unlink(missing_ok=True)
 

@@ -61,6 +61,8 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     name: Mapped[str] = mapped_column(String(40))
     # The name compared case-insensitively; unique, so "ann" and "Ann" are one player.
     name_key: Mapped[str] = mapped_column(String(160), unique=True)
+    # A retired player keeps everything but is not offered for a new session.
+    active: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
 
 
 class Session(db.Model):  # type: ignore[name-defined,misc]
@@ -309,3 +311,20 @@ class RestoredSession(db.Model):  # type: ignore[name-defined,misc]
 
     session_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     version: Mapped[int]
+
+
+class PlayerMerge(db.Model):  # type: ignore[name-defined,misc]
+    """A player merged into another, kept `KEPT_FOR` so that it can be undone: who they were,
+    and the sessions (and trashed sessions) where their seats became the other's."""
+
+    __table_args__ = NEVER_REUSED
+    KEPT_FOR = timedelta(days=30)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow, index=True)
+    player_id: Mapped[int]
+    name: Mapped[str] = mapped_column(String(40))
+    active: Mapped[bool]
+    into_id: Mapped[int] = mapped_column(index=True)
+    sessions: Mapped[list[int]] = mapped_column(JSON)
+    trashed: Mapped[list[int]] = mapped_column(JSON)

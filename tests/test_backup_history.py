@@ -233,7 +233,8 @@ def hand_change(**change: Any) -> dict[str, Any]:
         ),
         (
             [hand_change(number=None)],
-            "Session 1, change 1: Its action must be end, reopen, settle-leaver or restore.",
+            "Session 1, change 1: Its action must be end, reopen, settle-leaver, restore, rename, "
+            "merge or unmerge.",
         ),
         (
             [hand_change(number=0)],

@@ -19,11 +19,16 @@ from ..exchange.json_in import (
     hand_request,
     json_object,
     leaver_request,
+    merge_request,
+    player_change,
     session_change,
     session_request,
 )
+from ..insights import roster
+from ..insights.roster import merge_json, player_json
 from ..insights.settle_up import of_range
-from ..sessions import loading, rows, writes
+from ..sessions import loading, players, rows, writes
+from ..sessions.extensions import db
 from ..sessions.records import (
     change_json,
     session_json,
@@ -230,3 +235,47 @@ def trash_restore(session_id: int) -> Response:
     with writes.roster_write(*_key()) as write:
         session = trash.restore(session_id)
         return _session_answer(write, session, loading.sheet_of(session), 200)
+
+
+def _player_json(player_id: int) -> dict[str, Any]:
+    (listed,) = roster.players(player_id=player_id)
+    return player_json(listed)
+
+
+@bp.get("/players")
+def list_players() -> dict[str, Any]:
+    return {"players": [player_json(listed) for listed in roster.players()]}
+
+
+@bp.patch("/players/<id(player):player_id>")
+def update_player(player_id: int) -> Response:
+    change = player_change(json_object(request))
+    with players.player_write([player_id], *_key(), sessions=change.name is not None) as write:
+        if change.name is not None:
+            write.rename(change.name)
+        if change.active is not None:
+            write.set_active(change.active)
+        db.session.flush()
+        return _answer(write.answered(200, _player_json(player_id)))
+
+
+@bp.post("/players/<id(player):player_id>/merge")
+def merge_player(player_id: int) -> Response:
+    into = merge_request(json_object(request))
+    with players.player_write([player_id, into], *_key()) as write:
+        kept = write.merge()
+        db.session.flush()
+        return _answer(write.answered(200, _player_json(kept.id)))
+
+
+@bp.get("/players/merges")
+def list_merges() -> dict[str, Any]:
+    return {"merges": [merge_json(merge) for merge in roster.merges()]}
+
+
+@bp.post("/players/merges/<id(merge):merge_id>/undo")
+def undo_merge(merge_id: int) -> Response:
+    with players.merge_undone(merge_id, *_key()) as write:
+        back = write.players[0]
+        db.session.flush()
+        return _answer(write.answered(200, _player_json(back.id)))

@@ -27,6 +27,7 @@ from ..sessions.database import database_busy
 from ..sessions.errors import Conflict
 from ..sessions.extensions import db
 from ..sessions.models import Player, RuleSet, Session, TrashedSession
+from ..sessions.players import PLAYER_ACTIONS
 from ..sessions.records import change_json, hand_input_json, iso, options_json, payments_json
 from . import journal
 from . import rule_sets as rule_sets_module
@@ -100,7 +101,7 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
     memory at a time. `written` counts what it holds as it goes."""
     written = written if written is not None else Written()
     players = [
-        {"id": player.id, "name": player.name}
+        {"id": player.id, "name": player.name, "active": player.active}
         for player in db.session.scalars(select(Player).order_by(Player.id))
     ]
     written.players = len(players)
@@ -315,6 +316,7 @@ class Restore:
             raise RuleError("This backup is damaged: its trash is not a list.")
         self.trash: list[dict[str, Any]] = []
         self.players = _checked_players(players)
+        self.retired = _retired(players)
         # What undoing a restore that was cut short took out, if there was one.
         self.undone = journal.undo_cut_short()
         held_sessions, held_players = _counts()
@@ -397,7 +399,9 @@ class Restore:
         names = list(self.players.values())
         if self.keep_ids:
             for player_id, name in self.players.items():
-                db.session.add(Player(id=player_id, name=name, name_key=rules.name_key(name)))
+                key = rules.name_key(name)
+                active = player_id not in self.retired
+                db.session.add(Player(id=player_id, name=name, name_key=key, active=active))
             db.session.flush()
             # So that a session or player added while the restore runs takes none of its ids.
             bulk.reserve_ids(Player.__table__, max(self.players, default=0))
@@ -406,7 +410,11 @@ class Restore:
         here = set(db.session.scalars(select(Player.id)))
         players = rows.players_named(names)
         db.session.flush()
-        return [player.id for player in players if player.id not in here]
+        added = [player for player in players if player.id not in here]
+        retired = {rules.name_key(self.players[i]) for i in self.retired}
+        for player in added:
+            player.active = player.name_key not in retired
+        return [player.id for player in added]
 
     def _largest_session(self) -> int:
         """The largest id of the backup's sessions, those in its trash included."""
@@ -596,6 +604,20 @@ def _checked_players(players: list[Any]) -> dict[int, str]:
     return checked
 
 
+def _retired(players: list[Any]) -> set[int]:
+    """The ids of the backup's retired players (`"active": false`; a backup made before players
+    could retire has every player active)."""
+    retired = set()
+    for position, player in enumerate(players, start=1):
+        active = player.get("active", True)
+        if not isinstance(active, bool):
+            with _at(f"Player {position} of the backup"):
+                raise RuleError("Its active flag must be true or false.", "active")
+        if not active:
+            retired.add(_record_id(player.get("id")))
+    return retired
+
+
 def _checked_sessions(
     sessions: list[Any], players: dict[int, str], keep_ids: bool
 ) -> Iterator[_Checked]:
@@ -717,8 +739,12 @@ def _checked_change(change: Any) -> dict[str, Any]:
     at = _moment(change["at"], "at")
     action, number, before, after = (change[key] for key in ("action", "number", "before", "after"))
     if number is None:
+        if action in PLAYER_ACTIONS:
+            _check_player_change(before, after)
+            return {"at": at, "action": action, "number": None, "before": before, "after": after}
         if action not in writes.SESSION_ACTIONS:
-            raise RuleError(f"Its action must be {_or(writes.SESSION_ACTIONS)}.", "action")
+            actions = (*writes.SESSION_ACTIONS, *PLAYER_ACTIONS)
+            raise RuleError(f"Its action must be {_or(actions)}.", "action")
         _check_session_change(before, after)
     else:
         if not _is_whole(number):
@@ -732,6 +758,14 @@ def _checked_change(change: Any) -> dict[str, Any]:
                 with _at(f"The hand {key} it"):
                     _check_hand_json(hand, number)
     return {"at": at, "action": action, "number": number, "before": before, "after": after}
+
+
+def _check_player_change(before: Any, after: Any) -> None:
+    """A player renamed, merged into another or merged back: both sides `{"name": ...}`."""
+    for side in (before, after):
+        if not isinstance(side, dict) or set(side) != {"name"} or not isinstance(side["name"], str):
+            raise RuleError('A change to a player has {"name": ...} before and after it.', "before")
+        rules.player_name(side["name"], "before")
 
 
 def _check_session_change(before: Any, after: Any) -> None:

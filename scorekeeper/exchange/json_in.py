@@ -18,6 +18,7 @@ from flask import Request
 from .. import rules
 from ..rules import RuleError
 from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
+from ..sessions.models import MAX_ID, is_id
 
 HAND_KEYS = {
     "kind", "dealer", "picker", "partner", "called_card", "forced", "picking_points",
@@ -375,3 +376,33 @@ DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 def _no_day(field: str) -> date:
     raise RuleError(f"The {field} date must be a day written as YYYY-MM-DD.", field)
+
+
+@dataclass(frozen=True)
+class PlayerChange:
+    """A player renamed and/or retired or brought back; None: left as it is."""
+
+    name: str | None
+    active: bool | None
+
+
+def player_change(body: Mapping[str, Any]) -> PlayerChange:
+    _check_keys(body, {"name", "active"})
+    if body.get("name") is None and body.get("active") is None:
+        raise RuleError('Send a new "name", or "active": true or false.', "name")
+    name = body.get("name")
+    active = body.get("active")
+    if active is not None and not isinstance(active, bool):
+        raise RuleError("Active must be true or false.", "active")
+    return PlayerChange(None if name is None else _text(name, "name", "A player's name"), active)
+
+
+def merge_request(body: Mapping[str, Any]) -> int:
+    """The id of the player to merge into."""
+    _check_keys(body, {"into"})
+    if body.get("into") is None:
+        raise RuleError("Say which player to merge into: their id.", "into")
+    into = _whole(body["into"], "into", "The player's id", 1, MAX_ID)
+    if not is_id(into):
+        raise rules.whole_number_error("The player's id", 1, MAX_ID, "into")
+    return into

@@ -5,38 +5,131 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate
 
-from flask import Response, abort, render_template, request
+from flask import Response, abort, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 from sqlalchemy import select
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms import SelectField, StringField
 
 from ..exchange.csv_out import Cell, csv_lines
-from ..insights import stats
+from ..insights import roster, stats
 from ..insights.dates import day_of
+from ..rules import RuleError
 from ..sessions.database import one_or_404
 from ..sessions.models import Player
+from ..sessions.players import merge_undone
 from .blueprint import bp
 from .charts import Series, line_chart
 from .filters import HOUSE_KEYS, read_filters
+from .forms import EngineForm
+from .saving import done, player_write, sent_key
 from .sessions import csv_download
 
 PLAYER_FILTERS = ("from", "to", *HOUSE_KEYS)
 LEADERBOARD_FILTERS = (*PLAYER_FILTERS, "min_picks")
 
 
+class RenameForm(EngineForm):
+    name = StringField("New name")
+
+
+class MergeForm(EngineForm):
+    into = SelectField("Merge into", coerce=int, validate_choice=False)
+
+
+@bp.get("/players")
+def players_page() -> str:
+    search = request.args.get("q", "")
+    return render_template("players.html", players=roster.players(search), search=search)
+
+
 @bp.get("/players/<id(player):player_id>")
 def player_page(player_id: int) -> tuple[str, int]:
-    player = one_or_404("player", player_id, select(Player).where(Player.id == player_id))
+    return _player_view(_player_or_404(player_id))
+
+
+def _player_or_404(player_id: int) -> Player:
+    return one_or_404("player", player_id, select(Player).where(Player.id == player_id))
+
+
+def _player_view(
+    player: Player,
+    rename: RenameForm | None = None,
+    merge: MergeForm | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
     filters = read_filters(request.args, PLAYER_FILTERS)
+    rename = rename or RenameForm(formdata=None, name=player.name)
+    merge = merge or MergeForm(formdata=None)
+    merge.into.choices = roster.others(player.id)
+    shown = {
+        "player": player,
+        "filters": filters,
+        "rename": rename,
+        "merge": merge,
+        "merges": roster.merges(into=player.id),
+    }
     if filters.errors:
-        return render_template("player.html", player=player, filters=filters), 400
+        return render_template("player.html", **shown), 400
     numbers = stats.player_stats(player, filters.dates, filters.house)
-    return render_template(
-        "player.html",
-        player=player,
-        filters=filters,
-        stats=numbers,
-        chart=season_chart(player.name, numbers.sessions) if numbers.sessions else None,
-    ), 200
+    chart = season_chart(player.name, numbers.sessions) if numbers.sessions else None
+    return render_template("player.html", stats=numbers, chart=chart, **shown), status
+
+
+@bp.post("/players/<id(player):player_id>/rename")
+def rename_player(player_id: int) -> str | tuple[str, int] | BaseResponse:
+    player = _player_or_404(player_id)
+    form = RenameForm()
+    if form.validate_on_submit():
+        try:
+            with player_write([player_id]) as write:
+                old = player.name
+                renamed = write.rename(form.name.data or "")
+                message = f"{old} is now {renamed.name}." if renamed.name != old else None
+                return done(write, url_for("pages.player_page", player_id=player_id), message)
+        except RuleError as error:
+            form.refuse(error)
+            return _player_view(_player_or_404(player_id), rename=form, status=error.status)
+    return _player_view(player, rename=form, status=400)
+
+
+@bp.post("/players/<id(player):player_id>/merge")
+def merge_player(player_id: int) -> str | tuple[str, int] | BaseResponse:
+    player = _player_or_404(player_id)
+    form = MergeForm()
+    if form.validate_on_submit():
+        try:
+            with player_write([player_id, form.into.data]) as write:
+                gone = player.name
+                kept = write.merge()
+                page = url_for("pages.player_page", player_id=kept.id)
+                return done(write, page, f"{gone} is merged into {kept.name}.")
+        except RuleError as error:
+            form.refuse(error)
+            return _player_view(_player_or_404(player_id), merge=form, status=error.status)
+    return _player_view(player, merge=form, status=400)
+
+
+@bp.post("/players/<id(player):player_id>/active")
+def retire_player(player_id: int) -> BaseResponse:
+    active = request.form.get("active") == "1"
+    with player_write([player_id], sessions=False) as write:
+        player = write.set_active(active)
+        verb = "is offered for new sessions again" if active else "is retired"
+        page = url_for("pages.player_page", player_id=player_id)
+        return done(write, page, f"{player.name} {verb}.")
+
+
+@bp.post("/players/merges/<id(merge):merge_id>/undo")
+def undo_merge(merge_id: int) -> BaseResponse:
+    try:
+        with merge_undone(merge_id, *sent_key()) as write:
+            back, into = write.players
+            page = url_for("pages.player_page", player_id=back.id)
+            return done(write, page, f"{back.name} is back, apart from {into.name}.")
+    except RuleError as error:
+        flash(error.message)
+        return redirect(url_for("pages.players_page"))
 
 
 def season_chart(name: str, sessions: Sequence[stats.SessionLine]) -> Markup:
@@ -48,7 +141,6 @@ def season_chart(name: str, sessions: Sequence[stats.SessionLine]) -> Markup:
     return line_chart([Series(name, running)], f"{name}'s season total", f"sessions, {span}")
 
 
-@bp.get("/players")
 @bp.get("/leaderboard")
 def leaderboard() -> tuple[str, int]:
     filters = read_filters(request.args, LEADERBOARD_FILTERS)

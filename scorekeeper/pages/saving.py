@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from flask import flash, get_flashed_messages, redirect, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..sessions import writes
+from ..sessions import players, writes
 from .blueprint import bp
 
 WRITE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -58,6 +58,12 @@ def session_write(session_id: int) -> Iterator[writes.SessionWrite]:
 @contextmanager
 def roster_write() -> Iterator[writes.Write]:
     with writes.roster_write(*sent_key()) as write:
+        yield write
+
+
+@contextmanager
+def player_write(player_ids: list[int], sessions: bool = True) -> Iterator[players.PlayerWrite]:
+    with players.player_write(player_ids, *sent_key(), sessions=sessions) as write:
         yield write
 
 

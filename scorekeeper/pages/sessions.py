@@ -91,7 +91,13 @@ def new_session() -> str | BaseResponse:
                 return done(write, url_for("pages.session_page", session_id=session.id))
         except RuleError as error:
             form.refuse(error)
-    return render_template("new_session.html", form=form, roster=loading.roster())
+    everyone = bool(request.args.get("everyone"))
+    return render_template(
+        "new_session.html",
+        form=form,
+        roster=loading.roster(everyone),
+        show_everyone=not everyone and loading.has_retired(),
+    )
 
 
 @bp.get("/sessions/<id(session):session_id>")

@@ -16,6 +16,7 @@ import sqlite3
 import threading
 import time
 from collections import deque
+from collections.abc import Sequence
 from typing import Any, NoReturn, TypeVar
 
 from flask import Flask, abort
@@ -198,3 +199,15 @@ def begin_write(session_id: int | None) -> None:
         connection.execute(
             text("SELECT id FROM session WHERE id = :id FOR UPDATE"), {"id": session_id}
         )
+
+
+def lock_sessions(session_ids: Sequence[int]) -> None:
+    """Within a write begun for adding sessions and players, take the locks of these sessions
+    too, in the order of their ids (as every writer taking several does)."""
+    connection = db.session.connection()
+    if connection.dialect.name != "postgresql" or not session_ids:
+        return
+    connection.execute(
+        text("SELECT id FROM session WHERE id = ANY(:ids) ORDER BY id FOR UPDATE"),
+        {"ids": sorted(session_ids)},
+    )

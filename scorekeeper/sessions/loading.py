@@ -9,17 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Integer, func, select
+from sqlalchemy import Integer, func, select, union
 from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .. import rules
 from .database import check_id, one_or_404
 from .extensions import db
-from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session
+from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session, utcnow
 
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.
+# A regular has played within this many days; the roster offers the regulars first.
+REGULAR_DAYS = 90
 WHOLE_SESSION = (
     selectinload(Session.seats).joinedload(Seat.player),
     selectinload(Session.hands).selectinload(Hand.players).joinedload(HandPlayer.player),
@@ -257,9 +260,32 @@ def every_sheet() -> Iterator[tuple[Session, rules.Sheet]]:
         yield session, sheet_of(session)
 
 
-def roster() -> list[str]:
-    """Every player's name, for choosing the players of a new session."""
-    return list(db.session.scalars(select(Player.name).order_by(Player.name_key)))
+def roster(everyone: bool = False) -> list[str]:
+    """The names offered for a new session or an arrival: the regulars first (most sessions
+    within `REGULAR_DAYS`), then by name; retired players only for `everyone`."""
+    seated = union(
+        select(Seat.player_id.label("player_id"), Seat.session_id.label("session_id")),
+        select(HandPlayer.player_id, Hand.session_id).join(Hand),
+    ).subquery()
+    recent = (
+        select(seated.c.player_id, func.count().label("sessions"))
+        .join(Session, Session.id == seated.c.session_id)
+        .where(Session.created_at >= utcnow() - timedelta(days=REGULAR_DAYS))
+        .group_by(seated.c.player_id)
+        .subquery()
+    )
+    query = (
+        select(Player.name)
+        .outerjoin(recent, recent.c.player_id == Player.id)
+        .order_by(func.coalesce(recent.c.sessions, 0).desc(), Player.name_key)
+    )
+    if not everyone:
+        query = query.where(Player.active)
+    return list(db.session.scalars(query))
+
+
+def has_retired() -> bool:
+    return db.session.scalar(select(Player.id).where(~Player.active).limit(1)) is not None
 
 
 def hand_counts() -> dict[int, int]:

@@ -328,3 +328,8 @@ class PlayerMerge(db.Model):  # type: ignore[name-defined,misc]
     into_id: Mapped[int] = mapped_column(index=True)
     sessions: Mapped[list[int]] = mapped_column(JSON)
     trashed: Mapped[list[int]] = mapped_column(JSON)
+
+    @classmethod
+    def kept_since(cls) -> datetime:
+        """The earliest merge that can still be undone."""
+        return utcnow() - cls.KEPT_FOR

@@ -293,7 +293,14 @@ class SessionWrite(Write):
 
     def _undo_session_change(self, before: Any, after: Any) -> None:
         """Put the session back as it was before a change to it: ended or not, or a player
-        settled early or not; refused when it has changed again since."""
+        settled early or not; refused when it has changed again since, and for a change to a
+        player, which is undone on the player's page."""
+        if "name" in (before or after):
+            raise Conflict(
+                "A player's rename or merge changed every session they played in: rename them "
+                "back, or undo the merge, on the player's page.",
+                "index",
+            )
         if "ended" in (before or after):
             if self.session.ended != after["ended"]:
                 raise Conflict(

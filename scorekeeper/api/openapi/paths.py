@@ -18,7 +18,7 @@ ERRORS = {
     403: "A write whose `Origin` names another site, or that reached the server under a name it "
     "is not served at.",
     408: "The body came too slowly.",
-    404: "No such session, hand or change.",
+    404: "No such session, hand, change, player or merge.",
     405: "The method is not allowed on this path.",
     409: "A conflict: the session is complete, or the `Idempotency-Key` was used for another "
     "request.",
@@ -63,6 +63,8 @@ PATH_PARAMETERS = {
         _path_parameter("session_id", "The session's id.", 1),
         _path_parameter("number", "The hand's number in its session, from 1.", 1),
         _path_parameter("index", "The change's position in the history list, 0 the newest.", 0),
+        _path_parameter("player_id", "The player's id.", 1),
+        _path_parameter("merge_id", "The merge's id.", 1),
     )
 }
 DAYS = [
@@ -188,6 +190,7 @@ def _listing(key: str, item: str, description: str) -> dict[str, Schema]:
 def paths() -> dict[str, Schema]:
     session = ok(ref("Session"), "The session.")
     settle_up = ok(ref("SettleUp"), "The settle-up.")
+    player = ok(ref("Player"), "The player.")
     return dict(
         [
             _path(
@@ -292,6 +295,48 @@ def paths() -> dict[str, Schema]:
                     "getSettleUp",
                     "Who pays whom over every session started in a range of days",
                     settle_up,
+                ),
+            ),
+            _path(
+                "/api/players",
+                get=read(
+                    "listPlayers",
+                    "Every player, by name, with their sessions, hands played and total",
+                    _listing("players", "Player", "The players."),
+                ),
+            ),
+            _path(
+                "/api/players/{player_id}",
+                patch=write(
+                    "updatePlayer",
+                    "Rename a player everywhere at once, or retire them or bring them back",
+                    player,
+                    "PlayerChange",
+                ),
+            ),
+            _path(
+                "/api/players/{player_id}/merge",
+                post=write(
+                    "mergePlayer",
+                    "Make every seat, hand and score of a player another's, and the first gone",
+                    ok(ref("Player"), "The player merged into."),
+                    "MergeInput",
+                ),
+            ),
+            _path(
+                "/api/players/merges",
+                get=read(
+                    "listMerges",
+                    "The merges of the last 30 days, which can be undone, newest first",
+                    _listing("merges", "Merge", "The merges."),
+                ),
+            ),
+            _path(
+                "/api/players/merges/{merge_id}/undo",
+                post=write(
+                    "undoMerge",
+                    "Bring a merged player back with what they had",
+                    ok(ref("Player"), "The player back."),
                 ),
             ),
             _path(

@@ -13,11 +13,13 @@ from ...rules import CALLED_CARDS, MAX_ROUNDS, OPTIONS, Blitz, Kind, Option, Res
 from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
 from ...rules.table import MAX_SEATS, MIN_SEATS
+from ...sessions.players import PLAYER_ACTIONS
 
 Schema = dict[str, Any]
 
-# What the history says of a change to the session itself (no hand number).
-SESSION_ACTIONS = ("end", "reopen", "settle-leaver")
+# What the history says of a change to the session itself or to one of its players (no hand
+# number).
+SESSION_ACTIONS = ("end", "reopen", "settle-leaver", *PLAYER_ACTIONS)
 
 
 def ref(name: str, kind: str = "schemas") -> Schema:
@@ -141,6 +143,17 @@ def _player_names() -> Schema:
                 "though it looks like another player's name (which is 400 otherwise).",
             }
         ),
+    }
+
+
+def _player_inputs() -> dict[str, Schema]:
+    return {
+        "PlayerChange": obj(
+            {"name": ref("PlayerName"), "active": BOOLEAN},
+            additionalProperties=False,
+            minProperties=1,
+        ),
+        "MergeInput": obj({"into": FROM_ONE}, "into", additionalProperties=False),
     }
 
 
@@ -423,12 +436,14 @@ def _answers() -> dict[str, Schema]:
         },
     }
     settlement = {"player": STRING, "payments": payments}
-    # A change's hand, or the session ended or not, or a leaver's settlement.
+    # A change's hand, or the session ended or not, or a leaver's settlement, or the name of a
+    # player renamed or merged.
     state = {
         "anyOf": [
             ref("Hand"),
             obj({"ended": BOOLEAN}, "ended"),
             ref("Settlement"),
+            obj({"name": STRING}, "name"),
             {"type": "null"},
         ]
     }
@@ -442,7 +457,26 @@ def _answers() -> dict[str, Schema]:
         "before": state,
         "after": state,
     }
+    player = {
+        "id": FROM_ONE,
+        "name": STRING,
+        "sessions": COUNT,
+        "hands": {**COUNT, "description": "Hands played (a hand sat out doesn't count)."},
+        "total": INTEGER,
+        "last_played": {**nullable(DATE_TIME), "description": "When their last session began."},
+        "active": {**BOOLEAN, "description": "False: retired, not offered for new sessions."},
+    }
+    merge = {
+        "id": FROM_ONE,
+        "at": DATE_TIME,
+        "player": {**FROM_ONE, "description": "The id of the player merged, back if undone."},
+        "name": STRING,
+        "into": FROM_ONE,
+        "sessions": {"type": "array", "items": FROM_ONE},
+    }
     return {
+        "Player": obj(player, *player),
+        "Merge": obj(merge, *merge),
         "SettleUp": obj(settle_up, "stake", "unit", "balances", "payments", "paid"),
         "Settlement": obj(settlement, *settlement),
         "Hand": obj(hand, *hand),
@@ -462,6 +496,7 @@ def schemas() -> dict[str, Schema]:
     return {
         "Error": obj(error, "error"),
         **_player_names(),
+        **_player_inputs(),
         **_session_inputs(),
         **_hand_inputs(),
         **_answers(),
@@ -486,6 +521,11 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
         "end": {"value": {"ended": True}},
     },
     "LeaverInput": {"leaver": {"value": {"player": "Ann"}}},
+    "PlayerChange": {
+        "rename": {"value": {"name": "Robert"}},
+        "retire": {"value": {"active": False}},
+    },
+    "MergeInput": {"merge": {"value": {"into": 2}}},
     "HandInput": {
         "pick": {
             "value": {

@@ -1,0 +1,109 @@
+"""The players page's list: every player with the sessions they sat in, the hands they played,
+when they last played and their total; and the merges that can still be undone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, union
+
+from ..sessions.extensions import db
+from ..sessions.models import Hand, HandPlayer, Player, PlayerMerge, Seat, Session, as_utc
+from ..sessions.records import iso
+
+
+@dataclass(frozen=True)
+class Listed:
+    id: int
+    name: str
+    active: bool
+    sessions: int
+    hands: int
+    total: int
+    last_played: datetime | None
+
+
+def players(search: str = "", player_id: int | None = None) -> list[Listed]:
+    """Every player (whose name holds `search`, case ignored; or the one `player_id`), by name."""
+    seated = union(
+        select(Seat.player_id.label("player_id"), Seat.session_id.label("session_id")),
+        select(HandPlayer.player_id, Hand.session_id).join(Hand),
+    ).subquery()
+    sessions = (
+        select(
+            seated.c.player_id,
+            func.count().label("sessions"),
+            func.max(Session.created_at).label("last"),
+        )
+        .join(Session, Session.id == seated.c.session_id)
+        .group_by(seated.c.player_id)
+        .subquery()
+    )
+    hands = (
+        select(
+            HandPlayer.player_id,
+            func.count().filter(HandPlayer.played).label("hands"),
+            func.coalesce(func.sum(HandPlayer.score), 0).label("total"),
+        )
+        .group_by(HandPlayer.player_id)
+        .subquery()
+    )
+    query = (
+        select(
+            Player,
+            func.coalesce(sessions.c.sessions, 0),
+            func.coalesce(hands.c.hands, 0),
+            func.coalesce(hands.c.total, 0),
+            sessions.c.last,
+        )
+        .outerjoin(sessions, sessions.c.player_id == Player.id)
+        .outerjoin(hands, hands.c.player_id == Player.id)
+        .order_by(Player.name_key, Player.id)
+    )
+    if player_id is not None:
+        query = query.where(Player.id == player_id)
+    wanted = search.strip().casefold()
+    return [
+        Listed(p.id, p.name, p.active, n, played, total, None if last is None else as_utc(last))
+        for p, n, played, total, last in db.session.execute(query)
+        if wanted in p.name.casefold()
+    ]
+
+
+def others(player_id: int) -> list[tuple[int, str]]:
+    """Every other player's id and name, by name: those a player can be merged into."""
+    query = select(Player.id, Player.name).where(Player.id != player_id).order_by(Player.name_key)
+    return [(other_id, name) for other_id, name in db.session.execute(query)]
+
+
+def merges(into: int | None = None) -> list[PlayerMerge]:
+    """The merges (into the player `into`) that can still be undone, newest first."""
+    query = select(PlayerMerge).where(PlayerMerge.at >= PlayerMerge.kept_since())
+    if into is not None:
+        query = query.where(PlayerMerge.into_id == into)
+    return list(db.session.scalars(query.order_by(PlayerMerge.id.desc())))
+
+
+def player_json(player: Listed) -> dict[str, Any]:
+    return {
+        "id": player.id,
+        "name": player.name,
+        "sessions": player.sessions,
+        "hands": player.hands,
+        "total": player.total,
+        "last_played": None if player.last_played is None else iso(player.last_played),
+        "active": player.active,
+    }
+
+
+def merge_json(merge: PlayerMerge) -> dict[str, Any]:
+    return {
+        "id": merge.id,
+        "at": iso(merge.at),
+        "player": merge.player_id,
+        "name": merge.name,
+        "into": merge.into_id,
+        "sessions": list(merge.sessions),
+    }

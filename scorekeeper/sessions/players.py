@@ -1,0 +1,315 @@
+"""Changes to a player: a rename, retiring or bringing back, merging two entries of one person,
+and undoing a merge.
+
+A name is kept once, on the player, but what a session's changes and the trash keep names
+players by name. So a rename or a merge rewrites those too, and records itself in the changes
+of every session it touches, bumping their versions, in one transaction. The write takes the
+lock for adding sessions and players, then the locks of the player's sessions, then the
+player's row: a session write that seats the player (and so reads its row) runs wholly before
+or wholly after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import delete, or_, select, update
+
+from .. import rules
+from .database import begin_write, lock_sessions
+from .errors import Conflict, NotFound
+from .extensions import db
+from .models import (
+    Change,
+    EarlyPayment,
+    Hand,
+    HandPlayer,
+    Player,
+    PlayerMerge,
+    Seat,
+    Session,
+    TrashedSession,
+    as_utc,
+)
+from .writes import Write, check_key
+
+# What a session's changes record of a change to a player, both sides `{"name": ...}`.
+PLAYER_ACTIONS = ("rename", "merge", "unmerge")
+# The keys of a hand's or a session's JSON that hold one player's name, a list of names, or
+# scores by name; `rules` holds option values, never names.
+NAME_KEYS = frozenset(
+    {"dealer", "picker", "partner", "cracked_by", "winner", "penalized", "player", "from", "to",
+     "first_dealer"}
+)  # fmt: skip
+NAME_LIST_KEYS = frozenset({"players", "seats", "sitting_out"})
+NAME_MAP_KEYS = frozenset({"scores"})
+# How often a write whose player was seated somewhere new while it waited starts again.
+TRIES = 5
+HAND_PLAYER_COLUMNS = ("dealer_id", "picker_id", "partner_id", "cracked_by_id", "winner_id",
+                       "penalized_id")  # fmt: skip
+PAYMENT_COLUMNS = ("leaver_id", "payer_id", "payee_id")
+
+
+class PlayerWrite(Write):
+    """A write to players, holding their rows and the locks of every session they sit in."""
+
+    def __init__(self, players: list[Player], sessions: list[int], key: str | None, digest: str):
+        super().__init__(key, digest)
+        self.players = players
+        self.sessions = sessions
+
+    def rename(self, name: str) -> Player:
+        (player,) = self.players
+        name = rules.player_name(name, "name")
+        key = rules.name_key(name)
+        if player.name == name:
+            return player
+        if key != player.name_key:
+            other = db.session.scalar(select(Player).where(Player.name_key == key))
+            if other is not None:
+                raise Conflict(
+                    f"{other.name} is another player already. If {player.name} and "
+                    f"{other.name} are one person, merge {player.name} into {other.name} "
+                    "instead.",
+                    "name",
+                )
+            others = db.session.scalars(select(Player.name).where(Player.id != player.id))
+            rules.refuse_look_alikes([name], others, (), "name")
+        old = player.name
+        player.name, player.name_key = name, key
+        self.rewrite(self.sessions, self._trashed_naming([player.id]), old, name)
+        self.record(self.sessions, "rename", old, name)
+        return player
+
+    def set_active(self, active: bool) -> Player:
+        (player,) = self.players
+        player.active = active
+        return player
+
+    def merge(self) -> Player:
+        """Make every seat, hand, score and payment of the first player the second's."""
+        gone, into = self.players
+        if gone.id == into.id:
+            raise rules.RuleError("A player can't be merged into themselves.", "into")
+        moved = _sessions_of([gone.id])
+        shared = self._shared_session(moved, into)
+        if shared is not None:
+            raise Conflict(
+                f"{gone.name} and {into.name} both played in {shared}, so they are two people: "
+                "they can't be merged.",
+                "into",
+            )
+        trashed = self._trashed_naming([gone.id])
+        _move(gone.id, into.id, None)
+        self.rewrite(moved, trashed, gone.name, into.name)
+        self.record(moved, "merge", gone.name, into.name)
+        db.session.add(
+            PlayerMerge(
+                player_id=gone.id,
+                name=gone.name,
+                active=gone.active,
+                into_id=into.id,
+                sessions=moved,
+                trashed=trashed,
+            )
+        )
+        db.session.delete(gone)
+        return into
+
+    def _shared_session(self, moved: list[int], into: Player) -> str | None:
+        """A session, or a session in the trash, where the player to merge sat with `into`."""
+        for session_id in sorted(set(moved) & set(_sessions_of([into.id]))):
+            name = db.session.scalar(select(Session.name).where(Session.id == session_id))
+            return f'session {session_id} "{name}"' if name else f"session {session_id}"
+        for entry in self._trashed(self._trashed_naming([self.players[0].id])):
+            if into.name_key in {rules.name_key(name) for name in _names_in(entry.data)}:
+                return f"session {entry.session_id}, in the trash"
+        return None
+
+    def _trashed_naming(self, player_ids: list[int]) -> list[int]:
+        names = {p.name_key for p in self.players if p.id in player_ids}
+        return [
+            entry.session_id
+            for entry in self._trashed(None)
+            if names & {rules.name_key(name) for name in _names_in(entry.data)}
+        ]
+
+    def _trashed(self, ids: Collection[int] | None) -> list[TrashedSession]:
+        query = select(TrashedSession).where(TrashedSession.kept())
+        if ids is not None:
+            query = query.where(TrashedSession.session_id.in_(ids))
+        return list(db.session.scalars(query.order_by(TrashedSession.session_id)))
+
+    def rewrite(self, sessions: list[int], trashed: list[int], old: str, new: str) -> None:
+        """Name `new` where the sessions' changes and the trashed sessions named `old`."""
+        query = select(Change).where(Change.session_id.in_(sessions))
+        for change in db.session.scalars(query):
+            if change.action in PLAYER_ACTIONS:
+                continue
+            change.before = renamed(change.before, old, new)
+            change.after = renamed(change.after, old, new)
+        for entry in self._trashed(trashed):
+            entry.data = renamed(entry.data, old, new)
+
+    def record(self, sessions: list[int], action: str, old: str, new: str) -> None:
+        """Record the change in each of the sessions, and bump its version."""
+        query = select(Session).where(Session.id.in_(sessions))
+        for session in db.session.scalars(query):
+            session.version += 1
+            db.session.add(
+                Change(
+                    session_id=session.id,
+                    action=action,
+                    number=None,
+                    before={"name": old},
+                    after={"name": new},
+                )
+            )
+
+
+def renamed(value: Any, old: str, new: str, key: str | None = None) -> Any:
+    """JSON `value` with the player `old` named `new` wherever a name of a player is kept."""
+    if isinstance(value, dict):
+        if key in NAME_MAP_KEYS:
+            return {new if name == old else name: score for name, score in value.items()}
+        return {k: v if k == "rules" else renamed(v, old, new, k) for k, v in value.items()}
+    if isinstance(value, list):
+        if key in NAME_LIST_KEYS:
+            return [new if name == old else name for name in value]
+        return [renamed(item, old, new) for item in value]
+    if key in NAME_KEYS and value == old:
+        return new
+    return value
+
+
+def _names_in(data: dict[str, Any]) -> list[str]:
+    """Every name a trashed session seats, from its seats and each hand's."""
+    names = list(data.get("players", []))
+    for hand in data.get("hands", []):
+        names.extend(hand.get("seats") or ())
+    return names
+
+
+def _sessions_of(player_ids: Collection[int]) -> list[int]:
+    """The sessions where any of the players sits, sat at a hand, or was paid or paid early."""
+    hands = select(Hand.session_id).join(HandPlayer).where(HandPlayer.player_id.in_(player_ids))
+    seats = select(Seat.session_id).where(Seat.player_id.in_(player_ids))
+    paid = select(EarlyPayment.session_id).where(
+        or_(*(getattr(EarlyPayment, c).in_(player_ids) for c in PAYMENT_COLUMNS))
+    )
+    return sorted(set(db.session.scalars(hands.union(seats, paid))))
+
+
+def _move(source: int, target: int, sessions: Collection[int] | None) -> None:
+    """Make every row of player `source` (in `sessions`, or anywhere) player `target`'s."""
+
+    def within(column: Any) -> list[Any]:
+        return [] if sessions is None else [column.in_(sessions)]
+
+    db.session.execute(
+        update(Seat)
+        .where(Seat.player_id == source, *within(Seat.session_id))
+        .values(player_id=target)
+    )
+    for column in HAND_PLAYER_COLUMNS:
+        db.session.execute(
+            update(Hand)
+            .where(getattr(Hand, column) == source, *within(Hand.session_id))
+            .values({column: target})
+        )
+    hands = select(Hand.id).where(*within(Hand.session_id))
+    db.session.execute(
+        update(HandPlayer)
+        .where(HandPlayer.player_id == source, *([] if sessions is None else [
+            HandPlayer.hand_id.in_(hands)]))
+        .values(player_id=target)
+    )  # fmt: skip
+    for column in PAYMENT_COLUMNS:
+        db.session.execute(
+            update(EarlyPayment)
+            .where(getattr(EarlyPayment, column) == source, *within(EarlyPayment.session_id))
+            .values({column: target})
+        )
+    db.session.execute(
+        update(Session)
+        .where(Session.first_dealer_id == source, *within(Session.id))
+        .values(first_dealer_id=target)
+    )
+    db.session.expire_all()
+
+
+@contextmanager
+def player_write(
+    player_ids: list[int], key: str | None = None, digest: str = "", sessions: bool = True
+) -> Iterator[PlayerWrite]:
+    """A write to the players `player_ids`, 404 for one that doesn't exist; with `sessions`,
+    holding every session they sit in."""
+    try:
+        write = _begin(player_ids, key, digest, sessions)
+        yield write
+        write.keep()
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _begin(player_ids: list[int], key: str | None, digest: str, sessions: bool) -> PlayerWrite:
+    for _ in range(TRIES):
+        begin_write(None)
+        check_key(key, digest)
+        held = _sessions_of(player_ids) if sessions else []
+        lock_sessions(held)
+        found = {
+            p.id: p
+            for p in db.session.scalars(
+                select(Player).where(Player.id.in_(player_ids)).with_for_update()
+            )
+        }
+        missing = next((i for i in player_ids if i not in found), None)
+        if missing is not None:
+            raise NotFound(f"There is no player {missing}.", "id")
+        if not sessions or set(_sessions_of(player_ids)) <= set(held):
+            return PlayerWrite([found[i] for i in player_ids], held, key, digest)
+        db.session.rollback()
+    raise Conflict("The player was seated at another table meanwhile. Try again.", "id")
+
+
+@contextmanager
+def merge_undone(merge_id: int, key: str | None = None, digest: str = "") -> Iterator[PlayerWrite]:
+    """Bring a merged player back, with the seats, hands and payments they had in the sessions
+    the merge touched: the write's players are the one back and the one they were merged into."""
+    begin_write(None)
+    try:
+        check_key(key, digest)
+        merge = db.session.get(PlayerMerge, merge_id)
+        if merge is None or as_utc(merge.at) < PlayerMerge.kept_since():
+            raise NotFound(f"There is no merge {merge_id} to undo.", "id")
+        into = db.session.get(Player, merge.into_id)
+        if into is None:
+            raise Conflict(
+                f"The player {merge.name} was merged into has been merged again since: undo "
+                "that merge first.",
+                "id",
+            )
+        name_key = rules.name_key(merge.name)
+        if db.session.scalar(select(Player.id).where(Player.name_key == name_key)) is not None:
+            raise Conflict(f"Another player is named {merge.name} now: rename them first.", "id")
+        held = [i for i in merge.sessions if db.session.get(Session, i) is not None]
+        lock_sessions(held)
+        back = Player(id=merge.player_id, name=merge.name, name_key=name_key, active=merge.active)
+        db.session.add(back)
+        db.session.flush()
+        _move(into.id, back.id, held)
+        write = PlayerWrite([back, into], held, key, digest)
+        write.rewrite(held, [*merge.sessions, *merge.trashed], into.name, merge.name)
+        write.record(held, "unmerge", into.name, merge.name)
+        db.session.execute(delete(PlayerMerge).where(PlayerMerge.id == merge.id))
+        yield write
+        write.keep()
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise

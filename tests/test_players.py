@@ -1,0 +1,201 @@
+"""The players: listed with what they played, renamed everywhere at once, retired from the new
+session's roster, and two entries of one person merged, and the merge undone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from .helpers.api import Api, pick, session_with
+
+HANDS = [pick("Ann", "Bob", 90), pick("Cat", None, 40), pick("Dan", "Eve", 61)]
+
+
+def players(client: FlaskClient) -> dict[str, dict[str, Any]]:
+    answer = client.get("/api/players")
+    assert answer.status_code == 200
+    return {p["name"]: p for p in answer.json["players"]}
+
+
+def player_id(client: FlaskClient, name: str) -> int:
+    return int(players(client)[name]["id"])
+
+
+def everything(client: FlaskClient) -> dict[str, Any]:
+    """What a player's name shows in: every session with its history, the settle-up, the
+    leaderboard's CSV and the backup."""
+    sessions = client.get("/api/sessions").json["sessions"]
+    return {
+        "sessions": [client.get(f"/api/sessions/{s['id']}").json for s in sessions],
+        "history": [client.get(f"/api/sessions/{s['id']}/history").json for s in sessions],
+        "leaderboard": client.get("/leaderboard.csv").text,
+    }
+
+
+def test_the_list_counts_sessions_hands_and_totals_by_name(api: Api, client: FlaskClient) -> None:
+    session_with(api, HANDS)
+    session_with(api, HANDS[:1], players=["Ann", "Bob", "Cat", "Dan", "Fay"])
+    listed = players(client)
+    assert list(listed) == ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+    ann, fay = listed["Ann"], listed["Fay"]
+    assert (ann["sessions"], ann["hands"], ann["active"]) == (2, 4, True)
+    assert (fay["sessions"], fay["hands"]) == (1, 1)
+    assert set(ann) >= {"id", "name", "sessions", "hands", "last_played", "active"}
+    assert ann["last_played"].endswith("+00:00")
+    sheets = [api.session(s["id"]) for s in client.get("/api/sessions").json["sessions"]]
+    assert ann["total"] == sum(sheet["totals"]["Ann"] for sheet in sheets)
+
+
+def test_a_rename_shows_everywhere_and_is_in_every_session_history(
+    api: Api, client: FlaskClient
+) -> None:
+    first = session_with(api, HANDS)
+    second = session_with(api, HANDS[:2])
+    api.client.delete(f"/api/sessions/{first}/hands/3")
+    before = everything(client)
+    bob = player_id(client, "Bob")
+
+    answer = client.patch(f"/api/players/{bob}", json={"name": "Robert"})
+
+    assert answer.status_code == 200, answer.json
+    assert answer.json["name"] == "Robert" and answer.json["id"] == bob
+    after = everything(client)
+    for history in after["history"]:
+        renames = [c for c in history["changes"] if c["action"] == "rename"]
+        assert [(c["before"], c["after"]) for c in renames] == [
+            ({"name": "Bob"}, {"name": "Robert"})
+        ]
+        history["changes"] = [c for c in history["changes"] if c["action"] != "rename"]
+    assert "'Bob'" not in repr(after) and "Bob," not in after["leaderboard"]
+    for old, new in zip(before["sessions"], after["sessions"], strict=True):
+        assert new["version"] == old["version"] + 1
+        assert new["totals"]["Robert"] == old["totals"]["Bob"]
+    history = client.get(f"/api/sessions/{second}/history").json["changes"]
+    assert (history[0]["action"], history[0]["before"], history[0]["after"]) == (
+        "rename",
+        {"name": "Bob"},
+        {"name": "Robert"},
+    )
+    # Undoing the hand deleted before the rename brings it back with the new name.
+    undo = client.post(f"/api/sessions/{first}/history/1/restore")
+    assert undo.status_code == 200, undo.json
+    assert undo.json["hands"][2]["seats"] == ["Ann", "Robert", "Cat", "Dan", "Eve"]
+
+
+def test_a_name_another_player_has_is_refused_with_an_offer_to_merge(
+    api: Api, client: FlaskClient
+) -> None:
+    session_with(api, HANDS)
+    before = everything(client)
+    answer = client.patch(f"/api/players/{player_id(client, 'Bob')}", json={"name": "ann"})
+    assert answer.status_code == 409
+    assert answer.json["field"] == "name"
+    assert "merge Bob into Ann" in answer.json["error"]
+    assert everything(client) == before
+
+
+def test_bad_player_changes_are_400_and_change_nothing(api: Api, client: FlaskClient) -> None:
+    session_with(api, HANDS)
+    bob = player_id(client, "Bob")
+    before = everything(client)
+    for body, field in [
+        ({}, "name"),
+        ({"name": ""}, "name"),
+        ({"name": 7}, "name"),
+        ({"active": "no"}, "active"),
+        ({"nick": "B"}, "nick"),
+    ]:
+        answer = client.patch(f"/api/players/{bob}", json=body)
+        assert answer.status_code == 400, (body, answer.json)
+        assert answer.json["field"] == field
+    assert client.patch("/api/players/99999", json={"name": "X"}).status_code == 404
+    assert client.patch("/api/players/99999999999", json={"name": "X"}).status_code == 404
+    assert everything(client) == before
+
+
+def test_a_retired_player_keeps_everything_and_is_not_offered(
+    api: Api, client: FlaskClient
+) -> None:
+    session_with(api, HANDS)
+    eve = player_id(client, "Eve")
+    before = everything(client)
+    answer = client.patch(f"/api/players/{eve}", json={"active": False})
+    assert answer.status_code == 200 and answer.json["active"] is False
+    assert everything(client) == before
+    page = client.get("/sessions/new").text
+    assert 'value="Eve"' not in page
+    assert 'value="Eve"' in client.get("/sessions/new?everyone=1").text
+    assert client.patch(f"/api/players/{eve}", json={"active": True}).json["active"] is True
+    assert 'value="Eve"' in client.get("/sessions/new").text
+
+
+def test_the_roster_offers_regulars_first(api: Api, client: FlaskClient) -> None:
+    session_with(api, players=["Zed", "Bob", "Cat", "Dan", "Eve"])
+    session_with(api, players=["Zed", "Bob", "Cat", "Dan", "Ann"])
+    page = client.get("/sessions/new").text
+    order = [name for name in ["Zed", "Bob", "Ann", "Eve"] if f'value="{name}"' in page]
+    assert sorted(order, key=lambda n: page.index(f'value="{n}"')) == ["Bob", "Zed", "Ann", "Eve"]
+
+
+def test_a_merge_moves_everything_and_can_be_undone(api: Api, client: FlaskClient) -> None:
+    session_with(api, HANDS)
+    bobby = session_with(
+        api,
+        [pick("Ann", "Bobby", 90), pick("Cat", None, 40)],
+        players=["Ann", "Bobby", "Cat", "Dan", "Eve"],
+    )
+    listed = players(client)
+    before = everything(client)
+
+    answer = client.post(
+        f"/api/players/{listed['Bobby']['id']}/merge", json={"into": listed["Bob"]["id"]}
+    )
+
+    assert answer.status_code == 200, answer.json
+    assert answer.json["name"] == "Bob"
+    assert (answer.json["sessions"], answer.json["hands"]) == (2, 5)
+    assert "Bobby" not in players(client)
+    sheet = api.session(bobby)
+    assert sheet["players"] == ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    assert sheet["totals"]["Bob"] == before["sessions"][0]["totals"]["Bobby"]
+    history = client.get(f"/api/sessions/{bobby}/history").json["changes"]
+    assert (history[0]["action"], history[0]["after"]) == ("merge", {"name": "Bob"})
+
+    merges = client.get("/api/players/merges").json["merges"]
+    assert [(m["name"], m["into"]) for m in merges] == [("Bobby", listed["Bob"]["id"])]
+    undone = client.post(f"/api/players/merges/{merges[0]['id']}/undo")
+    assert undone.status_code == 200, undone.json
+    assert undone.json["id"] == listed["Bobby"]["id"]
+    again = everything(client)
+    assert [s["players"] for s in again["sessions"]] == [s["players"] for s in before["sessions"]]
+    assert [s["totals"] for s in again["sessions"]] == [s["totals"] for s in before["sessions"]]
+    assert again["leaderboard"] == before["leaderboard"]
+    assert client.get("/api/players/merges").json["merges"] == []
+    assert client.post(f"/api/players/merges/{merges[0]['id']}/undo").status_code == 404
+
+
+def test_two_who_played_in_one_session_are_not_merged(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, HANDS, name="Friday")
+    before = everything(client)
+    answer = client.post(
+        f"/api/players/{player_id(client, 'Bob')}/merge", json={"into": player_id(client, "Ann")}
+    )
+    assert answer.status_code == 409
+    assert f'session {session_id} "Friday"' in answer.json["error"]
+    assert everything(client) == before
+    for body, status in [({"into": 99999}, 404), ({"into": "1"}, 400), ({}, 400)]:
+        answer = client.post(f"/api/players/{player_id(client, 'Bob')}/merge", json=body)
+        assert answer.status_code == status, (body, answer.json)
+    assert everything(client) == before
+
+
+def test_a_player_write_repeated_with_its_key_happens_once(api: Api, client: FlaskClient) -> None:
+    session_id = session_with(api, HANDS)
+    bob = player_id(client, "Bob")
+    headers = {"Idempotency-Key": "rename-bob"}
+    first = client.patch(f"/api/players/{bob}", json={"name": "Robert"}, headers=headers)
+    again = client.patch(f"/api/players/{bob}", json={"name": "Robert"}, headers=headers)
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert first.json == again.json
+    assert api.session(session_id)["version"] == 1 + len(HANDS) + 1

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 
-from .helpers.api import Api, pick, session_with
+from .helpers.api import Api, pick, session_with, without_time
+from .helpers.backups import answers, assert_same_answers, backup_of, restore
+from .helpers.database import Fresh
+from .helpers.pages import FormPage, html_page, page
 
 HANDS = [pick("Ann", "Bob", 90), pick("Cat", None, 40), pick("Dan", "Eve", 61)]
 
@@ -199,3 +203,119 @@ def test_a_player_write_repeated_with_its_key_happens_once(api: Api, client: Fla
     assert (first.status_code, again.status_code) == (200, 200)
     assert first.json == again.json
     assert api.session(session_id)["version"] == 1 + len(HANDS) + 1
+
+
+# --- the pages
+
+
+def test_the_players_page_lists_and_finds_players(api: Api, client: FlaskClient) -> None:
+    session_with(api, HANDS)
+    ann = players(client)["Ann"]
+    client.patch(f"/api/players/{player_id(client, 'Eve')}", json={"active": False})
+    shown = page(client, "/players")
+    rows = shown.rows("players-list")
+    assert rows[0] == ["Player", "Sessions", "Hands", "Total"]
+    assert [row[0].split()[0] for row in rows[1:]] == ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    assert rows[1][1:] == ["1", "3", f"{ann['total']:+d}"]
+    assert "retired" in rows[5][0] and "retired" not in rows[1][0]
+    found = page(client, "/players?q=an")
+    assert [row[0].split()[0] for row in found.rows("players-list")[1:]] == ["Ann", "Dan"]
+    assert "No player's name holds “Zed”." in page(client, "/players?q=Zed").text
+    for path in ("/", "/settings"):
+        assert 'href="/players"' in client.get(path).text
+
+
+def test_a_rename_from_the_page_and_a_refusal_keeping_what_was_typed(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = session_with(api, HANDS)
+    bob = player_id(client, "Bob")
+    form = html_page(client.get(f"/players/{bob}"))
+    assert form.fields["name"] == ["Bob"]
+
+    taken = client.post(f"/players/{bob}/rename", data={"name": "ANN", "write_key": "k" * 20})
+    assert taken.status_code == 409
+    refused = FormPage(taken.text)
+    assert refused.fields["name"] == ["ANN"]
+    assert refused.errors == [
+        "Ann is another player already. If Bob and Ann are one person, merge Bob into Ann instead."
+    ]
+    assert api.session(session_id)["players"][1] == "Bob"
+
+    sent = {"name": " Robert ", "write_key": "r" * 20}
+    done = client.post(f"/players/{bob}/rename", data=sent, follow_redirects=True)
+    assert html_page(done).flashes == ["Bob is now Robert."]
+    again = client.post(f"/players/{bob}/rename", data=sent, follow_redirects=True)
+    assert html_page(again).flashes == ["Bob is now Robert."]
+    sheet = api.session(session_id)
+    assert sheet["players"][1] == "Robert" and sheet["version"] == 1 + len(HANDS) + 1
+
+
+def test_merge_retire_and_undo_from_the_page(api: Api, client: FlaskClient) -> None:
+    session_with(api, HANDS)
+    session_with(api, [pick("Ann", "Bobby", 90)], players=["Ann", "Bobby", "Cat", "Dan", "Eve"])
+    listed = players(client)
+    bob, bobby = listed["Bob"]["id"], listed["Bobby"]["id"]
+
+    refused = client.post(
+        f"/players/{bob}/merge", data={"into": str(listed["Ann"]["id"]), "write_key": "m" * 20}
+    )
+    assert refused.status_code == 409
+    assert FormPage(refused.text).errors == [
+        "Bob and Ann both played in session 1, so they are two people: they can't be merged."
+    ]
+    merged = client.post(
+        f"/players/{bobby}/merge",
+        data={"into": str(bob), "write_key": "n" * 20},
+        follow_redirects=True,
+    )
+    shown = html_page(merged)
+    assert shown.flashes == ["Bobby is merged into Bob."]
+    assert "Bobby was merged into Bob on" in shown.text
+    assert "Undo the merge of Bobby" in shown.texts["button"]
+    assert client.get(f"/players/{bobby}").status_code == 404
+
+    retired = client.post(
+        f"/players/{bob}/active",
+        data={"active": "0", "write_key": "o" * 20},
+        follow_redirects=True,
+    )
+    assert html_page(retired).flashes == ["Bob is retired."]
+    assert players(client)["Bob"]["active"] is False
+    assert "Bring back" in html_page(client.get(f"/players/{bob}")).texts["button"]
+
+    (merge,) = client.get("/api/players/merges").json["merges"]
+    undone = client.post(
+        f"/players/merges/{merge['id']}/undo",
+        data={"write_key": "p" * 20},
+        follow_redirects=True,
+    )
+    assert html_page(undone).flashes == ["Bobby is back, apart from Bob."]
+    assert players(client)["Bobby"]["hands"] == 1
+    changes = page(client, "/sessions/2/changes")
+    assert " ".join(changes.items[0]).startswith("Bobby taken apart from Bob again ")
+    assert " ".join(changes.items[1]).startswith("Bobby merged into Bob ")
+    assert "Undone on the player's page" in changes.text
+
+
+def test_a_backup_keeps_renames_merges_and_retired_players(
+    app: Flask, api: Api, client: FlaskClient, fresh: Fresh
+) -> None:
+    session_with(api, HANDS)
+    session_with(api, [pick("Ann", "Bobby", 90)], players=["Ann", "Bobby", "Cat", "Dan", "Eve"])
+    listed = players(client)
+    client.post(f"/api/players/{listed['Bobby']['id']}/merge", json={"into": listed["Bob"]["id"]})
+    client.patch(f"/api/players/{listed['Bob']['id']}", json={"name": "Robert"})
+    client.patch(f"/api/players/{listed['Eve']['id']}", json={"active": False})
+    original, backup = answers(client), backup_of(app)
+    assert {p["name"]: p["active"] for p in backup["players"]}["Eve"] is False
+
+    restored_app = fresh()
+    restore(restored_app, backup)
+    again = restored_app.test_client()
+    assert_same_answers(answers(again), original)
+    assert players(again) == players(client)
+    for session in original["/api/sessions"]["sessions"]:
+        history = f"/api/sessions/{session['id']}/history"
+        assert again.get(history).json == client.get(history).json
+    assert without_time(backup_of(restored_app)) == without_time(backup)

@@ -9,6 +9,7 @@ from ..insights.dates import day_of, local
 from .words import (
     amount_words,
     change_words,
+    changed_player,
     currency,
     hand_summary,
     money,
@@ -22,6 +23,7 @@ bp.add_app_template_filter(hand_summary)
 bp.add_app_template_filter(signed)
 bp.add_app_template_filter(names)
 bp.add_app_template_filter(change_words)
+bp.add_app_template_filter(changed_player)
 bp.add_app_template_filter(money)
 bp.add_app_template_filter(money_won)
 bp.add_app_template_filter(amount_words, "amount")

@@ -10,6 +10,7 @@ from flask import current_app, has_app_context
 from .. import rules
 from ..config import DEFAULT_CURRENCY
 from ..rules.table import HAND_SIZE
+from ..sessions.players import PLAYER_ACTIONS
 from ..sessions.records import payments_of, result_of
 
 
@@ -284,6 +285,13 @@ def change_words(change: Any) -> str:
 
 
 def _session_change_words(action: str, before: Any, after: Any) -> str:
+    if action in PLAYER_ACTIONS:
+        old, new = before["name"], after["name"]
+        if action == "rename":
+            return f"{old} renamed {new}"
+        if action == "merge":
+            return f"{old} merged into {new}"
+        return f"{new} taken apart from {old} again"
     if "ended" in (after or before):
         return "Session ended" if after["ended"] else "Session reopened"
     if after is None:
@@ -299,6 +307,12 @@ def settlement_words(leaver: str, payments: Sequence[rules.Payment]) -> str:
     if payments and payments[0].payer == leaver:
         return "pays " + names([f"{p.payee} {money(p.amount)}" for p in payments])
     return "gets " + names([f"{money(p.amount)} from {p.payer}" for p in payments])
+
+
+def changed_player(change: Any) -> str | None:
+    """The name a change to a player left, which is undone on the player's page, not as the
+    session's other changes are."""
+    return str(change.after["name"]) if change.action in PLAYER_ACTIONS else None
 
 
 class _Undo(NamedTuple):

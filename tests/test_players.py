@@ -7,6 +7,10 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.sessions.extensions import db
 
 from .helpers.api import Api, pick, session_with, without_time
 from .helpers.backups import answers, assert_same_answers, backup_of, restore
@@ -319,3 +323,85 @@ def test_a_backup_keeps_renames_merges_and_retired_players(
         history = f"/api/sessions/{session['id']}/history"
         assert again.get(history).json == client.get(history).json
     assert without_time(backup_of(restored_app)) == without_time(backup)
+
+
+# --- a merge is as if they had been one player all along
+
+POOL = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+
+
+@st.composite
+def nights(draw: st.DrawFn) -> list[tuple[list[str], list[dict[str, Any]], bool]]:
+    """Sessions of five from POOL, each with hands, and whether Bob came as "Bobby" to it."""
+    drawn = []
+    for _ in range(draw(st.integers(1, 4))):
+        seats = draw(st.permutations(POOL))[:5]
+        hands = []
+        for _ in range(draw(st.integers(0, 4))):
+            picker = draw(st.sampled_from(seats))
+            partner = draw(st.none() | st.sampled_from([p for p in seats if p != picker]))
+            hands.append(pick(picker, partner, draw(st.sampled_from([0, 30, 61, 90, 120]))))
+        drawn.append((seats, hands, "Bob" in seats and draw(st.booleans())))
+    return drawn
+
+
+def play(api: Api, drawn: list[tuple[list[str], list[dict[str, Any]], bool]], alias: bool) -> None:
+    def named(name: str | None, bobby: bool) -> str | None:
+        return "Bobby" if alias and bobby and name == "Bob" else name
+
+    for seats, hands, bobby in drawn:
+        session_id = api.new_session(players=[named(p, bobby) for p in seats])["id"]
+        for hand in hands:
+            names = {key: named(hand[key], bobby) for key in ("picker", "partner")}
+            api.record(session_id, **(hand | names))
+
+
+def statistics(client: FlaskClient) -> dict[str, Any]:
+    listed = client.get("/api/players").json["players"]
+    pages = {}
+    for player in listed:
+        shown = page(client, f"/players/{player['id']}")
+        pages[player["name"]] = {
+            table: shown.rows(table)
+            for table in ("player-stats", "player-sizes", "player-sessions")
+            if table in shown.tables
+        }
+    return {
+        "players": [{k: v for k, v in p.items() if k not in ("id", "last_played")} for p in listed],
+        "pages": pages,
+        "leaderboard": client.get("/leaderboard.csv").text,
+        "settle_up": client.get("/api/settle-up").json,
+    }
+
+
+def emptied(app: Flask) -> None:
+    with app.app_context():
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(drawn=nights())
+def test_statistics_after_a_merge_are_as_if_one_player_all_along(
+    app: Flask, client: FlaskClient, drawn: list[tuple[list[str], list[dict[str, Any]], bool]]
+) -> None:
+    api = Api(client)
+    emptied(app)
+    play(api, drawn, alias=False)
+    all_along = statistics(client)
+    emptied(app)
+    play(api, drawn, alias=True)
+    ids = {p["name"]: p["id"] for p in client.get("/api/players").json["players"]}
+    if "Bobby" in ids:
+        if "Bob" not in ids:
+            renamed = client.patch(f"/api/players/{ids['Bobby']}", json={"name": "Bob"})
+            assert renamed.status_code == 200, renamed.json
+        else:
+            merged = client.post(f"/api/players/{ids['Bobby']}/merge", json={"into": ids["Bob"]})
+            assert merged.status_code == 200, merged.json
+    assert statistics(client) == all_along

@@ -405,3 +405,15 @@ def test_statistics_after_a_merge_are_as_if_one_player_all_along(
             merged = client.post(f"/api/players/{ids['Bobby']}/merge", json={"into": ids["Bob"]})
             assert merged.status_code == 200, merged.json
     assert statistics(client) == all_along
+
+
+def test_a_merge_needs_a_player_chosen(api: Api, client: FlaskClient) -> None:
+    session_with(api, HANDS)
+    bob = player_id(client, "Bob")
+    shown = html_page(client.get(f"/players/{bob}"))
+    assert shown.fields.get("into") is None
+    for chosen in ("", "x", "9" * 30):
+        refused = client.post(f"/players/{bob}/merge", data={"into": chosen})
+        assert refused.status_code == 400
+        assert FormPage(refused.text).errors == ["Choose the player to merge into."]
+    assert "Bob" in players(client)

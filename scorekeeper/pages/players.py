@@ -16,7 +16,7 @@ from ..insights import roster, stats
 from ..insights.dates import day_of
 from ..rules import RuleError
 from ..sessions.database import one_or_404
-from ..sessions.models import Player
+from ..sessions.models import MAX_ID, Player
 from ..sessions.players import merge_undone
 from .blueprint import bp
 from .charts import Series, line_chart
@@ -34,7 +34,13 @@ class RenameForm(EngineForm):
 
 
 class MergeForm(EngineForm):
-    into = SelectField("Merge into", coerce=int, validate_choice=False)
+    into = SelectField("Merge into", validate_choice=False)
+
+    def into_id(self) -> int:
+        chosen = self.into.data or ""
+        if not chosen.isdigit() or len(chosen) > len(str(MAX_ID)):
+            raise RuleError("Choose the player to merge into.", "into")
+        return int(chosen)
 
 
 @bp.get("/players")
@@ -61,7 +67,7 @@ def _player_view(
     filters = read_filters(request.args, PLAYER_FILTERS)
     rename = rename or RenameForm(formdata=None, name=player.name)
     merge = merge or MergeForm(formdata=None)
-    merge.into.choices = roster.others(player.id)
+    merge.into.choices = [("", "Choose a player"), *roster.others(player.id)]
     shown = {
         "player": player,
         "filters": filters,
@@ -99,7 +105,8 @@ def merge_player(player_id: int) -> str | tuple[str, int] | BaseResponse:
     form = MergeForm()
     if form.validate_on_submit():
         try:
-            with player_write([player_id, form.into.data]) as write:
+            into = form.into_id()
+            with player_write([player_id, into]) as write:
                 gone = player.name
                 kept = write.merge()
                 page = url_for("pages.player_page", player_id=kept.id)

@@ -124,6 +124,7 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "season-settle-up": "/settle-up",
         "changes": f"/sessions/{sid}/changes",
         "leaderboard": "/leaderboard",
+        "players": "/players",
         "player": f"/players/{player_id}",
         "rule-sets": "/rule-sets",
         "share": f"/rule-sets/{rule_set_id}/share",

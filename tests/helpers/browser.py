@@ -183,7 +183,7 @@ NAMES = [
     "home", "sessions", "new-session", "scoresheet", "record-hand", "edit-hand", "delete-hand",
     "delete-session", "seats", "seats-after-a-leaver", "ended-scoresheet", "rename-rounds",
     "settle-up", "season-settle-up", "changes", "leaderboard",
-    "player", "rule-sets", "share", "settings", "import", "trash", "not-found",
+    "players", "player", "rule-sets", "share", "settings", "import", "trash", "not-found",
 ]  # fmt: skip
 
 

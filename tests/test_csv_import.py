@@ -23,6 +23,7 @@ from scorekeeper.sessions.writes import roster_write
 from .helpers.api import SEATS, Api, default_rules, pick
 from .helpers.backups import ODD_NAMES, build_sessions
 from .helpers.database import Fresh
+from .helpers.pages import FormPage
 from .helpers.tables import (
     FIRST_SEATS,
     HOUSE_RULES,
@@ -760,3 +761,60 @@ def test_a_player_column_with_an_invisible_character_is_refused(
     assert refusal(app, content) == [
         f"Row 1: A player's name can't hold control or invisible characters; this one holds {said}."
     ]
+
+
+def test_a_new_name_like_a_players_is_offered_as_that_player(client: FlaskClient, api: Api) -> None:
+    api.new_session()
+    content = csv_file(
+        row(1, "Ann", picker="BOBBY", partner="Cat", picking_points="75"),
+        row(2, "bobby", picker="Dan", partner="bobby", picking_points="40"),
+        players="Ann,Bobby,Cat,Dan,Zed",
+    )
+    before = client.get("/api/sessions").json
+
+    asked = import_page(client, content)
+
+    assert asked.status_code == 200
+    assert client.get("/api/sessions").json == before
+    held = FormPage(asked.text).fields
+    assert held["asked"] == ["Bobby"]
+    options = re.findall(r'<option value="([^"]*)">([^<]*)</option>', asked.text)
+    assert options[:2] == [("", "Bobby: a new player"), ("Bob", "Bob")]
+    assert "Zed" not in held["asked"]
+    sent = {
+        **{k: v for k, v in form(content).items() if k != "hands"},
+        "held_file": held["held_file"][0],
+        "file_name": "hands.csv",
+        "asked": "Bobby",
+        "as-0": "Bob",
+    }
+    answered = client.post("/sessions/import", data=sent)
+    assert answered.status_code == 302, answered.text
+    imported = api.session(int(answered.location.rsplit("/", 1)[1]))
+    assert imported["players"] == ["Ann", "Bob", "Cat", "Dan", "Zed"]
+    assert [(h["dealer"], h["picker"], h["partner"]) for h in imported["hands"]] == [
+        ("Ann", "Bob", "Cat"),
+        ("Bob", "Dan", "Bob"),
+    ]
+    names = [p["name"] for p in client.get("/api/players").json["players"]]
+    assert "Bobby" not in names and "Zed" in names
+
+
+def test_a_new_name_like_a_players_can_stay_a_new_player(client: FlaskClient, api: Api) -> None:
+    api.new_session()
+    content = csv_file(
+        row(1, "Bobby", picker="Bobby", partner="Cat", picking_points="75"),
+        players="Ann,Bobby,Cat,Dan,Eve",
+    )
+    held = FormPage(import_page(client, content).text).fields["held_file"][0]
+    sent = {k: v for k, v in form(content).items() if k != "hands"}
+    answered = client.post(
+        "/sessions/import", data={**sent, "held_file": held, "asked": "Bobby", "as-0": ""}
+    )
+    assert answered.status_code == 302, answered.text
+    imported = api.session(int(answered.location.rsplit("/", 1)[1]))
+    assert imported["players"] == ["Ann", "Bobby", "Cat", "Dan", "Eve"]
+    damaged = client.post(
+        "/sessions/import", data={**sent, "held_file": "not base64!", "asked": "Bobby"}
+    )
+    assert "The file held by the page was damaged: choose it again." in damaged.text

@@ -20,7 +20,7 @@ import csv
 import hashlib
 import io
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -29,12 +29,14 @@ from .. import rules
 from ..rules import RuleError
 from ..sessions import bulk
 from ..sessions.extensions import db
-from ..sessions.models import Session, utcnow
+from ..sessions.models import Player, Session, utcnow
 from ..sessions.rows import check_new_players
 from .csv_out import EXTRAS, FORMULA_STARTS, HEADER, PENALIZED, RESULT, SAT_OUT, SEATS
 
 # The most digits a number cell may have (int() refuses thousands with a ValueError).
 MAX_DIGITS = 6
+# The columns whose cells name a player.
+NAME_COLUMNS = ("dealer", "picker", "partner", "cracked_by", "winner", PENALIZED)
 SCORE = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
 # A file of at most this many players has every one at every hand, as files always did.
 ALL_SEATED = 5
@@ -94,6 +96,7 @@ def import_session(
     first_dealer: str | None,
     options: rules.Options,
     new_players: Collection[str] = (),
+    known_as: Mapping[str, str] | None = None,
 ) -> Imported:
     """Record the file's hands in a new session, checked and scored once by the rules engine and
     inserted in bulk, inside a roster write (`writes.roster_write`), which commits them all or
@@ -102,13 +105,18 @@ def import_session(
 
     `rounds` None means as many as the hands fill, and `first_dealer` None the dealer of the
     first hand. A new player's name that looks like another player's is refused unless among
-    `new_players`."""
+    `new_players`. `known_as` names, for a name in the file, the player here it means."""
     name = rules.session_name(name)
-    origin = hashlib.sha256(data + repr((rounds, first_dealer, options)).encode()).hexdigest()
+    chosen = repr((rounds, first_dealer, options)) + (
+        repr(sorted(known_as.items())) if known_as else ""
+    )
+    origin = hashlib.sha256(data + chosen.encode()).hexdigest()
     earlier = db.session.scalar(select(Session.id).where(Session.origin == origin).limit(1))
     if earlier is not None:
         return Imported(earlier, new=False)
     columns, records = _read(data)
+    if known_as:
+        columns, records = _renamed(columns, records, known_as)
     rows: list[Row] = []
     refused: dict[int, str] = {}
     for index, (number, cells) in enumerate(records):
@@ -137,6 +145,46 @@ def import_session(
     check_new_players(bulk.names_in([new]), new_players)
     [session_id] = bulk.insert_sessions([new])
     return Imported(session_id, new=True)
+
+
+def new_names(data: bytes) -> list[str]:
+    """The file's players who are not players here yet, in column order."""
+    columns, _records = _read(data)
+    return [name for name in columns.players if name not in names_here(columns.players)]
+
+
+def names_here(names: Sequence[str]) -> set[str]:
+    """Which of `names` name a player here, case ignored."""
+    keys = {rules.name_key(name): name for name in names}
+    here = db.session.scalars(select(Player.name_key).where(Player.name_key.in_(keys)))
+    return {keys[key] for key in here}
+
+
+def _renamed(
+    columns: Columns, records: list[tuple[int, list[str]]], known_as: Mapping[str, str]
+) -> tuple[Columns, list[tuple[int, list[str]]]]:
+    """The file with each name `known_as` gives in place of the file's, in its header and in
+    every cell that names a player."""
+    by_key = {rules.name_key(name): player for name, player in known_as.items()}
+
+    def named(cell: str) -> str:
+        return by_key.get(rules.name_key(undefuse(cell.strip())), cell) if cell.strip() else cell
+
+    players = tuple(named(name) for name in columns.players)
+    try:
+        _player_columns(list(players))
+    except RuleError as error:
+        raise CsvRefused([f"Row 1: {error.message}"]) from None
+    columns_named = [*HEADER, *columns.extras]
+    at = [columns_named.index(column) for column in NAME_COLUMNS if column in columns_named]
+    renamed = []
+    for number, cells in records:
+        cells = list(cells)
+        for index in at:
+            if index < len(cells):
+                cells[index] = named(cells[index])
+        renamed.append((number, cells))
+    return Columns(columns.extras, players), renamed
 
 
 def _refusal(refused: dict[int, str]) -> CsvRefused:

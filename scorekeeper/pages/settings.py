@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -22,8 +24,9 @@ from wtforms import BooleanField, StringField
 
 from ..exchange import journal
 from ..exchange.backup import Restore, Restored, backup_text, read_backup
-from ..exchange.csv_in import CsvRefused, import_session
+from ..exchange.csv_in import CsvRefused, import_session, new_names
 from ..rules import RuleError
+from ..sessions import loading
 from ..sessions.writes import Replay, check_key
 from .blueprint import bp
 from .forms import NewPlayersForm, RulesForm, typed_rounds
@@ -91,6 +94,10 @@ def restore_backup() -> str | BaseResponse:
     return _settings_page(form)
 
 
+# How many of the players here a new name in an imported file is offered as, the likeliest first.
+MAX_OFFERS = 3
+# How alike two names must be to ask (difflib's ratio: "Bobby" and "Bob" are 0.75).
+LIKE = 0.7
 SENT_BEFORE = "This form was sent before, and the backup it sent is restored: nothing was added."
 
 
@@ -152,14 +159,38 @@ def _steps(
         yield Step(done, failure=SENT_BEFORE)
 
 
+@dataclass(frozen=True)
+class Asking:
+    """A file whose players are not all players here yet, held while the page asks who each
+    new name is: a new player, or one of the players here."""
+
+    file: str
+    file_name: str
+    names: list[tuple[str, list[str]]]
+
+
 @bp.route("/sessions/import", methods=["GET", "POST"])
 def import_csv() -> str | BaseResponse:
     form = ImportSessionForm()
+    held = request.form.get("held_file")
+    if held:
+        form.hands.validators = []
     if form.validate_on_submit():
         form.read_new_players(request.form)
-        file_name = form.hands.data.filename or "The file"
         try:
-            data = form.hands.data.read()
+            data = _held(held) if held else form.hands.data.read()
+            given = None if held else form.hands.data.filename
+            file_name = request.form.get("file_name") or given or "The file"
+            asked = request.form.getlist("asked")
+            if not asked:
+                offers = _offers(new_names(data))
+                if offers:
+                    return _import_page(form, Asking(_hold(data), file_name, offers))
+            known_as = {
+                name: player
+                for index, name in enumerate(asked)
+                if (player := request.form.get(f"as-{index}", ""))
+            }
             with roster_write() as write:
                 imported = import_session(
                     data,
@@ -168,6 +199,7 @@ def import_csv() -> str | BaseResponse:
                     (form.first_dealer.data or "").strip() or None,
                     form.options(),
                     form.new_players,
+                    known_as,
                 )
                 message = (
                     f"{file_name} is imported as a new session."
@@ -180,4 +212,33 @@ def import_csv() -> str | BaseResponse:
             form.form_errors.extend(refusal.reasons)
         except RuleError as error:
             form.refuse(error)
-    return render_template("import_session.html", form=form)
+    return _import_page(form, None)
+
+
+def _import_page(form: ImportSessionForm, asking: Asking | None) -> str:
+    return render_template("import_session.html", form=form, asking=asking)
+
+
+def _hold(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+def _held(text: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError:
+        raise CsvRefused(["The file held by the page was damaged: choose it again."]) from None
+
+
+def _offers(names: list[str]) -> list[tuple[str, list[str]]]:
+    """Each new name like the name of a player here ("Bobby" and "Bob"), with the players here
+    it might mean, the likeliest first; a name like no one's is simply a new player."""
+    here = loading.roster(everyone=True)
+    folded = {player.casefold(): player for player in here}
+    offers = []
+    for name in names:
+        close = difflib.get_close_matches(name.casefold(), folded, n=MAX_OFFERS, cutoff=LIKE)
+        likely = [folded[player] for player in close]
+        if likely:
+            offers.append((name, [*likely, *(p for p in here if p not in likely)]))
+    return offers

@@ -195,6 +195,23 @@ def _session_inputs() -> dict[str, Schema]:
             additionalProperties=False,
         ),
         "LeaverInput": obj({"player": ref("PlayerName")}, "player", additionalProperties=False),
+        "InviteInput": obj(
+            {
+                "role": {
+                    "enum": ["scorer", "reader", None],
+                    "description": "scorer (the default) records and edits hands there; reader "
+                    "only looks.",
+                },
+                "hours": {
+                    "type": ["integer", "null"],
+                    "minimum": 1,
+                    "maximum": 72,
+                    "description": "How long the link and the phones it signs in hold; 12 when "
+                    "not given.",
+                },
+            },
+            additionalProperties=False,
+        ),
     }
 
 
@@ -442,6 +459,15 @@ def _answers() -> dict[str, Schema]:
         "before": state,
         "after": state,
     }
+    invite = {
+        "id": FROM_ONE,
+        "url": {
+            **STRING,
+            "description": "The link, on the server's network address when it listens on one.",
+        },
+        "role": {"enum": ["scorer", "reader"]},
+        "expires": DATE_TIME,
+    }
     return {
         "SettleUp": obj(settle_up, "stake", "unit", "balances", "payments", "paid"),
         "Settlement": obj(settlement, *settlement),
@@ -450,6 +476,7 @@ def _answers() -> dict[str, Schema]:
         "Session": obj(session, *session),
         "Change": obj(change, *change),
         "TrashedSession": obj({**summary, "deleted_at": DATE_TIME}, "id"),
+        "Invite": obj(invite, *invite),
     }
 
 
@@ -486,6 +513,10 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
         "end": {"value": {"ended": True}},
     },
     "LeaverInput": {"leaver": {"value": {"player": "Ann"}}},
+    "InviteInput": {
+        "scorer": {"value": {"role": "scorer", "hours": 12}},
+        "reader": {"value": {"role": "reader", "hours": 3}},
+    },
     "HandInput": {
         "pick": {
             "value": {

@@ -42,8 +42,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.register(app)
     stylesheet.register(app)
     scripts.register(app)
-    access.init_app(app)
     app.url_map.converters["id"] = ids.IdConverter
+    access.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     errors.register(app)

@@ -106,6 +106,9 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # How many reverse proxies stand in front of the app: their X-Forwarded-For and
         # X-Forwarded-Proto are believed (`create_app`), no one else's.
         TRUSTED_PROXIES=0,
+        # Whether the server can be reached on this computer's network address: links for
+        # other phones go there (`hosts.lan_url`). The gunicorn worker sets it from its binds.
+        LISTENS_ON_NETWORK=True,
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):

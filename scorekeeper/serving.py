@@ -33,6 +33,7 @@ from werkzeug.exceptions import RequestTimeout
 
 from . import create_app
 from .exchange import journal
+from .web import hosts
 
 HEADER_SECONDS = 10
 IDLE_SECONDS = 30
@@ -180,10 +181,22 @@ def linger(sock: socket.socket) -> None:
             dropped += len(chunk)
 
 
+def listens_on_network(bound: Any) -> bool:
+    """Whether a listening socket's address, `(host, port, ...)` or a Unix socket's path,
+    reaches beyond this computer (0.0.0.0 or an address of its network)."""
+    if not isinstance(bound, tuple):
+        return False
+    return not hosts.is_loopback(str(bound[0]))
+
+
 class Worker(GeventWorker):  # type: ignore[misc]
     def load_wsgi(self) -> None:
         super().load_wsgi()
-        app = with_body_deadline(self.wsgi)  # type: ignore[has-type]
+        flask_app = self.wsgi  # type: ignore[has-type]
+        flask_app.config["LISTENS_ON_NETWORK"] = any(
+            listens_on_network(listener.getsockname()) for listener in self.sockets
+        )
+        app = with_body_deadline(flask_app)
         self.wsgi = taking_turns(closing_refusals(app))
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:

@@ -1,13 +1,18 @@
 """Optional access: off until a passcode is set; then a sign-in for pages and bearer tokens for
-the API guard every change (role scorer) or every request (role reader)."""
+the API guard every change (role scorer) or every request (role reader). An invite, or a token
+made for one session, reaches that session alone."""
 
 from __future__ import annotations
 
 from flask import Flask
 
+from ..sessions.extensions import csrf
 from . import models  # noqa: F401  (the tables join the metadata)
 from .commands import access, how_to_set_a_passcode
 from .guard import guard, status
+from .invite_routes import api_bp as invites_api_bp
+from .invite_routes import bp as invites_bp
+from .invite_routes import local_time, table_code
 from .pages import bp
 from .state import SIGN_IN_LIFETIME
 
@@ -18,7 +23,12 @@ def init_app(app: Flask) -> None:
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.register_blueprint(bp)
+    app.register_blueprint(invites_bp)
+    app.register_blueprint(invites_api_bp)
+    csrf.exempt(invites_api_bp)
     app.before_request(guard)
     app.add_template_global(status, "access_status")
     app.add_template_global(how_to_set_a_passcode)
+    app.add_template_global(table_code)
+    app.add_template_filter(local_time)
     app.cli.add_command(access)

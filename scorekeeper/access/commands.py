@@ -8,7 +8,9 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup
 
-from . import state
+from ..sessions.extensions import db
+from ..sessions.models import MAX_ID, Session
+from . import invites, state
 from .state import AccessRefused, Role
 
 
@@ -62,13 +64,42 @@ def off_command() -> None:
 
 @access.command("create-token")
 @click.argument("name")
-def create_token_command(name: str) -> None:
+@click.option(
+    "--session",
+    "session_id",
+    type=click.IntRange(1, MAX_ID),
+    help="Only this session (its id): the token reaches nothing else, and expires.",
+)
+@click.option(
+    "--role",
+    type=click.Choice([role.value for role in Role]),
+    help="With --session. scorer: records and edits there. reader: only reads.  [default: scorer]",
+)
+@click.option(
+    "--hours",
+    type=click.IntRange(1, invites.MAX_HOURS),
+    help=f"With --session: how long it lasts, 1 to {invites.MAX_HOURS}.  [default: 12]",
+)
+def create_token_command(
+    name: str, session_id: int | None, role: str | None, hours: int | None
+) -> None:
     """Create an API token NAME; it is printed once, on the last line, and stored only hashed."""
+    if session_id is None and (role is not None or hours is not None):
+        raise click.UsageError("--role and --hours go with --session.")
+    if session_id is not None and db.session.get(Session, session_id) is None:
+        raise click.ClickException(f"There is no session {session_id}.")
+    chosen = Role(role or Role.SCORER.value)
+    lasts = hours or invites.DEFAULT_HOURS
     try:
-        token = state.create_token(name)
+        token = state.create_token(name, session_id, chosen, lasts)
     except AccessRefused as refused:
         raise click.ClickException(refused.message) from None
     click.echo(f'Token "{name.strip()}" created. It is shown only now: keep it somewhere safe.')
+    if session_id is not None:
+        does = "records and edits hands of" if chosen is Role.SCORER else "reads"
+        click.echo(
+            f"It {does} session {session_id} alone, for {lasts} hour{'s' if lasts != 1 else ''}."
+        )
     click.echo("Send it with every API request as the header Authorization: Bearer <token>.")
     click.echo(token)
 
@@ -101,7 +132,8 @@ def status_command() -> None:
         return
     click.echo("API tokens:")
     for token in tokens:
-        click.echo(f"  {token.name} (created {token.created_at:%Y-%m-%d})")
+        scope = "" if token.session_id is None else f", session {token.session_id} as {token.role}"
+        click.echo(f"  {token.name} (created {token.created_at:%Y-%m-%d}{scope})")
 
 
 def describe(role: Role) -> str:

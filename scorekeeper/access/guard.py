@@ -1,9 +1,11 @@
 """The check before every request: when access guards it, a signed-in phone or an API token
-lets it through; otherwise a page goes to sign-in and the API answers 401."""
+lets it through; otherwise a page goes to sign-in and the API answers 401. A phone signed in by
+an invite, or a token made for one session, reaches that session alone (`within`)."""
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -12,17 +14,21 @@ from flask.typing import ResponseReturnValue
 
 from ..sessions.extensions import db
 from ..web.errors import error_answer
-from . import state
-from .state import Access
+from . import invites, state
+from .invites import Scope
+from .state import Access, Role
 
 # The session key of a sign-in: `<id>.<secret>` of its row (`state.new_sign_in`).
 SIGNED_IN = "access"
+# The session key of a phone signed in by an invite: the invite's `<id>.<secret>`.
+INVITED = "invite"
 # What a phone fetches before anyone signs in, which shows nothing of the scores.
 OPEN_ENDPOINTS = frozenset(
     {
         "static",
         "access.sign_in_page",
         "access.sign_out_page",
+        "invites.open_invite",
         "pages.service_worker",
         "pages.manifest",
         "pages.favicon",
@@ -35,6 +41,13 @@ NO_TOKEN = (
 )
 WRONG_TOKEN = "That API token is wrong or has been revoked."
 NOT_SAVED = "Sign in to make changes. What you sent was not saved: make the change again."
+INVITE_ENDED = "The invite this phone was signed in with has expired or was revoked."
+TOKEN_EXPIRED = "That API token has expired."
+# Which session a page or an API request is for: the id in its address.
+SESSION_PATH = re.compile(r"(?:/api)?/sessions/(\d+)(?:/|$)")
+# Under a session, yet beyond a phone or token that reaches that session alone.
+BEYOND_SCOPE = frozenset({"api.delete_session", "pages.delete_session"})
+SCOPE_BLUEPRINTS = frozenset({"invites", "invites_api"})
 
 
 @dataclass(frozen=True)
@@ -57,6 +70,7 @@ def signed_in(access: Access) -> bool:
 
 
 def sign_in() -> None:
+    session.pop(INVITED, None)
     session[SIGNED_IN] = state.new_sign_in()
     session.permanent = True
 
@@ -83,22 +97,55 @@ def guard() -> ResponseReturnValue | None:
 
 
 def check(access: Access) -> ResponseReturnValue | None:
-    if not access.guards(request.method) or signed_in(access):
+    if not access.on or signed_in(access):
         return None
+    invited = session.get(INVITED)
+    if isinstance(invited, str):
+        scope = invites.invited_scope(invited)
+        if scope is None:
+            return unauthorized(INVITE_ENDED) if is_api() else redirect_to_sign_in(INVITE_ENDED)
+        return within(scope)
     token = bearer_token()
+    scoped = token is not None and state.token_is_scoped(token)
+    if not access.guards(request.method) and not scoped:
+        return None
     if token is None:
         if is_api():
             return unauthorized(NO_TOKEN)
         return redirect_to_sign_in()
-    if state.token_known(token):
-        return None
-    counted = state.count_try(address())
-    if isinstance(counted, state.Wait):
-        return too_many_tries(counted)
-    if state.token_matches(token):
+    if not state.token_known(token):
+        counted = state.count_try(address())
+        if isinstance(counted, state.Wait):
+            return too_many_tries(counted)
+        if not state.token_matches(token):
+            return unauthorized(WRONG_TOKEN)
         state.take_back(counted)
+    if not scoped:
         return None
-    return unauthorized(WRONG_TOKEN)
+    scope = invites.token_scope(state.token_id(token))
+    if scope is None or not scope.holds:
+        return unauthorized(TOKEN_EXPIRED)
+    return within(scope)
+
+
+def within(scope: Scope) -> ResponseReturnValue | None:
+    """Let a request through when it is for the scope's session and its role may make it; else
+    403."""
+    found = SESSION_PATH.match(request.path)
+    if (
+        found is None
+        or found[1] != str(scope.session_id)
+        or request.endpoint in BEYOND_SCOPE
+        or request.blueprint in SCOPE_BLUEPRINTS
+    ):
+        return error_answer(
+            403, f"This phone or token may reach session {scope.session_id} alone, not this."
+        )
+    if scope.role is Role.READER and request.method not in state.READS:
+        return error_answer(
+            403, f"This phone or token may only look at session {scope.session_id}, not change it."
+        )
+    return None
 
 
 def bearer_token() -> str | None:
@@ -131,7 +178,9 @@ def too_many_tries(wait: state.Wait) -> ResponseReturnValue:
     return error_answer(429, message, headers={"Retry-After": str(wait.seconds)})
 
 
-def redirect_to_sign_in() -> ResponseReturnValue:
+def redirect_to_sign_in(why: str | None = None) -> ResponseReturnValue:
+    if why is not None:
+        flash(why)
     if request.method in ("GET", "HEAD"):
         back = request.full_path.removesuffix("?")
     else:

@@ -1,5 +1,5 @@
-"""The stored access records: the passcode, the phones signed in, the API tokens and recent
-tries of a passcode or token.
+"""The stored access records: the passcode, the phones signed in, the API tokens, the invites
+to one session and recent tries of a passcode or token.
 
 Passcodes and token secrets are kept only as Werkzeug's slow salted hashes.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Index, String
+from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..sessions.extensions import db
@@ -36,12 +36,31 @@ class SignIn(db.Model):  # type: ignore[name-defined,misc]
 
 
 class ApiToken(db.Model):  # type: ignore[name-defined,misc]
-    """A token reads `<id>.<secret>`: the id finds the row, so a request costs one hash check."""
+    """A token reads `<id>.<secret>`: the id finds the row, so a request costs one hash check.
+    A token with a `session_id` is for that session alone, in its `role`, until `expires_at`."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), unique=True)
     secret_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+    session_id: Mapped[int | None] = mapped_column()
+    role: Mapped[str | None] = mapped_column(String(10))
+    expires_at: Mapped[datetime | None] = mapped_column(db.DateTime(timezone=True))
+
+
+class Invite(db.Model):  # type: ignore[name-defined,misc]
+    """A link that signs a phone in for one session alone, in `role`, until `expires_at`. The
+    link and the phone's cookie hold `<id>.<secret>`; only the secret's SHA-256 is kept.
+    Revoking deletes the row, which signs out every phone it signed in."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("session.id", ondelete="CASCADE"), index=True
+    )
+    role: Mapped[str] = mapped_column(String(10))
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), index=True)
 
 
 class SignInFailure(db.Model):  # type: ignore[name-defined,misc]

@@ -119,8 +119,11 @@ def tokens() -> list[ApiToken]:
     return list(db.session.scalars(select(ApiToken).order_by(ApiToken.name)))
 
 
-def create_token(name: str) -> str:
-    """A new token named `name`, returned once: only its hash is stored."""
+def create_token(
+    name: str, session_id: int | None = None, role: Role = Role.SCORER, hours: int = 12
+) -> str:
+    """A new token named `name`, returned once: only its hash is stored. With `session_id`, it
+    is for that session alone, in `role`, for `hours`."""
     name = name.strip()
     if not 1 <= len(name) <= MAX_TOKEN_NAME:
         raise AccessRefused(f"A token's name is 1 to {MAX_TOKEN_NAME} characters.")
@@ -130,6 +133,10 @@ def create_token(name: str) -> str:
         )
     secret = secrets.token_urlsafe(32)
     token = ApiToken(name=name, secret_hash=generate_password_hash(secret))
+    if session_id is not None:
+        token.session_id = session_id
+        token.role = role.value
+        token.expires_at = utcnow() + timedelta(hours=hours)
     with access_write():
         db.session.add(token)
     return f"{token.id}.{secret}"
@@ -156,6 +163,19 @@ def token_matches(token: str) -> bool:
         _verified.clear()
     _verified[_sha256(token)] = row.secret_hash
     return True
+
+
+def token_id(token: str) -> int:
+    """The row id a token's `<id>.<secret>` names (0: none)."""
+    token_id, _, _secret = token.partition(".")
+    return int(token_id) if token_id.isdigit() and len(token_id) <= 18 else 0
+
+
+def token_is_scoped(token: str) -> bool:
+    """Whether a token names a token made for one session: read by its id alone, with no hash
+    checked, so that an open read sent with any other token costs nothing more."""
+    row = db.session.get(ApiToken, token_id(token))
+    return row is not None and row.session_id is not None
 
 
 def new_sign_in() -> str:

@@ -85,7 +85,32 @@ def external_url(endpoint: str, **values: Any) -> str:
     when it is trusted, else under this computer's network address."""
     if is_trusted(request.host):
         return url_for(endpoint, _external=True, **values)
+    return _on_lan_address(lan_address(), endpoint, values)
+
+
+def lan_url(endpoint: str, **values: Any) -> str:
+    """As `external_url`, but a page opened on this computer itself (`localhost`) gives the
+    address for another phone on the network, whenever the server listens on the network.
+    `LISTENS_ON_NETWORK` is False when it listens on this computer alone (gunicorn bound to
+    127.0.0.1)."""
+    if is_loopback(hostname(request.host) or "") and current_app.config["LISTENS_ON_NETWORK"]:
+        address = lan_address()
+        if not is_loopback(address):
+            return _on_lan_address(address, endpoint, values)
+    return external_url(endpoint, **values)
+
+
+def is_loopback(name: str) -> bool:
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _on_lan_address(address: str, endpoint: str, values: dict[str, Any]) -> str:
     port = request.environ.get("SERVER_PORT", "")
     default = {"http": "80", "https": "443"}.get(request.scheme)
-    host = lan_address() + (f":{port}" if port and port != default else "")
+    host = address + (f":{port}" if port and port != default else "")
     return f"{request.scheme}://{host}{url_for(endpoint, **values)}"

@@ -16,9 +16,9 @@ ERRORS = {
     400: "Refused: malformed JSON, a wrong type, an unknown player or key, a number out of range.",
     401: "Access is on and the bearer token is missing or wrong.",
     403: "A write whose `Origin` names another site, or that reached the server under a name it "
-    "is not served at.",
+    "is not served at; or a phone or token that reaches one session alone, elsewhere.",
     408: "The body came too slowly.",
-    404: "No such session, hand, change, player or merge.",
+    404: "No such session, hand, change, invite, player or merge.",
     405: "The method is not allowed on this path.",
     409: "A conflict: the session is complete, or the `Idempotency-Key` was used for another "
     "request.",
@@ -63,6 +63,7 @@ PATH_PARAMETERS = {
         _path_parameter("session_id", "The session's id.", 1),
         _path_parameter("number", "The hand's number in its session, from 1.", 1),
         _path_parameter("index", "The change's position in the history list, 0 the newest.", 0),
+        _path_parameter("invite_id", "The invite's id.", 1),
         _path_parameter("player_id", "The player's id.", 1),
         _path_parameter("merge_id", "The merge's id.", 1),
     )
@@ -278,6 +279,23 @@ def paths() -> dict[str, Schema]:
                     "restoreChange",
                     "Undo one change (a deleted hand comes back at its number)",
                     session,
+                ),
+            ),
+            _path(
+                "/api/sessions/{session_id}/invites",
+                post=session_write(
+                    "createInvite",
+                    "Invite a phone to this session alone, as scorer or reader, for some hours",
+                    created(ref("Invite"), "The invite: its link, role and expiry."),
+                    "InviteInput",
+                ),
+            ),
+            _path(
+                "/api/sessions/{session_id}/invites/{invite_id}",
+                delete=session_write(
+                    "revokeInvite",
+                    "Revoke an invite: the phones it signed in are signed out at once",
+                    NO_CONTENT,
                 ),
             ),
             _path(

@@ -208,6 +208,23 @@ def _session_inputs() -> dict[str, Schema]:
             additionalProperties=False,
         ),
         "LeaverInput": obj({"player": ref("PlayerName")}, "player", additionalProperties=False),
+        "InviteInput": obj(
+            {
+                "role": {
+                    "enum": ["scorer", "reader", None],
+                    "description": "scorer (the default) records and edits hands there; reader "
+                    "only looks.",
+                },
+                "hours": {
+                    "type": ["integer", "null"],
+                    "minimum": 1,
+                    "maximum": 72,
+                    "description": "How long the link and the phones it signs in hold; 12 when "
+                    "not given.",
+                },
+            },
+            additionalProperties=False,
+        ),
     }
 
 
@@ -474,6 +491,15 @@ def _answers() -> dict[str, Schema]:
         "into": FROM_ONE,
         "sessions": {"type": "array", "items": FROM_ONE},
     }
+    invite = {
+        "id": FROM_ONE,
+        "url": {
+            **STRING,
+            "description": "The link, on the server's network address when it listens on one.",
+        },
+        "role": {"enum": ["scorer", "reader"]},
+        "expires": DATE_TIME,
+    }
     return {
         "Player": obj(player, *player),
         "Merge": obj(merge, *merge),
@@ -484,6 +510,7 @@ def _answers() -> dict[str, Schema]:
         "Session": obj(session, *session),
         "Change": obj(change, *change),
         "TrashedSession": obj({**summary, "deleted_at": DATE_TIME}, "id"),
+        "Invite": obj(invite, *invite),
     }
 
 
@@ -526,6 +553,10 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
         "retire": {"value": {"active": False}},
     },
     "MergeInput": {"merge": {"value": {"into": 2}}},
+    "InviteInput": {
+        "scorer": {"value": {"role": "scorer", "hours": 12}},
+        "reader": {"value": {"role": "reader", "hours": 3}},
+    },
     "HandInput": {
         "pick": {
             "value": {

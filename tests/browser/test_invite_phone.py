@@ -1,0 +1,107 @@
+"""Inviting a phone in Chromium, with access on: a signed-in phone opens "Invite a phone" and
+makes a link; a second phone opens it, records a hand on that session and is refused anywhere
+else. The invite sheet and the table view's code at 320, 390 and 768 px, checked with axe-core."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from ..helpers.browser import (
+    WIDTHS,
+    Shot,
+    api,
+    app_on_new_database,
+    checked,
+    chip,
+    fill,
+    save,
+    serving,
+    session_with_hands,
+)
+
+PASSCODE = "Sheep-1234"
+
+
+@pytest.fixture(scope="module")
+def guarded_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A scorekeeper, served on this computer alone, with two sessions of three hands, whose
+    changes need the passcode."""
+    with app_on_new_database(tmp_path_factory.mktemp("invites")) as app:
+        app.config["LISTENS_ON_NETWORK"] = False
+        with serving(app) as url:
+            session_with_hands(url, "Invited")
+            session_with_hands(url, "Elsewhere")
+            result = app.test_cli_runner().invoke(
+                args=["access", "set-passcode", "--role", "scorer", "--passcode", PASSCODE]
+            )
+            assert result.exit_code == 0, result.output
+            yield url
+
+
+def sign_in(page: Page, url: str, then: str) -> None:
+    page.goto(f"{url}/sign-in?next={then}")
+    page.get_by_label("Passcode").fill(PASSCODE)
+    page.get_by_role("button", name="Sign in").tap()
+    page.wait_for_url(f"{url}{then}")
+
+
+def at_widths(page: Page, name: str, shot: Shot) -> None:
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 844})
+        checked(page, width)
+        shot(page, f"{name}-{width}", full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
+def test_an_invited_phone_records_on_its_session_alone(
+    page: Page,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    guarded_url: str,
+    shot: Shot,
+) -> None:
+    sign_in(page, guarded_url, "/sessions/1")
+    page.get_by_text("Session", exact=True).tap()
+    page.get_by_role("link", name="Invite a phone").tap()
+    expect(page.get_by_role("heading", name="Invite a phone", level=1)).to_be_visible()
+    chip(page, "The phone may", "As scorer").tap()
+    page.get_by_label("For how many hours").fill("3")
+    page.get_by_role("button", name="Make the invite").tap()
+    link = page.locator("#invite-link")
+    expect(link).to_be_visible()
+    url = link.inner_text()
+    assert url.startswith(f"{guarded_url}/invites/")
+    expect(page.locator(".invite svg.qr")).to_be_visible()
+    expect(page.get_by_role("button", name="Revoke", exact=True)).to_be_visible()
+    at_widths(page, "invite-sheet", shot)
+
+    phone = browser.new_context(**browser_context_args).new_page()
+    phone.goto(url)
+    phone.wait_for_url(f"{guarded_url}/sessions/1")
+    phone.get_by_role("link", name="Record hand").tap()
+    fill(phone, "Dan", "Eve", 61)
+    save(phone)
+    expect(phone.get_by_text("Hand 4 saved.")).to_be_visible()
+    assert len(api(guarded_url, "GET", "/api/sessions/1")["hands"]) == 4
+
+    elsewhere = phone.goto(f"{guarded_url}/sessions/2")
+    assert elsewhere is not None and elsewhere.status == 403
+    expect(phone.get_by_role("heading", level=1)).to_be_visible()
+    new_session = phone.goto(f"{guarded_url}/sessions/new")
+    assert new_session is not None and new_session.status == 403
+    phone.context.close()
+
+
+def test_the_table_view_shows_a_viewer_code(page: Page, guarded_url: str, shot: Shot) -> None:
+    sign_in(page, guarded_url, "/sessions/1/table")
+    code = page.locator(".tv-code")
+    expect(code).to_be_visible()
+    expect(code.locator("svg.qr")).to_be_visible()
+    expect(code).to_contain_text("viewer")
+    at_widths(page, "table-invite-code", shot)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    shot(page, "table-invite-code-tv")

@@ -323,6 +323,10 @@ def test_a_backup_keeps_renames_merges_and_retired_players(
         history = f"/api/sessions/{session['id']}/history"
         assert again.get(history).json == client.get(history).json
     assert without_time(backup_of(restored_app)) == without_time(backup)
+    (merge,) = again.get("/api/players/merges").json["merges"]
+    assert merge == client.get("/api/players/merges").json["merges"][0]
+    assert again.post(f"/api/players/merges/{merge['id']}/undo").status_code == 200
+    assert players(again)["Bobby"]["hands"] == 1
 
 
 # --- a merge is as if they had been one player all along

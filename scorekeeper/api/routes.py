@@ -25,12 +25,13 @@ from ..exchange.json_in import (
     session_request,
 )
 from ..insights import roster
-from ..insights.roster import merge_json, player_json
+from ..insights.roster import player_json
 from ..insights.settle_up import of_range
 from ..sessions import loading, players, rows, writes
 from ..sessions.extensions import db
 from ..sessions.records import (
     change_json,
+    merge_json,
     session_json,
     session_summary,
     settle_up_json,

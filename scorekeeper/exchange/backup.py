@@ -26,9 +26,16 @@ from ..sessions import bulk, loading, rows, writes
 from ..sessions.database import database_busy
 from ..sessions.errors import Conflict
 from ..sessions.extensions import db
-from ..sessions.models import Player, RuleSet, Session, TrashedSession
+from ..sessions.models import Player, PlayerMerge, RuleSet, Session, TrashedSession
 from ..sessions.players import PLAYER_ACTIONS
-from ..sessions.records import change_json, hand_input_json, iso, options_json, payments_json
+from ..sessions.records import (
+    change_json,
+    hand_input_json,
+    iso,
+    merge_json,
+    options_json,
+    payments_json,
+)
 from . import journal
 from . import rule_sets as rule_sets_module
 from .journal import plural
@@ -127,7 +134,15 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
         trashed = {"id": entry.session_id, "deleted_at": iso(entry.deleted_at), **entry.data}
         yield f"{comma}\n{_dumps(trashed)}"
         written.trashed += 1
-    yield "\n]}\n"
+    merges = [
+        merge_json(merge)
+        for merge in db.session.scalars(
+            select(PlayerMerge)
+            .where(PlayerMerge.at >= PlayerMerge.kept_since())
+            .order_by(PlayerMerge.id)
+        )
+    ]
+    yield '\n],\n"merges": ' + _dumps(merges) + "}\n"
 
 
 def _dumps(value: Any) -> str:
@@ -311,6 +326,7 @@ class Restore:
         if not isinstance(self.rule_sets, list):
             raise RuleError("This backup is damaged: its rule sets are not a list.")
         _check_rule_sets(self.rule_sets)
+        self.merges = _checked_merges(data.get("merges", []))
         self._trash_given = data.get("trash", [])
         if not isinstance(self._trash_given, list):
             raise RuleError("This backup is damaged: its trash is not a list.")
@@ -444,6 +460,9 @@ class Restore:
 
     def _finish(self, write: writes.Write, answer: AnswerOf | None) -> None:
         rule_sets = _add_rule_sets(self.rule_sets)
+        if self.keep_ids:
+            # Merged into other sessions and players, the ids a merge names are not these.
+            db.session.add_all(PlayerMerge(**merge) for merge in self.merges)
         self.restored = replace(
             self.restored,
             players=self._players_added,
@@ -534,6 +553,36 @@ def _check_rule_sets(given: list[Any]) -> None:
             rule_sets_module.rule_set_name(rule_set["name"])
             rule_sets_module.rules_json(rule_set.get("rules"))
             _created_at(rule_set.get("created_at"))
+
+
+def _checked_merges(given: Any) -> list[dict[str, Any]]:
+    """The backup's merges that can be undone, as the columns of `PlayerMerge` rows."""
+    if not isinstance(given, list):
+        raise RuleError("This backup is damaged: its merges are not a list.")
+    merges = []
+    for position, merge in enumerate(given, start=1):
+        with _at(f"Merge {position} of the backup"):
+            keys = {"id", "at", "player", "name", "active", "into", "sessions", "trashed"}
+            if not isinstance(merge, dict) or set(merge) != keys:
+                raise RuleError(f"A merge has {_or(sorted(keys)).replace(' or ', ' and ')}.")
+            if not isinstance(merge["active"], bool):
+                raise RuleError("Its active flag must be true or false.", "active")
+            for key in ("sessions", "trashed"):
+                if not isinstance(merge[key], list):
+                    raise RuleError(f"Its {key} must be a list of ids.", key)
+            merges.append(
+                {
+                    "id": _record_id(merge["id"]),
+                    "at": _moment(merge["at"], "at"),
+                    "player_id": _record_id(merge["player"]),
+                    "name": rules.player_name(merge["name"], "name"),
+                    "active": merge["active"],
+                    "into_id": _record_id(merge["into"]),
+                    "sessions": [_record_id(i) for i in merge["sessions"]],
+                    "trashed": [_record_id(i) for i in merge["trashed"]],
+                }
+            )
+    return merges
 
 
 def _add_rule_sets(given: list[Any]) -> int:

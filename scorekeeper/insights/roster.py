@@ -96,14 +96,3 @@ def player_json(player: Listed) -> dict[str, Any]:
         "last_played": None if player.last_played is None else iso(player.last_played),
         "active": player.active,
     }
-
-
-def merge_json(merge: PlayerMerge) -> dict[str, Any]:
-    return {
-        "id": merge.id,
-        "at": iso(merge.at),
-        "player": merge.player_id,
-        "name": merge.name,
-        "into": merge.into_id,
-        "sessions": list(merge.sessions),
-    }

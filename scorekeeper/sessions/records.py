@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from .. import rules
-from .models import Change, Session, as_utc
+from .models import Change, PlayerMerge, Session, as_utc
 
 
 def iso(moment: datetime) -> str:
@@ -210,3 +210,18 @@ def payments_json(payments: Sequence[rules.Payment]) -> list[dict[str, Any]]:
 def payments_of(given: Sequence[dict[str, Any]]) -> list[rules.Payment]:
     """Payments as `payments_json` wrote them."""
     return [rules.Payment(p["from"], p["to"], p["amount"]) for p in given]
+
+
+def merge_json(merge: PlayerMerge) -> dict[str, Any]:
+    """A merge of one player into another that can be undone, as the API lists it and a backup
+    keeps it."""
+    return {
+        "id": merge.id,
+        "at": iso(merge.at),
+        "player": merge.player_id,
+        "name": merge.name,
+        "active": merge.active,
+        "into": merge.into_id,
+        "sessions": merge.sessions,
+        "trashed": merge.trashed,
+    }

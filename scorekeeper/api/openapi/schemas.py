@@ -488,8 +488,10 @@ def _answers() -> dict[str, Schema]:
         "at": DATE_TIME,
         "player": {**FROM_ONE, "description": "The id of the player merged, back if undone."},
         "name": STRING,
+        "active": BOOLEAN,
         "into": FROM_ONE,
         "sessions": {"type": "array", "items": FROM_ONE},
+        "trashed": {"type": "array", "items": FROM_ONE},
     }
     invite = {
         "id": FROM_ONE,

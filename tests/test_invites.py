@@ -20,6 +20,7 @@ from scorekeeper.sessions.models import as_utc, utcnow
 from scorekeeper.web import hosts
 
 from .helpers.api import SEATS, Api, pick
+from .helpers.pages import Page
 
 PASSCODE = "Sheep-1234"
 LAN = "192.168.1.20"
@@ -174,7 +175,12 @@ def test_an_invited_scorer_records_there_and_nowhere_else(
     set_passcode(runner)
     made = invite(signed_in(app), session_id)
     phone = opened(app, made["url"])
-    assert phone.get(f"/sessions/{session_id}").status_code == 200
+    sheet = phone.get(f"/sessions/{session_id}")
+    assert sheet.status_code == 200
+    shown = Page(sheet.text).text
+    assert "Record hand" in shown and "Invite a phone" not in shown
+    assert "Delete session" not in shown and "Leaderboard" not in shown
+    assert f'class="home" href="/sessions/{session_id}"' in sheet.text
     assert phone.get(f"/sessions/{session_id}/hands/new").status_code == 200
     recorded = phone.post(f"/api/sessions/{session_id}/hands", json=HAND)
     assert recorded.status_code == 201, recorded.json
@@ -207,7 +213,14 @@ def test_an_invited_reader_only_looks(app: Flask, runner: FlaskCliRunner, api: A
     set_passcode(runner, role="reader")
     made = invite(signed_in(app), session_id, role="reader")
     phone = opened(app, made["url"])
-    assert phone.get(f"/sessions/{session_id}").status_code == 200
+    sheet = phone.get(f"/sessions/{session_id}")
+    assert sheet.status_code == 200
+    shown = Page(sheet.text).text
+    for control in ("Record hand", "Undo last hand", "Edit", "Delete", "Session", "Sessions"):
+        assert control not in shown.split(), control
+    assert "Changes" in shown and "Settle up" in shown
+    elsewhere = phone.get(f"/sessions/{other}")
+    assert f'href="/sessions/{session_id}">Back to the session' in elsewhere.text
     assert phone.get(f"/sessions/{session_id}/table").status_code == 200
     assert phone.get(f"/api/sessions/{session_id}").status_code == 200
     assert_refused(phone.post(f"/api/sessions/{session_id}/hands", json=HAND))

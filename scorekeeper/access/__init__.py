@@ -9,7 +9,7 @@ from flask import Flask
 from ..sessions.extensions import csrf
 from . import models  # noqa: F401  (the tables join the metadata)
 from .commands import access, how_to_set_a_passcode
-from .guard import guard, status
+from .guard import guard, scope, status
 from .invite_routes import api_bp as invites_api_bp
 from .invite_routes import bp as invites_bp
 from .invite_routes import local_time, table_code
@@ -28,6 +28,7 @@ def init_app(app: Flask) -> None:
     csrf.exempt(invites_api_bp)
     app.before_request(guard)
     app.add_template_global(status, "access_status")
+    app.add_template_global(scope, "access_scope")
     app.add_template_global(how_to_set_a_passcode)
     app.add_template_global(table_code)
     app.add_template_filter(local_time)

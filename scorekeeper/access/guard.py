@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from flask import flash, redirect, request, session, url_for
+from flask import flash, g, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 
 from ..sessions.extensions import db
@@ -131,6 +131,7 @@ def check(access: Access) -> ResponseReturnValue | None:
 def within(scope: Scope) -> ResponseReturnValue | None:
     """Let a request through when it is for the scope's session and its role may make it; else
     403."""
+    g.access_scope = scope
     found = SESSION_PATH.match(request.path)
     if (
         found is None
@@ -146,6 +147,13 @@ def within(scope: Scope) -> ResponseReturnValue | None:
             403, f"This phone or token may only look at session {scope.session_id}, not change it."
         )
     return None
+
+
+def scope() -> Scope | None:
+    """The one session (and role) this request's phone or token may reach, when it is one
+    that an invite or a token for one session let through."""
+    found: Scope | None = g.get("access_scope")
+    return found
 
 
 def bearer_token() -> str | None:

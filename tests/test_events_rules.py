@@ -210,6 +210,13 @@ def test_a_draw_that_doesnt_seat_everyone_once_is_refused() -> None:
         draw([*players(9), "Player 01"], (5, 5), seed=1, round_number=1)
 
 
+def test_pairs_of_players_not_in_the_draw_change_nothing() -> None:
+    names = players(10)
+    drawn = draw(names, (5, 5), seed=3, round_number=2)
+    gone = {frozenset(("Player 01", "Gone Gus")), frozenset(("Gone Gus", "Gone Guy"))}
+    assert draw(names, (5, 5), seed=3, round_number=2, met=gone) == drawn
+
+
 # Standings and round leaders
 
 
@@ -399,6 +406,12 @@ def test_prize_percents_over_one_hundred_are_refused() -> None:
         assert_sentence(caught.value.message)
     with refused("round_top"):
         check_prizes([], 101, 0)
+
+
+def test_a_negative_entry_fee_is_refused() -> None:
+    with refused("entry") as caught:
+        event_results(three_rounds(), entry=-1)
+    assert_sentence(caught.value.message)
 
 
 def test_an_open_ended_event_counts_a_round_top_for_each_round_drawn() -> None:

@@ -153,8 +153,9 @@ def draw(
     round_number: int,
     met: Collection[Pair] = frozenset(),
 ) -> Draw:
-    """A round's draw of `players` into tables of `sizes`, the same for the same seed and round:
-    random in round 1, and later seating together as few pairs from `met` as it finds."""
+    """A round's draw of `players` into tables of `sizes`, the same for the same seed, round,
+    players (in any order) and `met`: random in round 1, and later seating together as few pairs
+    from `met` as it finds."""
     names = sorted(players)
     if len(set(names)) != len(names):
         raise RuleError("A player can sit at only one table a round.", "players")
@@ -166,6 +167,8 @@ def draw(
     index = {name: at for at, name in enumerate(names)}
     partners: list[set[int]] = [set() for _ in names]
     for pair in met:
+        if len(pair) != 2:
+            continue
         a, b = sorted(pair)
         if a in index and b in index:
             partners[index[a]].add(index[b])
@@ -436,6 +439,8 @@ def event_results(
     played = len({p for tables in results for table in tables for p in table.played})
     if not entry:
         return EventResults(standings, leaders, played)
+    if entry < 0:
+        raise RuleError("The entry fee is a whole number of cents, 0 or more.", "entry")
     check_prizes(places, round_top, rounds or len(results))
     pot = entry * played
     by_place: dict[int, list[EventStanding]] = {}

@@ -1,0 +1,463 @@
+"""Club events: several tables at once, re-drawn between rounds, ranked over the whole event,
+with optional prizes from the entry fees. Each table of each round is an ordinary session;
+this module says how many tables of what sizes, how many hands each plays and by which
+options, who sits where, and the event's standings, round leaders and prizes."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from .errors import RuleError
+from .options import Options, PartnerMode
+from .table import MAX_ROUNDS, MAX_SEATS, MIN_SEATS, Table, check_table
+
+# A draw makes one table for every six players or part of six.
+PLAYERS_PER_TABLE = 6
+DEFAULT_HANDS = 20
+# A table's session plays at most MAX_ROUNDS rounds, and at least three play each hand.
+MAX_HANDS = MAX_ROUNDS * MIN_SEATS
+PERCENT = 100
+# The draw's search: at most this many fresh starts, each ending after this many moves a
+# player that lower nothing; and at most this many swaps weighed in all, which keeps a draw of
+# 200 players whose repeats can't reach 0 to about a fifth of a second.
+DRAW_STARTS = 6
+STALE_MOVES_PER_PLAYER = 3
+DRAW_BUDGET = 200_000
+
+
+class Ties(StrEnum):
+    """How players with equal event totals are placed."""
+
+    SHARE = "share"
+    HANDS_WON = "hands_won"
+    LOT = "lot"
+
+
+def check_hands(hands: int) -> None:
+    """Refuse a number of hands a round that a table's session can't play."""
+    if not 1 <= hands <= MAX_HANDS:
+        raise RuleError(
+            f"Hands a round must be a whole number from 1 to {MAX_HANDS}, not {hands}.", "hands"
+        )
+
+
+def table_sizes(
+    n: int, given: Sequence[int] | None = None, options: Options | None = None
+) -> tuple[int, ...]:
+    """The sizes of a draw's tables for `n` players: ceil(n / 6) tables as equal as can be, the
+    larger first; or the sizes `given`, each 3 to 8 and summing to `n` (and each playable by
+    `options`, when given)."""
+    if n < MIN_SEATS:
+        raise RuleError(
+            f"A draw needs at least {MIN_SEATS} players checked in, not {n}.", "players"
+        )
+    if given is None:
+        count = math.ceil(n / PLAYERS_PER_TABLE)
+        size, larger = divmod(n, count)
+        return (size + 1,) * larger + (size,) * (count - larger)
+    sizes = tuple(given)
+    for number, size in enumerate(sizes, start=1):
+        if not MIN_SEATS <= size <= MAX_SEATS:
+            raise RuleError(
+                f"A table seats {MIN_SEATS} to {MAX_SEATS} players; table {number} has {size}.",
+                "tables",
+            )
+    if sum(sizes) != n:
+        raise RuleError(f"The tables seat {sum(sizes)} players, but {n} are checked in.", "tables")
+    if options is not None:
+        for size in sizes:
+            table_options(options, size)
+    return sizes
+
+
+def table_options(rules: Options, seated: int) -> Options:
+    """The options a table of `seated` plays by the event's `rules`: the same, except that a
+    table of three plays alone. Refuses a size the rules can't play."""
+    options = replace(rules, partner=PartnerMode.ALONE) if seated == MIN_SEATS else rules
+    check_table(_seats(seated), options, "tables")
+    return options
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    """What a table of `seated` plays in a round: `playing` play each hand, so its session has
+    `rounds` rounds of deals, `hands` hands in all, by `options`."""
+
+    seated: int
+    playing: int
+    rounds: int
+    hands: int
+    options: Options
+
+
+def hands_to_play(hands: int, seated: int, options: Options) -> TablePlan:
+    """A table's session for a round in which each player plays `hands` hands: whole rounds of
+    deals, ceil(hands / playing) of them, by the event's `options` fitted to the table."""
+    check_hands(hands)
+    fitted = table_options(options, seated)
+    seats = _seats(seated)
+    playing = len(Table(seats=seats, options=fitted).players_of_hand(seats[0]))
+    rounds = math.ceil(hands / playing)
+    return TablePlan(seated, playing, rounds, seated * rounds, fitted)
+
+
+def _seats(seated: int) -> tuple[str, ...]:
+    return tuple(f"Seat {number}" for number in range(1, seated + 1))
+
+
+# The draw
+
+
+Pair = frozenset[str]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A round's tables, each its seats in order (the first seat deals first), and how many
+    pairs of players it seats together who already shared a table in the event."""
+
+    round: int
+    tables: tuple[tuple[str, ...], ...]
+    repeats: int
+
+
+def met_pairs(draws: Iterable[Iterable[Sequence[str]]]) -> frozenset[Pair]:
+    """Every pair of players who shared a table in the given draws (each a round's tables)."""
+    return frozenset(
+        frozenset((a, b))
+        for tables in draws
+        for seats in tables
+        for at, a in enumerate(seats)
+        for b in seats[at + 1 :]
+    )
+
+
+def repeats_of(tables: Iterable[Sequence[str]], met: Collection[Pair]) -> int:
+    """How many pairs seated together in `tables` are in `met`."""
+    return sum(
+        frozenset((a, b)) in met
+        for seats in tables
+        for at, a in enumerate(seats)
+        for b in seats[at + 1 :]
+    )
+
+
+def draw(
+    players: Collection[str],
+    sizes: Sequence[int],
+    seed: int,
+    round_number: int,
+    met: Collection[Pair] = frozenset(),
+) -> Draw:
+    """A round's draw of `players` into tables of `sizes`, the same for the same seed, round,
+    players (in any order) and `met`: random in round 1, and later seating together as few pairs
+    from `met` as it finds."""
+    names = sorted(players)
+    if len(set(names)) != len(names):
+        raise RuleError("A player can sit at only one table a round.", "players")
+    if sum(sizes) != len(names):
+        raise RuleError(
+            f"The tables seat {sum(sizes)} players, but {len(names)} are checked in.", "tables"
+        )
+    rng = random.Random(f"event {seed} round {round_number}")
+    index = {name: at for at, name in enumerate(names)}
+    partners: list[set[int]] = [set() for _ in names]
+    for pair in met:
+        if len(pair) != 2:
+            continue
+        a, b = sorted(pair)
+        if a in index and b in index:
+            partners[index[a]].add(index[b])
+            partners[index[b]].add(index[a])
+    table_of = _search(len(names), tuple(sizes), [sorted(p) for p in partners], rng)
+    tables: list[list[str]] = [[] for _ in sizes]
+    for player, table in enumerate(table_of):
+        tables[table].append(names[player])
+    for seats in tables:
+        rng.shuffle(seats)
+    seated = tuple(tuple(seats) for seats in tables)
+    return Draw(round_number, seated, repeats_of(seated, met))
+
+
+def _search(
+    n: int, sizes: tuple[int, ...], partners: list[list[int]], rng: random.Random
+) -> list[int]:
+    """Each player's table: the best of a few random starts, each improved by swapping a player
+    who meets a partner again with the player elsewhere whose swap lowers the repeats most
+    (or, when none lowers them, leaves them equal), until no repeat is left or the moves that
+    lower nothing run out."""
+    best: list[int] = []
+    best_cost = -1
+    budget = DRAW_BUDGET
+    starts = DRAW_STARTS if any(partners) else 1
+    for _ in range(starts):
+        order = list(range(n))
+        rng.shuffle(order)
+        table_of = [0] * n
+        start = 0
+        for table, size in enumerate(sizes):
+            for player in order[start : start + size]:
+                table_of[player] = table
+            start += size
+        cost, weighed = _improve(table_of, len(sizes), partners, rng, budget)
+        budget -= weighed
+        if best_cost < 0 or cost < best_cost:
+            best, best_cost = table_of, cost
+        if best_cost == 0 or budget <= 0:
+            break
+    return best
+
+
+def _improve(
+    table_of: list[int], tables: int, partners: list[list[int]], rng: random.Random, budget: int
+) -> tuple[int, int]:
+    """Swaps players in `table_of` while that lowers the repeats or keeps them equal, for a
+    bounded number of moves that don't lower them and of swaps weighed (`budget`); the repeats
+    left and the swaps weighed."""
+    n = len(table_of)
+    # met_at[p][t]: how many of p's earlier partners sit at table t.
+    met_at = [[0] * tables for _ in range(n)]
+    for player, theirs in enumerate(partners):
+        for other in theirs:
+            met_at[player][table_of[other]] += 1
+    partner_sets = [set(theirs) for theirs in partners]
+    members: list[list[int]] = [[] for _ in range(tables)]
+    for player, table in enumerate(table_of):
+        members[table].append(player)
+    cost = sum(met_at[p][table_of[p]] for p in range(n)) // 2
+    stale = weighed = 0
+    while cost and stale < STALE_MOVES_PER_PLAYER * n and weighed < budget:
+        clashing = [p for p in range(n) if met_at[p][table_of[p]]]
+        a = clashing[rng.randrange(len(clashing))]
+        here = table_of[a]
+        weighed += n - len(members[here])
+        counts_a = met_at[a]
+        known = partner_sets[a]
+        lowest = 1
+        choices: list[int] = []
+        for there, seated in enumerate(members):
+            if there == here:
+                continue
+            base = counts_a[there] - counts_a[here]
+            for b in seated:
+                counts_b = met_at[b]
+                change = base + counts_b[here] - counts_b[there] - (2 if b in known else 0)
+                if change < lowest:
+                    lowest, choices = change, [b]
+                elif change == lowest:
+                    choices.append(b)
+        if lowest > 0:
+            stale += 1
+            continue
+        stale = 0 if lowest < 0 else stale + 1
+        b = choices[rng.randrange(len(choices))]
+        there = table_of[b]
+        for other in partners[a]:
+            met_at[other][here] -= 1
+            met_at[other][there] += 1
+        for other in partners[b]:
+            met_at[other][there] -= 1
+            met_at[other][here] += 1
+        table_of[a], table_of[b] = there, here
+        members[here][members[here].index(a)] = b
+        members[there][members[there].index(b)] = a
+        cost += lowest
+    return cost, weighed
+
+
+# Standings, round leaders and prizes
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """One table's session in one round: each seated player's total and hands won, and who
+    took part in at least one hand (a pass counts; sitting out doesn't)."""
+
+    totals: Mapping[str, int]
+    hands_won: Mapping[str, int] = field(default_factory=dict)
+    played: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class EventStanding:
+    """A player's place over the event, their total, their total each round (None for a round
+    they didn't sit), their hands won and their place prize in cents (None with no entry fee).
+    `by_lot` marks a place the lot decided among equal totals."""
+
+    player: str
+    place: int
+    total: int
+    rounds: tuple[int | None, ...]
+    hands_won: int
+    prize: int | None = None
+    by_lot: bool = False
+
+
+@dataclass(frozen=True)
+class RoundLeader:
+    """The highest total of a round over all its tables and who made it (several share it), and
+    each one's share of the round's prize in cents (None with no entry fee or no one playing)."""
+
+    round: int
+    players: tuple[str, ...]
+    total: int
+    prize: int | None = None
+
+
+@dataclass(frozen=True)
+class EventResults:
+    """The standings and round leaders with their prizes; `played` counts the players who took
+    part in a hand. `pot`, `paid` and `house` are in cents, all None with no entry fee."""
+
+    standings: tuple[EventStanding, ...]
+    round_leaders: tuple[RoundLeader, ...]
+    played: int
+    pot: int | None = None
+    paid: int | None = None
+    house: int | None = None
+
+
+def round_totals(results: Sequence[Sequence[TableResult]]) -> list[dict[str, int]]:
+    """Each round's totals by player over all its tables."""
+    by_round: list[dict[str, int]] = []
+    for tables in results:
+        totals: dict[str, int] = {}
+        for table in tables:
+            for player, total in table.totals.items():
+                totals[player] = totals.get(player, 0) + total
+        by_round.append(totals)
+    return by_round
+
+
+def event_standings(
+    results: Sequence[Sequence[TableResult]], ties: Ties = Ties.SHARE, seed: int = 0
+) -> tuple[EventStanding, ...]:
+    """Everyone who sat at a table, highest event total first. Equal totals share the place
+    (1, 2, 2, 4); with `hands_won`, more hands won first and then share; with `lot`, a draw from
+    the seed orders them, each place their own."""
+    by_round = round_totals(results)
+    won: dict[str, int] = {}
+    for tables in results:
+        for table in tables:
+            for player in table.totals:
+                won[player] = won.get(player, 0) + table.hands_won.get(player, 0)
+    totals = {player: sum(r.get(player, 0) for r in by_round) for player in sorted(won)}
+    rounds = {player: tuple(r.get(player) for r in by_round) for player in totals}
+    if ties is Ties.LOT:
+        lot = {p: random.Random(f"event {seed} lot {p}").random() for p in totals}
+        ordered = sorted(totals, key=lambda p: (-totals[p], lot[p], p))
+        return tuple(
+            EventStanding(
+                player=p,
+                place=place,
+                total=totals[p],
+                rounds=rounds[p],
+                hands_won=won[p],
+                by_lot=sum(1 for q in totals if totals[q] == totals[p]) > 1,
+            )
+            for place, p in enumerate(ordered, start=1)
+        )
+    rank = {p: (totals[p], won[p]) if ties is Ties.HANDS_WON else (totals[p], 0) for p in totals}
+    ordered = sorted(totals, key=lambda p: (-totals[p], -won[p], p))
+    return tuple(
+        EventStanding(
+            player=p,
+            place=1 + sum(1 for q in totals if rank[q] > rank[p]),
+            total=totals[p],
+            rounds=rounds[p],
+            hands_won=won[p],
+        )
+        for p in ordered
+    )
+
+
+def round_leaders(results: Sequence[Sequence[TableResult]]) -> tuple[RoundLeader, ...]:
+    """Each round's highest total over all its tables among those who played a hand in it, and
+    everyone who made it; no one while no hand of the round is played."""
+    leaders = []
+    for number, (tables, totals) in enumerate(
+        zip(results, round_totals(results), strict=True), start=1
+    ):
+        played = {p for table in tables for p in table.played}
+        if not played:
+            leaders.append(RoundLeader(number, (), 0))
+            continue
+        top = max(totals.get(p, 0) for p in played)
+        leaders.append(
+            RoundLeader(number, tuple(sorted(p for p in played if totals.get(p, 0) == top)), top)
+        )
+    return tuple(leaders)
+
+
+def check_prizes(places: Sequence[int], round_top: int, rounds: int) -> None:
+    """Refuse prize percents that aren't whole numbers from 0 to 100, or that give away more than
+    the pot: `places` plus `round_top` once for each of `rounds` rounds."""
+    for number, percent in enumerate(places, start=1):
+        if not 0 <= percent <= PERCENT:
+            raise RuleError(
+                f"A place's prize is a percent of the pot from 0 to {PERCENT}; "
+                f"place {number} has {percent}.",
+                "places",
+            )
+    if not 0 <= round_top <= PERCENT:
+        raise RuleError(
+            f"A round's top prize is a percent of the pot from 0 to {PERCENT}, not {round_top}.",
+            "round_top",
+        )
+    given = sum(places) + round_top * rounds
+    if given > PERCENT:
+        each = f" and {round_top} for each of {rounds} rounds" if round_top and rounds else ""
+        raise RuleError(
+            f"The prizes give {given} percent of the pot ({sum(places)} for places{each}); "
+            f"they can give at most {PERCENT}.",
+            "places",
+        )
+
+
+def event_results(
+    results: Sequence[Sequence[TableResult]],
+    *,
+    ties: Ties = Ties.SHARE,
+    seed: int = 0,
+    entry: int | None = 0,
+    places: Sequence[int] = (),
+    round_top: int = 0,
+    rounds: int = 0,
+) -> EventResults:
+    """The event's standings and round leaders as they stand, with their prizes in cents when
+    there is an entry fee: a pot of `entry` for each player who played a hand; `places` percents
+    of it to places 1, 2, ... (players sharing places split those places' prizes equally), and
+    `round_top` percent to each round's top (split by those who share it); each prize rounded
+    down to the cent, the rest to the house. `rounds` is how many the event plays (0: as many
+    as are drawn)."""
+    standings = event_standings(results, ties, seed)
+    leaders = round_leaders(results)
+    played = len({p for tables in results for table in tables for p in table.played})
+    if not entry:
+        return EventResults(standings, leaders, played)
+    if entry < 0:
+        raise RuleError("The entry fee is a whole number of cents, 0 or more.", "entry")
+    check_prizes(places, round_top, rounds or len(results))
+    pot = entry * played
+    by_place: dict[int, list[EventStanding]] = {}
+    for standing in standings:
+        by_place.setdefault(standing.place, []).append(standing)
+    paid_standings: list[EventStanding] = []
+    for place, sharing in by_place.items():
+        percent = sum(places[place - 1 : place - 1 + len(sharing)])
+        prize = pot * percent // (PERCENT * len(sharing))
+        paid_standings += [replace(standing, prize=prize) for standing in sharing]
+    paid_leaders = tuple(
+        replace(leader, prize=pot * round_top // (PERCENT * len(leader.players)))
+        if leader.players
+        else leader
+        for leader in leaders
+    )
+    paid = sum(s.prize or 0 for s in paid_standings) + sum(
+        (leader.prize or 0) * len(leader.players) for leader in paid_leaders
+    )
+    return EventResults(tuple(paid_standings), paid_leaders, played, pot, paid, pot - paid)

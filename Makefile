@@ -55,8 +55,8 @@ run: $(APP_STAMP)
 
 # TEST_DATABASE_URL, from the environment or `make test TEST_DATABASE_URL=...`,
 # reaches pytest as it is: the tests then also run against that PostgreSQL.
-# Two pytest workers (pytest-xdist): the browser tests one after another on one, the server
-# tests one after another on the other, the rest shared between both.
+# Two pytest workers (pytest-xdist): the browser and server tests one after another on one,
+# the rest shared between both.
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 

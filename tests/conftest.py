@@ -29,9 +29,9 @@ from .helpers.database import BACKENDS, Fresh, NewApp, database_url
 settings.register_profile("scorekeeper", deadline=None)
 settings.load_profile("scorekeeper")
 
-# The tests that serve pages to Chromium, and those that run a gunicorn server, start servers
-# and browsers that take a moment each: under pytest-xdist (`make test`) each group runs one test
-# after another on one worker, the two groups side by side, and the rest fill in around them.
+# The tests that serve pages to Chromium or run a gunicorn server measure how it answers in
+# time: under pytest-xdist (`make test`) they run one after another on one worker, while the
+# other takes the rest.
 SERIAL = ("tests/browser/", "tests/faults/")
 
 
@@ -40,11 +40,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeSch
 
 
 class SerialLiveTests(LoadScopeScheduling):
-    """Each test a scope of its own, but the browser tests one scope and the server tests
-    another. Collected first, the two start first, one on each worker."""
+    """Each test a scope of its own, but the browser and server tests one scope together."""
 
     def _split_scope(self, nodeid: str) -> str:
-        return next((group for group in SERIAL if nodeid.startswith(group)), nodeid)
+        return "serial" if nodeid.startswith(SERIAL) else nodeid
 
 
 def pytest_configure(config: pytest.Config) -> None:

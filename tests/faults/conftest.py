@@ -1,5 +1,6 @@
 """Fault tests run against a real gunicorn server with several workers, on SQLite and, when
-TEST_DATABASE_URL is set, on PostgreSQL too. Each test gets a freshly upgraded database."""
+TEST_DATABASE_URL is set, on PostgreSQL too (a database of their own beside it). Each test gets
+a freshly upgraded database."""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.database import drop_everything
 from harness.live_server import TALLY, LiveServer
 
 from ..helpers.database import BACKENDS, database_url
-from .server import FaultServer
+from .server import FaultServer, fault_database
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -39,13 +39,17 @@ def served(database: str) -> Iterator[LiveServer]:
         yield server
     finally:
         server.kill()
-        drop_everything(database)
         server.log.unlink(missing_ok=True)
+
+
+def fault_url(backend: str, folder: Path) -> str:
+    url = database_url(backend, folder)
+    return fault_database(url) if backend == "postgresql" else url
 
 
 @pytest.fixture(params=BACKENDS)
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServer]:
-    with served(database_url(request.param, tmp_path)) as live:
+    with served(fault_url(request.param, tmp_path)) as live:
         yield live
 
 
@@ -54,5 +58,5 @@ def shared_server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LiveServer]:
     """One server for a module whose tests don't disturb each other."""
-    with served(database_url(request.param, tmp_path_factory.mktemp("db"))) as live:
+    with served(fault_url(request.param, tmp_path_factory.mktemp("db"))) as live:
         yield live

@@ -50,8 +50,9 @@ def upgraded_postgresql(url: str) -> str:
 
 def _remake(url: str, name: str, template: str | None = None) -> None:
     """Drop the database `name` (its connections cut) and create it again, empty or as a copy of
-    `template`."""
-    engine = create_engine(make_url(url), isolation_level="AUTOCOMMIT")
+    `template`, through the server's maintenance database."""
+    maintenance = make_url(url).set(database="postgres")
+    engine = create_engine(maintenance, isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

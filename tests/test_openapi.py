@@ -115,8 +115,9 @@ WRITE_ERRORS = {400, 401, 403, 408, 409, 413, 415, 429, 503}
 
 
 def test_what_an_operation_may_answer_follows_from_what_it_is() -> None:
-    """A write declares Idempotency-Key and a write's errors; a write to a live session declares
-    If-Match and 412; a path naming a session, hand or change answers 404, a query 400."""
+    """A write declares Idempotency-Key and a write's errors; a write to a live session or club
+    event declares If-Match and 412; a path naming a session, hand, change or event answers 404,
+    a query 400; a CSV answers text/csv, anything else JSON."""
     for path, item in document()["paths"].items():
         names_something = "{" in path
         takes_a_query = any(p["in"] == "query" for p in item.get("parameters", []))
@@ -125,7 +126,9 @@ def test_what_an_operation_may_answer_follows_from_what_it_is() -> None:
                 continue
             headers = {p["$ref"].rsplit("/", 1)[1] for p in operation.get("parameters", [])}
             write = method != "get"
-            versioned = write and path.startswith("/api/sessions/{session_id}")
+            versioned = write and path.startswith(
+                ("/api/sessions/{session_id}", "/api/events/{event_id}")
+            )
             assert ("IdempotencyKey" in headers) == write, (method, path)
             assert ("IfMatch" in headers) == versioned, (method, path)
             expected = set(WRITE_ERRORS) if write else {401, 429}
@@ -138,7 +141,8 @@ def test_what_an_operation_may_answer_follows_from_what_it_is() -> None:
                 if status == "204":
                     assert "content" not in answer
                 elif int(status) < 400:
-                    assert list(answer["content"]) == ["application/json"], (method, path)
+                    media = "text/csv" if path.endswith(".csv") else "application/json"
+                    assert list(answer["content"]) == [media], (method, path)
 
 
 def test_idempotency_key_is_1_to_100_visible_ascii_characters() -> None:

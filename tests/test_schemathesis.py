@@ -1,7 +1,8 @@
 """Schemathesis fuzzes the API from /api/openapi.json: no 5xx, every answer as the document says.
 
-Each operation gets a fresh database seeded with three sessions and their hands, so that besides
-the ids the generator invents, a share of the requests name real sessions, hands and changes.
+Each operation gets a fresh database seeded with three sessions and their hands, and a club event
+with its first round drawn, so that besides the ids the generator invents, a share of the
+requests name real sessions, hands, changes, events and their players.
 """
 
 from __future__ import annotations
@@ -108,8 +109,27 @@ def _seed(app: Flask) -> list[int]:
     return [first["id"], second["id"], third["id"]]
 
 
-def _real_path_values(path: str, session_ids: list[int]) -> st.SearchStrategy[dict[str, int]]:
-    pools = {"session_id": session_ids, "number": HAND_NUMBERS, "index": HISTORY_INDEXES}
+def _seed_event(app: Flask) -> int:
+    """A club event with prizes, seven players checked in and its first round drawn."""
+    client = app.test_client()
+    body = {"name": "Club night", "rounds": 2, "entry": 500, "places": [50, 20], "seed": 7}
+    event = _post(client, "/api/events", body)
+    for name in [*SEATS, "Fay", "Gus"]:
+        _post(client, f"/api/events/{event['id']}/players", {"name": name})
+    _post(client, f"/api/events/{event['id']}/rounds", {})
+    return int(event["id"])
+
+
+def _real_path_values(
+    path: str, session_ids: list[int], event_id: int
+) -> st.SearchStrategy[dict[str, Any]]:
+    pools: dict[str, Any] = {
+        "session_id": session_ids,
+        "number": HAND_NUMBERS,
+        "index": HISTORY_INDEXES,
+        "event_id": [event_id],
+        "name": [*SEATS, "Fay", "Gus", "Zed"],
+    }
     names = [name for name in pools if "{" + name + "}" in path]
     return st.fixed_dictionaries({name: st.sampled_from(list(pools[name])) for name in names})
 
@@ -117,6 +137,7 @@ def _real_path_values(path: str, session_ids: list[int]) -> st.SearchStrategy[di
 @pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
 def test_fuzz_operation(app: Flask, method: str, path: str, tally: Tally) -> None:
     session_ids = _seed(app)
+    event_id = _seed_event(app)
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
     operation = schema[path][method]
     # Valid requests name real rows; invalid ones also make up their own path values.
@@ -124,7 +145,7 @@ def test_fuzz_operation(app: Flask, method: str, path: str, tally: Tally) -> Non
         *schema.get_strategies_from_examples(operation),
         operation.as_strategy(GenerationMode.NEGATIVE),
         *(
-            _real_path_values(path, session_ids).flatmap(
+            _real_path_values(path, session_ids, event_id).flatmap(
                 lambda values, mode=mode: operation.as_strategy(mode, path_parameters=values)
             )
             for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)

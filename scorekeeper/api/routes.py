@@ -45,7 +45,7 @@ IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,100}")
 KEY_REUSED = "This Idempotency-Key was already used for a different request."
 
 
-def _answer(answer: writes.Answer) -> Response:
+def answer_of(answer: writes.Answer) -> Response:
     if answer.status == 204:
         return Response(status=204)
     return Response(answer.body, status=answer.status, mimetype="application/json")
@@ -70,10 +70,10 @@ def repeated_write() -> ResponseReturnValue | None:
 def replayed(replay: writes.Replay) -> ResponseReturnValue:
     if replay.answer is None:
         return error_answer(409, KEY_REUSED, "Idempotency-Key")
-    return _answer(replay.answer)
+    return answer_of(replay.answer)
 
 
-def _if_match() -> str | None:
+def if_match() -> str | None:
     """The version an If-Match header names (an ETag, `"12"`); `*` or no header: any."""
     header = request.headers.get("If-Match", "").strip()
     if not header or header == "*":
@@ -81,31 +81,31 @@ def _if_match() -> str | None:
     return header.split(",")[0].strip().removeprefix("W/").strip('"')[:20]
 
 
-def _key() -> tuple[str | None, str]:
+def write_key() -> tuple[str | None, str]:
     key: tuple[str | None, str] = g.get("write_key", (None, ""))
     return key
 
 
 @contextmanager
 def _session_write(session_id: int) -> Iterator[writes.SessionWrite]:
-    with writes.session_write(session_id, *_key(), if_match=_if_match()) as write:
+    with writes.session_write(session_id, *write_key(), if_match=if_match()) as write:
         yield write
 
 
-def _etag(response: Response, version: int) -> Response:
+def etag(response: Response, version: int) -> Response:
     response.set_etag(str(version))
     return response
 
 
 def _session_answer(write: writes.Write, session: Any, sheet: Any, status: int) -> Response:
     answer = write.answered(status, session_json(session, sheet, loading.settled_of(session)))
-    return _etag(_answer(answer), session.version)
+    return etag(answer_of(answer), session.version)
 
 
 @bp.post("/sessions")
 def create_session() -> Response:
     given = session_request(json_object(request))
-    with writes.roster_write(*_key()) as write:
+    with writes.roster_write(*write_key()) as write:
         session = rows.new_session(
             given.name,
             given.players,
@@ -132,7 +132,7 @@ def list_sessions() -> dict[str, Any]:
 def get_session(session_id: int) -> Response:
     # The version alone first: a phone asking whether anything changed costs one statement.
     version = loading.session_version(session_id)
-    response = _etag(Response(status=200), version)
+    response = etag(Response(status=200), version)
     if request.if_none_match.contains(str(version)):
         return Response(status=304, headers={"ETag": response.headers["ETag"]})
     read = loading.read_session_or_404(session_id)
@@ -183,7 +183,7 @@ def settle_leaver(session_id: int) -> Response:
         leaver, payments = write.settle_leaver(player)
         write.finish()
         answer = write.answered(201, settlement_json(leaver, payments))
-        return _etag(_answer(answer), write.session.version)
+        return etag(answer_of(answer), write.session.version)
 
 
 @bp.post("/sessions/<id(session):session_id>/hands")
@@ -192,7 +192,7 @@ def record_hand(session_id: int) -> Response:
     with _session_write(session_id) as write:
         number = write.record_hand(given.entry, given.dealer)
         write.finish()
-        return _answer(write.answered(201, write.hand_after(number)))
+        return answer_of(write.answered(201, write.hand_after(number)))
 
 
 @bp.put("/sessions/<id(session):session_id>/hands/<int:number>")
@@ -201,7 +201,7 @@ def replace_hand(session_id: int, number: int) -> Response:
     with _session_write(session_id) as write:
         write.replace_hand(number, given.entry, given.dealer)
         write.finish()
-        return _answer(write.answered(200, write.hand_after(number)))
+        return answer_of(write.answered(200, write.hand_after(number)))
 
 
 @bp.delete("/sessions/<id(session):session_id>/hands/<int:number>")
@@ -233,7 +233,7 @@ def trash_list() -> dict[str, Any]:
 
 @bp.post("/trash/<id(deleted_session):session_id>/restore")
 def trash_restore(session_id: int) -> Response:
-    with writes.roster_write(*_key()) as write:
+    with writes.roster_write(*write_key()) as write:
         session = trash.restore(session_id)
         return _session_answer(write, session, loading.sheet_of(session), 200)
 
@@ -251,22 +251,22 @@ def list_players() -> dict[str, Any]:
 @bp.patch("/players/<id(player):player_id>")
 def update_player(player_id: int) -> Response:
     change = player_change(json_object(request))
-    with players.player_write([player_id], *_key(), sessions=change.name is not None) as write:
+    with players.player_write([player_id], *write_key(), sessions=change.name is not None) as write:
         if change.name is not None:
             write.rename(change.name)
         if change.active is not None:
             write.set_active(change.active)
         db.session.flush()
-        return _answer(write.answered(200, _player_json(player_id)))
+        return answer_of(write.answered(200, _player_json(player_id)))
 
 
 @bp.post("/players/<id(player):player_id>/merge")
 def merge_player(player_id: int) -> Response:
     into = merge_request(json_object(request))
-    with players.player_write([player_id, into], *_key()) as write:
+    with players.player_write([player_id, into], *write_key()) as write:
         kept = write.merge()
         db.session.flush()
-        return _answer(write.answered(200, _player_json(kept.id)))
+        return answer_of(write.answered(200, _player_json(kept.id)))
 
 
 @bp.get("/players/merges")
@@ -276,7 +276,7 @@ def list_merges() -> dict[str, Any]:
 
 @bp.post("/players/merges/<id(merge):merge_id>/undo")
 def undo_merge(merge_id: int) -> Response:
-    with players.merge_undone(merge_id, *_key()) as write:
+    with players.merge_undone(merge_id, *write_key()) as write:
         back = write.players[0]
         db.session.flush()
-        return _answer(write.answered(200, _player_json(back.id)))
+        return answer_of(write.answered(200, _player_json(back.id)))

@@ -120,3 +120,22 @@ def all_hands_csv(players: Sequence[str], sessions: Iterable[SessionSheet]) -> I
                 yield (session_id, day, name, *hand_row(number, result, players))
 
     return csv_lines(rows())
+
+
+def event_standings_csv(standings: Sequence[rules.EventStanding], rounds: int, money: bool) -> str:
+    """A club event's standings: place, player, a column for each of `rounds` rounds (empty for
+    a round the player didn't sit), total, hands won and prize in dollars with cents (empty
+    for an event with no entry fee)."""
+    header = ("place", "player", *(f"round_{n}" for n in range(1, rounds + 1)))
+    rows = [
+        (
+            s.place,
+            s.player,
+            *s.rounds,
+            s.total,
+            s.hands_won,
+            Decimal(s.prize or 0).scaleb(-2) if money else None,
+        )
+        for s in standings
+    ]
+    return "".join(csv_lines([(*header, "total", "hands_won", "prize"), *rows]))

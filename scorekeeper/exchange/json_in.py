@@ -18,6 +18,7 @@ from flask import Request
 from .. import rules
 from ..rules import RuleError
 from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
+from ..sessions.events import EventFields
 from ..sessions.models import MAX_ID, is_id
 
 HAND_KEYS = {
@@ -406,3 +407,95 @@ def merge_request(body: Mapping[str, Any]) -> int:
     if not is_id(into):
         raise rules.whole_number_error("The player's id", 1, MAX_ID, "into")
     return into
+
+
+EVENT_KEYS = {
+    "name", "date", "hands", "rounds", "rules", "entry", "places", "round_top", "ties", "seed",
+}  # fmt: skip
+EVENT_OUTPUT_KEYS = {
+    "id", "created_at", "version", "players", "draws", "standings", "round_leaders", "played",
+    "pot", "paid", "house", "complete",
+}  # fmt: skip
+EVENT_NUMBERS = {
+    "hands": "Hands a round",
+    "rounds": "Rounds",
+    "entry": "The entry fee in cents",
+    "round_top": "A round's top prize",
+    "seed": "The seed",
+}
+
+
+def _event_fields(body: Mapping[str, Any]) -> EventFields:
+    _check_keys(body, EVENT_KEYS, EVENT_OUTPUT_KEYS)
+    numbers = {
+        key: _whole(body[key], key, label, 0, 999_999)
+        for key, label in EVENT_NUMBERS.items()
+        if body.get(key) is not None
+    }
+    if "rounds" in numbers:
+        numbers["rounds"] = _rounds(numbers["rounds"])
+    places = body.get("places")
+    if places is not None:
+        if not isinstance(places, list):
+            raise RuleError("Places are a list of percents of the pot, one a place.", "places")
+        places = [_whole(p, "places", "A place's prize in percent", 0, 100) for p in places]
+    given = body.get("rules")
+    return EventFields(
+        name=None if body.get("name") is None else _text(body["name"], "name", "An event's name"),
+        date=None if body.get("date") is None else _day(body["date"], "date"),
+        rules=None if given is None else rule_options(given),
+        places=places,
+        ties=None if body.get("ties") is None else _text(body["ties"], "ties", "Ties"),
+        **numbers,
+    )
+
+
+def _day(value: Any, field: str) -> date:
+    if not isinstance(value, str):
+        return _no_day(field)
+    try:
+        return date.fromisoformat(value) if DAY.fullmatch(value) else _no_day(field)
+    except ValueError:
+        return _no_day(field)
+
+
+def event_request(body: Mapping[str, Any]) -> EventFields:
+    """A new event's settings: `name` required, the rest optional."""
+    if body.get("name") is None:
+        raise RuleError("Give the event a name.", "name")
+    return _event_fields(body)
+
+
+def event_change(body: Mapping[str, Any]) -> EventFields:
+    """The settings of an event to change: at least one."""
+    given = _event_fields(body)
+    if not given.given():
+        raise RuleError(
+            "Give a new name, date, hands, rounds, rules, entry, places, round_top, ties or seed."
+        )
+    return given
+
+
+@dataclass(frozen=True)
+class CheckIn:
+    name: str
+    new_players: list[str]
+
+
+def check_in_request(body: Mapping[str, Any]) -> CheckIn:
+    """A player to check in to an event, as typed; `new_players` as in a session's input."""
+    _check_keys(body, {"name", "new_players"})
+    if body.get("name") is None:
+        raise RuleError("Say who checks in: their name.", "name")
+    return CheckIn(_text(body["name"], "name", "A player's name"), _new_players(body))
+
+
+def draw_request(body: Mapping[str, Any]) -> list[int] | None:
+    """The table sizes of a draw, in table order, or None for the engine's."""
+    _check_keys(body, {"tables"})
+    tables = body.get("tables")
+    if tables is None:
+        return None
+    if not isinstance(tables, list) or not tables:
+        raise RuleError("Tables are a list of how many sit at each table.", "tables")
+    return [_whole(size, "tables", "A table's size", 3, 8) for size in tables]

@@ -185,20 +185,42 @@ def _close_writer_lock(connection: Any, record: Any) -> None:
         lock.close()
 
 
-def begin_write(session_id: int | None) -> None:
-    """End whatever the request has read so far and begin a write transaction holding the lock
-    for one session (`session_id`) or for adding sessions and players (None)."""
+def _begin() -> Connection | None:
+    """End whatever the request has read so far and begin a write transaction: on SQLite
+    holding the database's write lock; on PostgreSQL, its connection, to take row locks."""
     db.session.rollback()
     connection = db.session.connection(execution_options={"write_lock": True})
     if connection.dialect.name != "postgresql":
-        return
+        return None
     connection.execute(text(f"SET LOCAL lock_timeout = '{LOCK_WAIT_SECONDS}s'"))
+    return connection
+
+
+def begin_write(session_id: int | None) -> None:
+    """End whatever the request has read so far and begin a write transaction holding the lock
+    for one session (`session_id`) or for adding sessions and players (None)."""
+    connection = _begin()
+    if connection is None:
+        return
     if session_id is None:
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ROSTER_LOCK})
     else:
         connection.execute(
             text("SELECT id FROM session WHERE id = :id FOR UPDATE"), {"id": session_id}
         )
+
+
+def begin_event_write(event_id: int, roster: bool) -> None:
+    """Begin a write to one club event holding its lock: on PostgreSQL the event's row, taken
+    after the lock for adding sessions and players when the write adds some (`roster`)."""
+    if roster:
+        begin_write(None)
+        connection: Connection | None = db.session.connection()
+    else:
+        connection = _begin()
+    if connection is None or connection.dialect.name != "postgresql":
+        return
+    connection.execute(text("SELECT id FROM event WHERE id = :id FOR UPDATE"), {"id": event_id})
 
 
 def lock_sessions(session_ids: Sequence[int]) -> None:

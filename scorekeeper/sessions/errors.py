@@ -18,9 +18,9 @@ class VersionMismatch(RuleError):
 
     status = 412
 
-    def __init__(self, given: str, current: int) -> None:
+    def __init__(self, given: str, current: int, what: str = "session") -> None:
         super().__init__(
-            f"The session is at version {current} now, not {given}: it has changed since. "
+            f"The {what} is at version {current} now, not {given}: it has changed since. "
             "Reload it and try again.",
             "version",
         )

@@ -6,7 +6,7 @@ stored copies for fast queries, rewritten with every change to a session's hands
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -96,6 +96,10 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     # For a session imported from a hands CSV, the file's SHA-256, so the same file twice makes
     # one session.
     origin: Mapped[str | None] = mapped_column(String(64), index=True)
+    # A table of a club event: the event, its round and the table's number in the round.
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("event.id"), index=True)
+    event_round: Mapped[int | None]
+    event_table: Mapped[int | None]
 
     first_dealer: Mapped[Player] = relationship()
     seats: Mapped[list[Seat]] = relationship(
@@ -125,6 +129,57 @@ def complete_when(
     """The SQL form of `rules.Table.is_complete`: ended, or every round played (`rounds` of
     `seats` hands each; no rounds is open-ended). Its tests hold the two to agree."""
     return or_(ended, and_(rounds > 0, hand_count >= rounds * seats))
+
+
+class Event(db.Model):  # type: ignore[name-defined,misc]
+    """A club event: several tables a round, re-drawn between rounds, ranked over the whole
+    event (RULES.md, "Club events"). Its tables are sessions linked to it; its players are
+    `EventPlayer` rows, in the order they checked in."""
+
+    __table_args__ = NEVER_REUSED
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    # The column is `date`; the attribute's name keeps the type's free.
+    day: Mapped[date | None] = mapped_column("date", db.Date)
+    # The hands each player plays in a round, and the rounds the event plays (0: as many as
+    # are drawn).
+    hands: Mapped[int]
+    rounds: Mapped[int]
+    # Every rule option, as the API's `rules` object.
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The entry fee in cents (0: points only), the percents of the pot for places 1, 2, ...
+    # and for each round's top.
+    entry: Mapped[int]
+    places: Mapped[list[int]] = mapped_column(JSON)
+    round_top: Mapped[int]
+    ties: Mapped[str] = mapped_column(String(10))
+    seed: Mapped[int]
+    # Grows with every write to the event; the API's ETag.
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+    created_at: Mapped[datetime] = mapped_column(
+        db.DateTime(timezone=True), default=utcnow, index=True
+    )
+
+    players: Mapped[list[EventPlayer]] = relationship(
+        order_by="EventPlayer.position", cascade="all, delete-orphan"
+    )
+
+
+class EventPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """A player of an event, at `position` in the order of checking in, and whether they are
+    checked in for the next draw."""
+
+    __table_args__ = (UniqueConstraint("event_id", "position"),)
+
+    event_id: Mapped[int] = mapped_column(
+        ForeignKey("event.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    position: Mapped[int]
+    checked_in: Mapped[bool]
+
+    player: Mapped[Player] = relationship()
 
 
 class Seat(db.Model):  # type: ignore[name-defined,misc]

@@ -24,6 +24,7 @@ from .extensions import db
 from .models import (
     Change,
     EarlyPayment,
+    EventPlayer,
     Hand,
     HandPlayer,
     Player,
@@ -102,6 +103,7 @@ class PlayerWrite(Write):
                 "into",
             )
         trashed = self._trashed_naming([gone.id])
+        _move_event_players(gone, into)
         _move(gone.id, into.id, None)
         self.rewrite(moved, trashed, gone.name, into.name)
         self.record(moved, "merge", gone.name, into.name)
@@ -200,6 +202,27 @@ def _sessions_of(player_ids: Collection[int]) -> list[int]:
         or_(*(getattr(EarlyPayment, c).in_(player_ids) for c in PAYMENT_COLUMNS))
     )
     return sorted(set(db.session.scalars(hands.union(seats, paid))))
+
+
+def _move_event_players(gone: Player, into: Player) -> None:
+    """Make the club events `gone` checked in to `into`'s; refused when both are players of one
+    event."""
+    theirs = select(EventPlayer.event_id).where(EventPlayer.player_id == into.id)
+    shared = db.session.scalar(
+        select(EventPlayer.event_id)
+        .where(EventPlayer.player_id == gone.id, EventPlayer.event_id.in_(theirs))
+        .order_by(EventPlayer.event_id)
+        .limit(1)
+    )
+    if shared is not None:
+        raise Conflict(
+            f"{gone.name} and {into.name} are both players of event {shared}, so they are two "
+            "people: they can't be merged.",
+            "into",
+        )
+    db.session.execute(
+        update(EventPlayer).where(EventPlayer.player_id == gone.id).values(player_id=into.id)
+    )
 
 
 def _move(source: int, target: int, sessions: Collection[int] | None) -> None:

@@ -156,10 +156,20 @@ def session_summary(session: Session, table: rules.Table, hand_count: int) -> di
     }
 
 
+def event_of(session: Session) -> dict[str, Any] | None:
+    """What a table's session says of its club event: `{"id", "round", "table"}`, or None."""
+    if session.event_id is None:
+        return None
+    return {"id": session.event_id, "round": session.event_round, "table": session.event_table}
+
+
 def session_json(session: Session, sheet: rules.Sheet, settled: rules.Settled) -> dict[str, Any]:
-    """The session as API.md shows it; `settled` are the players settled early."""
+    """The session as API.md shows it; `settled` are the players settled early. A table of a
+    club event says so (`event`)."""
     table = sheet.table
+    event = event_of(session)
     return {
+        **({} if event is None else {"event": event}),
         **session_summary(session, table, len(sheet.results)),
         "version": session.version,
         "first_dealer": table.first_dealer,

@@ -43,13 +43,15 @@ def unsettle(session_id: int, leaver: str) -> None:
     )
 
 
-def players_named(names: Sequence[str], confirmed: Collection[str] | None = None) -> list[Player]:
+def players_named(
+    names: Sequence[str], confirmed: Collection[str] | None = None, field: str = "players"
+) -> list[Player]:
     """The players with these names, creating the new ones; an existing player keeps the
     spelling stored first. Given the names `confirmed` as new players (for names a person
-    typed, not a restore's), `check_new_players` first."""
+    typed, not a restore's), `check_new_players` first (a refusal naming `field`)."""
     existing, everyone = _known(names)
     if confirmed is not None:
-        _refuse_look_alikes(names, existing, everyone, confirmed)
+        _refuse_look_alikes(names, existing, everyone, confirmed, field)
     players = []
     for name in names:
         key = rules.name_key(name)
@@ -88,10 +90,11 @@ def _refuse_look_alikes(
     existing: dict[str, Player],
     everyone: Sequence[Player],
     confirmed: Collection[str],
+    field: str = "players",
 ) -> None:
     new = [name for name in names if rules.name_key(name) not in existing]
     if new:
-        rules.refuse_look_alikes(new, [p.name for p in everyone], confirmed, "players")
+        rules.refuse_look_alikes(new, [p.name for p in everyone], confirmed, field)
 
 
 def new_session(

@@ -202,7 +202,15 @@ class SessionWrite(Write):
         self._changed("delete", number, before, leaves_hand=False)
 
     def remove_session(self) -> None:
-        """Delete the session itself (its hands and changes go with it)."""
+        """Delete the session itself (its hands and changes go with it); a table of a club
+        event stays, as the event's standings are made of it."""
+        if self.session.event_id is not None:
+            raise Conflict(
+                f"This session is table {self.session.event_table} of round "
+                f"{self.session.event_round} of event {self.session.event_id}, so it can't be "
+                "deleted: end it instead.",
+                "id",
+            )
         db.session.delete(self.session)
         self._removed = True
 

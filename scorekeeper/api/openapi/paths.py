@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .schemas import BODY_EXAMPLES, COUNT, Schema, array_of, obj, ref
+from .schemas import BODY_EXAMPLES, COUNT, STRING, Schema, array_of, obj, ref
 
 ERRORS = {
     400: "Refused: malformed JSON, a wrong type, an unknown player or key, a number out of range.",
@@ -18,12 +18,12 @@ ERRORS = {
     403: "A write whose `Origin` names another site, or that reached the server under a name it "
     "is not served at; or a phone or token that reaches one session alone, elsewhere.",
     408: "The body came too slowly.",
-    404: "No such session, hand, change, invite, player or merge.",
+    404: "No such session, hand, change, invite, player, merge or event.",
     405: "The method is not allowed on this path.",
-    409: "A conflict: the session is complete, or the `Idempotency-Key` was used for another "
-    "request.",
-    412: "`If-Match` names an older version of the session; `field` is `version`, and `version` "
-    "is the session's version now.",
+    409: "A conflict: the session is complete, a round is drawn while a table of the last one "
+    "plays, or the `Idempotency-Key` was used for another request.",
+    412: "`If-Match` names an older version of the session (or event); `field` is `version`, and "
+    "`version` is its version now.",
     413: "The body is over 1 MB.",
     415: "The body is not `application/json`.",
     429: "Too many wrong passcodes or tokens, from this address or from every address within "
@@ -66,6 +66,14 @@ PATH_PARAMETERS = {
         _path_parameter("invite_id", "The invite's id.", 1),
         _path_parameter("player_id", "The player's id.", 1),
         _path_parameter("merge_id", "The merge's id.", 1),
+        _path_parameter("event_id", "The club event's id.", 1),
+        _parameter(
+            "name",
+            "path",
+            "A player's name, any case.",
+            {"type": "string", "minLength": 1},
+            example="Ann",
+        ),
     )
 }
 DAYS = [
@@ -94,12 +102,15 @@ REQUEST_HEADERS = [
     _parameter(
         "If-Match",
         "header",
-        "The session's `ETag`; an older version is refused with 412.",
+        "The session's (or event's) `ETag`; an older version is refused with 412.",
         QUOTED_VERSION,
     ),
 ]
 ANSWER_HEADERS = {
-    "ETag": {"description": 'The session\'s version, quoted: `"12"`.', "schema": QUOTED_VERSION},
+    "ETag": {
+        "description": "The session's (or event's) version, quoted: `\"12\"`.",
+        "schema": QUOTED_VERSION,
+    },
     "Retry-After": {"description": "Seconds to wait before trying again.", "schema": COUNT},
 }
 
@@ -162,8 +173,8 @@ def write(
 def session_write(
     operation_id: str, summary: str, success: dict[str, Schema], body: str | None = None
 ) -> Schema:
-    """A write to a session that exists: a write's header and answers, and If-Match, with 412
-    when it names an older version."""
+    """A write to a session (or a club event) that exists: a write's header and answers, and
+    If-Match, with 412 when it names an older version."""
     errors = (*WRITE_ERRORS, 412)
     return _operation(operation_id, summary, success, errors, ("Idempotency-Key", "If-Match"), body)
 
@@ -182,6 +193,13 @@ def _path(
     for method, operation in operations.items():
         item[method] = {**operation, "responses": {**operation["responses"], **_errors(*also)}}
     return template, item
+
+
+event_write = session_write
+
+
+def csv_answer(description: str) -> dict[str, Schema]:
+    return {"200": {"description": description, "content": {"text/csv": {"schema": STRING}}}}
 
 
 def _listing(key: str, item: str, description: str) -> dict[str, Schema]:
@@ -357,6 +375,7 @@ def paths() -> dict[str, Schema]:
                     ok(ref("Player"), "The player back."),
                 ),
             ),
+            *_event_paths(),
             _path(
                 "/api/trash",
                 get=read(
@@ -371,6 +390,72 @@ def paths() -> dict[str, Schema]:
             ),
         ]
     )
+
+
+def _event_paths() -> list[tuple[str, Schema]]:
+    event = ok(ref("Event"), "The event.")
+    return [
+        _path(
+            "/api/events",
+            get=read(
+                "listEvents",
+                "Every club event, newest first",
+                _listing("events", "EventSummary", "The events."),
+            ),
+            post=write(
+                "createEvent",
+                "Make a club event: several tables, rounds and prizes",
+                created(ref("Event"), "The new event."),
+                "EventInput",
+            ),
+        ),
+        _path(
+            "/api/events/{event_id}",
+            get=read(
+                "getEvent",
+                "A club event with its draws, standings and prizes",
+                ok(ref("Event"), "The event.", "ETag"),
+            ),
+            patch=event_write(
+                "updateEvent",
+                "Change an event's settings; rules, entry and seed only before the first draw",
+                event,
+                "EventChange",
+            ),
+        ),
+        _path(
+            "/api/events/{event_id}/players",
+            post=event_write(
+                "checkIn",
+                "Check a player in for the next draw (a new name becomes a player)",
+                created(ref("Event"), "The event."),
+                "CheckInInput",
+            ),
+        ),
+        _path(
+            "/api/events/{event_id}/players/{name}",
+            delete=event_write(
+                "checkOut", "Check a player out of later draws; they keep their points", event
+            ),
+        ),
+        _path(
+            "/api/events/{event_id}/rounds",
+            post=event_write(
+                "drawRound",
+                "Draw the next round once every table of the last one is complete",
+                created(ref("Event"), "The event with the new round drawn."),
+                "DrawInput",
+            ),
+        ),
+        _path(
+            "/api/events/{event_id}/standings.csv",
+            get=read(
+                "getEventStandings",
+                "The standings as CSV: place, player, each round, total, hands won, prize",
+                csv_answer("The standings, one row a player."),
+            ),
+        ),
+    ]
 
 
 def _error(status: int) -> Schema:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from enum import Enum, StrEnum
 from typing import Any
 
-from ...rules import CALLED_CARDS, MAX_ROUNDS, OPTIONS, Blitz, Kind, Option, Result
+from ...rules import CALLED_CARDS, MAX_HANDS, MAX_ROUNDS, OPTIONS, Blitz, Kind, Option, Result, Ties
 from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
 from ...rules.table import MAX_SEATS, MIN_SEATS
+from ...sessions.events import MAX_ENTRY, MAX_PLACES, MAX_SEED
 from ...sessions.players import PLAYER_ACTIONS
 
 Schema = dict[str, Any]
@@ -225,6 +226,168 @@ def _session_inputs() -> dict[str, Schema]:
             },
             additionalProperties=False,
         ),
+    }
+
+
+PERCENT: Schema = {**COUNT, "maximum": 100}
+
+
+def _event_inputs() -> dict[str, Schema]:
+    settings = {
+        "date": {**nullable(STRING), "format": "date", "description": "The day it is played."},
+        "hands": {
+            **nullable({**FROM_ONE, "maximum": MAX_HANDS}),
+            "description": "The hands each player plays in a round; 20 when not given.",
+        },
+        "rounds": {
+            **nullable(ROUNDS),
+            "description": "The rounds the event plays; 0 (the default): as many as are drawn.",
+        },
+        "rules": {
+            **RULES_INPUT,
+            "description": "Every table's rules (a table of three plays alone); only before the "
+            "first draw (409 after).",
+        },
+        "entry": {
+            **nullable({**COUNT, "maximum": MAX_ENTRY}),
+            "description": "The entry fee in cents; 0 (the default): points only. Only before "
+            "the first draw.",
+        },
+        "places": {
+            "type": ["array", "null"],
+            "items": PERCENT,
+            "maxItems": MAX_PLACES,
+            "description": "Percents of the pot for places 1, 2, ...; with `round_top` once a "
+            "round, at most 100 in all (400 otherwise).",
+        },
+        "round_top": {
+            **nullable(PERCENT),
+            "description": "Percent of the pot to each round's highest total.",
+        },
+        "ties": {
+            **values(Ties, None),
+            "description": "How equal totals are placed: share (the default), hands_won, lot.",
+        },
+        "seed": {
+            **nullable({**COUNT, "maximum": MAX_SEED}),
+            "description": "The draw's seed, shown so a draw can be made again; random when not "
+            "given. Only before the first draw.",
+        },
+        **_output_only("id", "version", "players", "draws", "standings", "complete"),
+    }
+    name = {**STRING, "minLength": 1, "maxLength": 100, "pattern": NO_NUL_AND_NOT_BLANK}
+    return {
+        "EventInput": obj({"name": name, **settings}, "name", additionalProperties=False),
+        "EventChange": obj(
+            {"name": nullable(name), **settings},
+            anyOf=[
+                given(name="string"),
+                given(date="string"),
+                given(hands="integer"),
+                given(rounds="integer"),
+                given(rules="object"),
+                given(entry="integer"),
+                given(places="array"),
+                given(round_top="integer"),
+                given(ties="string"),
+                given(seed="integer"),
+            ],
+            additionalProperties=False,
+        ),
+        "CheckInInput": obj(
+            {"name": ref("PlayerName"), "new_players": ref("NewPlayers")},
+            "name",
+            additionalProperties=False,
+        ),
+        "DrawInput": obj(
+            {
+                "tables": {
+                    "type": ["array", "null"],
+                    "items": {**INTEGER, "minimum": MIN_SEATS, "maximum": MAX_SEATS},
+                    "minItems": 1,
+                    "description": "How many sit at each table, numbered in this order, summing "
+                    "to the players checked in; the engine's sizes when not given.",
+                }
+            },
+            additionalProperties=False,
+        ),
+    }
+
+
+EVENT_REQUIRED = (
+    "id", "name", "date", "created_at", "hands", "rounds", "version", "rules", "entry", "places",
+    "round_top", "ties", "seed", "players", "draws", "standings", "round_leaders", "complete",
+)  # fmt: skip
+
+
+def _event_answers() -> dict[str, Schema]:
+    money = {**nullable(INTEGER), "description": "In cents; null with no entry fee."}
+    summary = {
+        "id": FROM_ONE,
+        "name": STRING,
+        "date": {**nullable(STRING), "format": "date"},
+        "created_at": DATE_TIME,
+        "hands": FROM_ONE,
+        "rounds": ROUNDS,
+        "version": {**INTEGER, "description": "Grows with every write to the event."},
+    }
+    table = {
+        "table": FROM_ONE,
+        "session": {**FROM_ONE, "description": "The table's session, an ordinary one."},
+        "seats": NAMES,
+        "hands": {**COUNT, "description": "Hands played."},
+        "hands_to_play": COUNT,
+        "complete": BOOLEAN,
+    }
+    draw = {"round": FROM_ONE, "tables": {"type": "array", "items": obj(table, *table)}}
+    standing = {
+        "player": STRING,
+        "place": FROM_ONE,
+        "total": INTEGER,
+        "rounds": {
+            "type": "array",
+            "items": nullable(INTEGER),
+            "description": "The total each round drawn; null for a round not sat.",
+        },
+        "hands_won": COUNT,
+        "prize": money,
+        "by_lot": {**BOOLEAN, "description": "With `ties: lot`: the lot decided this place."},
+    }
+    leader = {"round": FROM_ONE, "players": NAMES, "total": INTEGER, "prize": money}
+    player = {"name": STRING, "checked_in": BOOLEAN}
+    event = {
+        **summary,
+        "rules": obj(RULES, *RULES),
+        "entry": COUNT,
+        "places": {"type": "array", "items": PERCENT},
+        "round_top": PERCENT,
+        "ties": values(Ties),
+        "seed": COUNT,
+        "players": {"type": "array", "items": obj(player, *player)},
+        "draws": {"type": "array", "items": obj(draw, *draw)},
+        "standings": {
+            "type": "array",
+            "items": obj(standing, "player", "place", "total", "rounds", "hands_won"),
+        },
+        "round_leaders": {"type": "array", "items": obj(leader, "round", "players", "total")},
+        "pot": money,
+        "paid": money,
+        "house": money,
+        "complete": {
+            **BOOLEAN,
+            "description": "Every round of a fixed number drawn and all their tables complete.",
+        },
+    }
+    return {
+        "EventSummary": obj(
+            {
+                **summary,
+                "rounds_drawn": COUNT,
+                "players": {**NAMES, "description": "Who is checked in."},
+            },
+            *summary,
+        ),
+        "Event": obj(event, *EVENT_REQUIRED),
     }
 
 
@@ -528,7 +691,9 @@ def schemas() -> dict[str, Schema]:
         **_player_inputs(),
         **_session_inputs(),
         **_hand_inputs(),
+        **_event_inputs(),
         **_answers(),
+        **_event_answers(),
     }
 
 
@@ -555,6 +720,25 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
         "retire": {"value": {"active": False}},
     },
     "MergeInput": {"merge": {"value": {"into": 2}}},
+    "EventInput": {
+        "event": {
+            "value": {
+                "name": "Oktoberfest 2026",
+                "date": "2026-10-03",
+                "hands": 20,
+                "rounds": 3,
+                "rules": {"partner": "jack_of_diamonds", "sitting_out": "dealer"},
+                "entry": 2500,
+                "places": [30, 15, 10, 10, 10],
+                "round_top": 5,
+                "ties": "share",
+                "seed": 41,
+            }
+        }
+    },
+    "EventChange": {"rename": {"value": {"name": "Oktoberfest 2026, the final"}}},
+    "CheckInInput": {"ann": {"value": {"name": "Ann"}}},
+    "DrawInput": {"engine": {"value": {}}, "given": {"value": {"tables": [4, 4, 4]}}},
     "InviteInput": {
         "scorer": {"value": {"role": "scorer", "hours": 12}},
         "reader": {"value": {"role": "reader", "hours": 3}},

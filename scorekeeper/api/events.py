@@ -1,0 +1,101 @@
+"""The API's club events: an event made, read, changed, its players checked in and out, its
+rounds drawn, and its standings as CSV, each write through `events.event_write`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Response, request
+
+from ..exchange.csv_out import event_standings_csv
+from ..exchange.json_in import (
+    check_in_request,
+    draw_request,
+    event_change,
+    event_request,
+    json_object,
+)
+from ..sessions import events
+from .blueprint import bp
+from .routes import answer_of, etag, if_match, write_key
+
+
+def _event_answer(write: Any, event: Any, status: int) -> Response:
+    body = events.event_json(events.read_event(event))
+    return etag(answer_of(write.answered(status, body)), event.version)
+
+
+def _event_write(event_id: int, roster: bool = False) -> Any:
+    return events.event_write(event_id, *write_key(), if_match=if_match(), roster=roster)
+
+
+@bp.post("/events")
+def create_event() -> Response:
+    given = event_request(json_object(request))
+    with events.event_made(*write_key()) as write:
+        event = events.new_event(given)
+        return _event_answer(write, event, 201)
+
+
+@bp.get("/events")
+def list_events() -> dict[str, Any]:
+    return {"events": events.list_events()}
+
+
+@bp.get("/events/<id(event):event_id>")
+def get_event(event_id: int) -> Response:
+    version = events.event_version(event_id)
+    response = etag(Response(status=200), version)
+    if request.if_none_match.contains(str(version)):
+        return Response(status=304, headers={"ETag": response.headers["ETag"]})
+    body = events.event_json(events.read_event_or_404(event_id))
+    response.set_data(json.dumps(body, ensure_ascii=False))
+    response.mimetype = "application/json"
+    return response
+
+
+@bp.patch("/events/<id(event):event_id>")
+def update_event(event_id: int) -> Response:
+    given = event_change(json_object(request))
+    with _event_write(event_id) as write:
+        write.update(given)
+        write.finish()
+        return _event_answer(write, write.event, 200)
+
+
+@bp.post("/events/<id(event):event_id>/players")
+def check_in(event_id: int) -> Response:
+    given = check_in_request(json_object(request))
+    with _event_write(event_id, roster=True) as write:
+        write.check_in(given.name, given.new_players)
+        write.finish()
+        return _event_answer(write, write.event, 201)
+
+
+@bp.delete("/events/<id(event):event_id>/players/<path:name>")
+def check_out(event_id: int, name: str) -> Response:
+    with _event_write(event_id) as write:
+        write.check_out(name)
+        write.finish()
+        return _event_answer(write, write.event, 200)
+
+
+@bp.post("/events/<id(event):event_id>/rounds")
+def draw_round(event_id: int) -> Response:
+    sizes = draw_request(json_object(request))
+    with _event_write(event_id, roster=True) as write:
+        write.draw_round(sizes)
+        write.finish()
+        return _event_answer(write, write.event, 201)
+
+
+@bp.get("/events/<id(event):event_id>/standings.csv")
+def standings_csv(event_id: int) -> Response:
+    read = events.read_event_or_404(event_id)
+    body = event_standings_csv(read.results.standings, read.rounds, bool(read.event.entry))
+    return Response(
+        body,
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="sheepshead-event-{event_id}.csv"'},
+    )

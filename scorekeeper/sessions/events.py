@@ -1,0 +1,489 @@
+"""Club events in the database: an event made, changed, its players checked in and out, and
+its rounds drawn, each table an ordinary session; and the event read whole, its standings,
+round leaders and prizes from its tables' sessions. Every number comes from the rules engine
+(`rules.events`).
+
+Every write to an event runs inside `event_write`, which in one transaction takes the event's
+lock (and, for a write that adds sessions or players, the lock for adding them first), answers
+a repeated write key with its first answer, refuses a stale `If-Match`, lets the caller write,
+bumps the event's version and keeps the answer under the key.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from datetime import date
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from .. import rules
+from ..rules.choices import choice
+from . import loading, rows
+from .database import begin_event_write, begin_write, check_id, lock_sessions, one_or_404
+from .errors import Conflict, NotFound, VersionMismatch
+from .extensions import db
+from .models import Event, EventPlayer, Hand, Session, utcnow
+from .records import iso, options_json
+from .writes import Write, check_key
+
+# A seed is shown and typed: at most six digits, as every number of the API.
+MAX_SEED = 999_999
+MAX_ENTRY = 999_999
+# More places than players would never be paid; this many is plenty for any club.
+MAX_PLACES = 100
+EVENT_NAME = "An event's name"
+
+
+@dataclass(frozen=True)
+class EventFields:
+    """An event's settings as a request gives them, their types checked; None: not given."""
+
+    name: str | None = None
+    date: date | None = None
+    hands: int | None = None
+    rounds: int | None = None
+    rules: dict[str, Any] | None = None
+    entry: int | None = None
+    places: list[int] | None = None
+    round_top: int | None = None
+    ties: str | None = None
+    seed: int | None = None
+
+    def given(self) -> set[str]:
+        return {f.name for f in fields(self) if getattr(self, f.name) is not None}
+
+
+def _whole(value: int, low: int, high: int, label: str, name: str) -> int:
+    if not low <= value <= high:
+        raise rules.whole_number_error(label, low, high, name)
+    return value
+
+
+def _settings(event: Event, given: EventFields, drawn: int) -> None:
+    """Set what is given on `event`, each value checked by the engine; `drawn` rounds are
+    drawn already."""
+    if given.name is not None:
+        event.name = rules.checked_name(
+            given.name, EVENT_NAME, rules.MAX_SESSION_NAME_LENGTH, "name"
+        )
+    if given.date is not None:
+        event.day = given.date
+    if given.hands is not None:
+        rules.check_hands(given.hands)
+        event.hands = given.hands
+    if given.rounds is not None:
+        if not 0 <= given.rounds <= rules.MAX_ROUNDS:
+            raise rules.rounds_error()
+        if given.rounds and given.rounds < drawn:
+            raise Conflict(f"{drawn} rounds are drawn already, more than {given.rounds}.", "rounds")
+        event.rounds = given.rounds
+    if given.rules is not None:
+        current = options_json(rules.options_from(**(event.rules or {})))
+        event.rules = options_json(rules.options_from(**(current | given.rules)))
+    if given.entry is not None:
+        event.entry = _whole(given.entry, 0, MAX_ENTRY, "The entry fee in cents", "entry")
+    if given.seed is not None:
+        event.seed = _whole(given.seed, 0, MAX_SEED, "The seed", "seed")
+    if given.places is not None:
+        if len(given.places) > MAX_PLACES:
+            raise rules.RuleError(f"Prizes go to at most {MAX_PLACES} places.", "places")
+        event.places = list(given.places)
+    if given.round_top is not None:
+        event.round_top = given.round_top
+    if given.ties is not None:
+        event.ties = choice(rules.Ties, given.ties, "Ties", "ties").value
+    rules.check_prizes(event.places, event.round_top, event.rounds or drawn)
+
+
+def new_event(given: EventFields) -> Event:
+    """Add an event, its settings checked by the engine, the rest at their defaults (the seed
+    drawn at random), without committing."""
+    event = Event(
+        name="",
+        hands=rules.DEFAULT_HANDS,
+        rounds=0,
+        rules=options_json(rules.options_from()),
+        entry=0,
+        places=[],
+        round_top=0,
+        ties=rules.Ties.SHARE.value,
+        seed=secrets.randbelow(MAX_SEED + 1),
+        version=1,
+        created_at=utcnow(),
+    )
+    _settings(event, given, 0)
+    db.session.add(event)
+    db.session.flush()
+    return event
+
+
+def _event_or_404(event_id: int) -> Event:
+    return one_or_404(
+        "event",
+        event_id,
+        select(Event)
+        .where(Event.id == event_id)
+        .options(selectinload(Event.players).joinedload(EventPlayer.player)),
+    )
+
+
+def _tables(event_id: int, *, whole: bool) -> list[Session]:
+    """The event's table sessions by round and table: with their seats, and `whole`, their
+    hands too, in a fixed number of statements."""
+    options = loading.WHOLE_SESSION if whole else loading.WHOLE_SESSION[:1]
+    return list(
+        db.session.scalars(
+            select(Session)
+            .where(Session.event_id == event_id)
+            .order_by(Session.event_round, Session.event_table)
+            .options(*options)
+        )
+    )
+
+
+def _rounds_drawn(tables: Sequence[Session]) -> int:
+    return max((table.event_round or 0 for table in tables), default=0)
+
+
+def _seats_by_round(tables: Sequence[Session]) -> list[list[tuple[str, ...]]]:
+    by_round: list[list[tuple[str, ...]]] = [[] for _ in range(_rounds_drawn(tables))]
+    for table in tables:
+        by_round[(table.event_round or 1) - 1].append(loading.table_of(table).seats)
+    return by_round
+
+
+def table_name(event_name: str, round_number: int, table: int) -> str:
+    """A table's session name: the event's, cut to fit, then its round and table."""
+    where = f"round {round_number}, table {table}"
+    if not event_name:
+        return where.capitalize()
+    room = rules.MAX_SESSION_NAME_LENGTH - len(where) - 2
+    return f"{event_name[:room].rstrip()}, {where}"
+
+
+class EventWrite(Write):
+    """A write to one event, holding its lock."""
+
+    def __init__(self, event: Event, key: str | None, digest: str) -> None:
+        super().__init__(key, digest)
+        self.event = event
+        self._touched = False
+
+    def update(self, given: EventFields) -> None:
+        """Change the settings given; `rules`, `entry` and `seed` only before the first draw."""
+        drawn = _rounds_drawn(_tables(self.event.id, whole=False))
+        if drawn:
+            changed = [
+                name
+                for name, now in (
+                    ("rules", options_json(rules.options_from(**self.event.rules))),
+                    ("entry", self.event.entry),
+                    ("seed", self.event.seed),
+                )
+                if name in given.given() and _changes(name, given, now)
+            ]
+            if changed:
+                raise Conflict(
+                    f"A round is drawn already, so the {changed[0]} can't change now.",
+                    changed[0],
+                )
+        _settings(self.event, given, drawn)
+        self._touched = True
+
+    def check_in(self, name: str, new_players: Collection[str] = ()) -> None:
+        """Check a player in for the next draw: a new name becomes a player (one that looks like
+        another player's refused unless among `new_players`)."""
+        name = rules.player_name(name, "name")
+        (player,) = rows.players_named([name], new_players, "name")
+        if player.id is None:
+            db.session.flush()
+        entry = next((p for p in self.event.players if p.player_id == player.id), None)
+        if entry is None:
+            position = 1 + max((p.position for p in self.event.players), default=0)
+            self.event.players.append(
+                EventPlayer(player=player, position=position, checked_in=True)
+            )
+        elif entry.checked_in:
+            return
+        else:
+            entry.checked_in = True
+        self._touched = True
+
+    def check_out(self, name: str) -> None:
+        """Leave a player out of later draws; they keep their points."""
+        key = rules.name_key(name)
+        entry = next((p for p in self.event.players if p.player.name_key == key), None)
+        if entry is None:
+            raise NotFound(f"{name.strip()} is not a player of event {self.event.id}.", "name")
+        if entry.checked_in:
+            entry.checked_in = False
+            self._touched = True
+
+    def draw_round(self, sizes: Sequence[int] | None) -> int:
+        """Draw the next round from the players checked in, into tables of `sizes` (or the
+        engine's), each table a new session; refused while a table of the last round is not
+        complete. Returns the round's number."""
+        event = self.event
+        tables = _tables(event.id, whole=False)
+        drawn = _rounds_drawn(tables)
+        if event.rounds and drawn >= event.rounds:
+            raise Conflict(f"All {event.rounds} rounds of the event are drawn.", "round")
+        last_ids = [table.id for table in tables if table.event_round == drawn]
+        # Read again once locked: a table may have ended, reopened or changed seats meanwhile.
+        lock_sessions(last_ids)
+        last = db.session.scalars(
+            select(Session)
+            .where(Session.id.in_(last_ids))
+            .order_by(Session.event_table)
+            .options(*loading.WHOLE_SESSION[:1])
+            .execution_options(populate_existing=True)
+        ).all()
+        counts = dict(
+            db.session.execute(
+                select(Hand.session_id, func.count(Hand.id))
+                .where(Hand.session_id.in_(last_ids))
+                .group_by(Hand.session_id)
+            ).all()
+        )
+        for table in last:
+            if not loading.table_of(table).is_complete(counts.get(table.id, 0)):
+                raise Conflict(
+                    f"Table {table.event_table} of round {drawn} is not complete yet: a round "
+                    "is drawn once every table of the one before is complete or ended.",
+                    "round",
+                )
+        number = drawn + 1
+        rules.check_prizes(event.places, event.round_top, event.rounds or number)
+        players = [p.player.name for p in event.players if p.checked_in]
+        options = rules.options_from(**event.rules)
+        seated = rules.table_sizes(len(players), sizes, options)
+        met = rules.met_pairs(_seats_by_round(tables))
+        made = rules.draw(players, seated, event.seed, number, met)
+        for at, seats in enumerate(made.tables, start=1):
+            plan = rules.hands_to_play(event.hands, len(seats), options)
+            session = rows.new_session(
+                table_name(event.name, number, at), seats, plan.rounds, seats[0], plan.options
+            )
+            session.event_id, session.event_round, session.event_table = event.id, number, at
+        db.session.flush()
+        self._touched = True
+        return number
+
+    def finish(self) -> None:
+        if self._touched:
+            self.event.version += 1
+            self._touched = False
+        db.session.flush()
+
+
+def _changes(name: str, given: EventFields, now: Any) -> bool:
+    if name == "rules":
+        changed: dict[str, Any] = options_json(rules.options_from(**(now | (given.rules or {}))))
+        return bool(changed != now)
+    return bool(getattr(given, name) != now)
+
+
+@contextmanager
+def event_write(
+    event_id: int,
+    key: str | None = None,
+    digest: str = "",
+    if_match: str | None = None,
+    roster: bool = False,
+) -> Iterator[EventWrite]:
+    """A write to one event (`roster`: one that adds sessions or players): see the module's
+    docstring."""
+    check_id("event", event_id)
+    begin_event_write(event_id, roster)
+    try:
+        check_key(key, digest)
+        event = _event_or_404(event_id)
+        if if_match is not None and if_match != str(event.version):
+            raise VersionMismatch(if_match, event.version, "event")
+        write = EventWrite(event, key, digest)
+        yield write
+        write.finish()
+        write.keep()
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+@contextmanager
+def event_made(key: str | None = None, digest: str = "") -> Iterator[Write]:
+    """The write that makes a new event."""
+    begin_write(None)
+    try:
+        check_key(key, digest)
+        write = Write(key, digest)
+        yield write
+        write.keep()
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+# Reading
+
+
+@dataclass(frozen=True)
+class TableRead:
+    """A table's session as the event shows it."""
+
+    session: Session
+    sheet: rules.Sheet
+
+    @property
+    def result(self) -> rules.TableResult:
+        sheet = self.sheet
+        played = frozenset(p for result in sheet.results for p in result.players)
+        return rules.TableResult(dict(sheet.totals), dict(sheet.hands_won), played)
+
+
+@dataclass(frozen=True)
+class EventRead:
+    """An event with its tables' sessions and its results as they stand."""
+
+    event: Event
+    tables: list[TableRead]
+    results: rules.EventResults
+    rounds: int
+
+    @property
+    def complete(self) -> bool:
+        event = self.event
+        return bool(
+            event.rounds
+            and self.rounds >= event.rounds
+            and all(table.sheet.complete for table in self.tables)
+        )
+
+
+def read_event(event: Event) -> EventRead:
+    """The event, its tables and its results, in a fixed number of statements however many
+    tables it has."""
+    tables = [TableRead(s, loading.sheet_of(s)) for s in _tables(event.id, whole=True)]
+    drawn = max((t.session.event_round or 0 for t in tables), default=0)
+    by_round: list[list[rules.TableResult]] = [[] for _ in range(drawn)]
+    for table in tables:
+        by_round[(table.session.event_round or 1) - 1].append(table.result)
+    results = rules.event_results(
+        by_round,
+        ties=rules.Ties(event.ties),
+        seed=event.seed,
+        entry=event.entry,
+        places=event.places,
+        round_top=event.round_top,
+        rounds=event.rounds,
+    )
+    return EventRead(event, tables, results, drawn)
+
+
+def read_event_or_404(event_id: int) -> EventRead:
+    return read_event(_event_or_404(event_id))
+
+
+def event_version(event_id: int) -> int:
+    return one_or_404("event", event_id, select(Event.version).where(Event.id == event_id))
+
+
+def list_events() -> list[dict[str, Any]]:
+    """Every event's summary, newest first."""
+    events = db.session.scalars(
+        select(Event)
+        .order_by(Event.created_at.desc(), Event.id.desc())
+        .options(selectinload(Event.players).joinedload(EventPlayer.player))
+    ).all()
+    drawn = dict(
+        db.session.execute(
+            select(Session.event_id, func.max(Session.event_round))
+            .where(Session.event_id.is_not(None))
+            .group_by(Session.event_id)
+        ).all()
+    )
+    return [event_summary(event, drawn.get(event.id) or 0) for event in events]
+
+
+def event_summary(event: Event, drawn: int) -> dict[str, Any]:
+    return {
+        "id": event.id,
+        "name": event.name,
+        "date": None if event.day is None else event.day.isoformat(),
+        "created_at": iso(event.created_at),
+        "hands": event.hands,
+        "rounds": event.rounds,
+        "rounds_drawn": drawn,
+        "players": [p.player.name for p in event.players if p.checked_in],
+        "version": event.version,
+    }
+
+
+def _money(value: int | None, entry: int) -> int | None:
+    return value if entry else None
+
+
+def event_json(read: EventRead) -> dict[str, Any]:
+    """The event as API.md shows it."""
+    event, results = read.event, read.results
+    draws: list[dict[str, Any]] = [{"round": n, "tables": []} for n in range(1, read.rounds + 1)]
+    for table in read.tables:
+        sheet = table.sheet
+        seats = list(sheet.table.seats)
+        draws[(table.session.event_round or 1) - 1]["tables"].append(
+            {
+                "table": table.session.event_table,
+                "session": table.session.id,
+                "seats": seats,
+                "hands": len(sheet.results),
+                "hands_to_play": sheet.table.rounds * len(seats),
+                "complete": sheet.complete,
+            }
+        )
+    standings = []
+    for standing in results.standings:
+        shown: dict[str, Any] = {
+            "player": standing.player,
+            "place": standing.place,
+            "total": standing.total,
+            "rounds": list(standing.rounds),
+            "hands_won": standing.hands_won,
+            "prize": _money(standing.prize, event.entry),
+        }
+        if standing.by_lot:
+            shown["by_lot"] = True
+        standings.append(shown)
+    summary = event_summary(event, read.rounds)
+    del summary["players"], summary["rounds_drawn"]
+    return {
+        **summary,
+        "rules": options_json(rules.options_from(**event.rules)),
+        "entry": event.entry,
+        "places": list(event.places),
+        "round_top": event.round_top,
+        "ties": event.ties,
+        "seed": event.seed,
+        "players": [{"name": p.player.name, "checked_in": p.checked_in} for p in event.players],
+        "draws": draws,
+        "standings": standings,
+        "round_leaders": [
+            {
+                "round": leader.round,
+                "players": list(leader.players),
+                "total": leader.total,
+                "prize": _money(leader.prize, event.entry),
+            }
+            for leader in results.round_leaders
+        ],
+        "played": results.played,
+        "pot": _money(results.pot, event.entry),
+        "paid": _money(results.paid, event.entry),
+        "house": _money(results.house, event.entry),
+        "complete": read.complete,
+    }

@@ -12,8 +12,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .helpers.api import default_rules, pick
-from .helpers.database import statements_for
+from .helpers.api import Api, default_rules, pick, without_time
+from .helpers.backups import answers, assert_same_answers, backup_of, restore
+from .helpers.database import Fresh, statements_for
 
 OKTOBERFEST = {
     "name": "Oktoberfest 2026",
@@ -558,3 +559,43 @@ def test_reading_an_event_takes_as_many_statements_however_many_tables(
     # The version, the event and its players, the tables with their seats, hands and hands'
     # players, and the access check every request makes.
     assert counts[0] == 1 + 2 + 4 + 1, counts
+
+
+def test_a_backup_keeps_events_with_their_tables(
+    app: Flask, client: FlaskClient, fresh: Fresh
+) -> None:
+    event = make_event(client, 11, **{**OKTOBERFEST, "rounds": 2})
+    event = drawn(client, event["id"])
+    play_round(client, event, [with_partner(75), alone(40)])
+    event = drawn(client, event["id"])
+    record(
+        client, last_tables(event)[0]["session"], with_partner(61)(last_tables(event)[0]["seats"])
+    )
+    client.delete(f"/api/events/{event['id']}/players/{NAMES[0]}")
+    later = make_event(client, 3, name="Later")
+    original, backup = answers(client), backup_of(app)
+    assert [e["id"] for e in backup["events"]] == [event["id"], later["id"]]
+
+    restored_app = fresh()
+    restore(restored_app, backup)
+    again = restored_app.test_client()
+    assert_same_answers(answers(again), original)
+    for event_id in (event["id"], later["id"]):
+        assert event_of(again, event_id) == event_of(client, event_id)
+        csv = f"/api/events/{event_id}/standings.csv"
+        assert again.get(csv).text == client.get(csv).text
+    assert without_time(backup_of(restored_app)) == without_time(backup)
+    assert make_event(again)["id"] == later["id"] + 1
+
+    # Merged into sessions here, the tables come as sessions of their own, and no event.
+    merged_app = fresh()
+    merged = merged_app.test_client()
+    Api(merged).new_session()
+    restore(merged_app, backup, merge=True)
+    assert merged.get("/api/events").json["events"] == []
+    sessions = [
+        merged.get(f"/api/sessions/{s['id']}").json
+        for s in answers(merged)["/api/sessions"]["sessions"]
+    ]
+    assert len(sessions) == 1 + len(original["/api/sessions"]["sessions"])
+    assert all("event" not in session for session in sessions)

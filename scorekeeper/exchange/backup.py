@@ -16,17 +16,25 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..rules import RuleError
 from ..rules.choices import choice
-from ..sessions import bulk, loading, rows, writes
+from ..sessions import bulk, events, loading, rows, writes
 from ..sessions.database import database_busy
 from ..sessions.errors import Conflict
 from ..sessions.extensions import db
-from ..sessions.models import Player, PlayerMerge, RuleSet, Session, TrashedSession
+from ..sessions.models import (
+    Event,
+    Player,
+    PlayerMerge,
+    RuleSet,
+    Session,
+    TrashedSession,
+)
 from ..sessions.players import PLAYER_ACTIONS
 from ..sessions.records import (
     change_json,
@@ -39,7 +47,7 @@ from ..sessions.records import (
 from . import journal
 from . import rule_sets as rule_sets_module
 from .journal import plural
-from .json_in import LONE_SURROGATE, hand_request, session_request
+from .json_in import LONE_SURROGATE, event_request, hand_request, session_request
 
 FORMAT = "sheepshead-scorekeeper-backup"
 VERSION = 1
@@ -134,6 +142,12 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
         trashed = {"id": entry.session_id, "deleted_at": iso(entry.deleted_at), **entry.data}
         yield f"{comma}\n{_dumps(trashed)}"
         written.trashed += 1
+    events = [
+        event_backup_json(event)
+        for event in db.session.scalars(
+            select(Event).options(selectinload(Event.players)).order_by(Event.id)
+        )
+    ]
     merges = [
         merge_json(merge)
         for merge in db.session.scalars(
@@ -142,7 +156,7 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
             .order_by(PlayerMerge.id)
         )
     ]
-    yield '\n],\n"merges": ' + _dumps(merges) + "}\n"
+    yield '\n],\n"merges": ' + _dumps(merges) + ',\n"events": ' + _dumps(events) + "}\n"
 
 
 def _dumps(value: Any) -> str:
@@ -166,6 +180,34 @@ def session_backup_json(session: Session) -> dict[str, Any]:
             {"player": leaver, **payment}
             for leaver, payments in loading.settled_of(session).items()
             for payment in payments_json(payments)
+        ],
+    } | (
+        {}
+        if session.event_id is None
+        else {"event": {"id": session.event_id, "round": session.event_round,
+                        "table": session.event_table}}
+    )  # fmt: skip
+
+
+def event_backup_json(event: Event) -> dict[str, Any]:
+    """An event as a backup holds it: its settings, its players in check-in order and its
+    version; its tables are the sessions that name it."""
+    return {
+        "id": event.id,
+        "name": event.name,
+        "date": None if event.day is None else event.day.isoformat(),
+        "hands": event.hands,
+        "rounds": event.rounds,
+        "rules": event.rules,
+        "entry": event.entry,
+        "places": event.places,
+        "round_top": event.round_top,
+        "ties": event.ties,
+        "seed": event.seed,
+        "version": event.version,
+        "created_at": iso(event.created_at),
+        "players": [
+            {"name": entry.player.name, "checked_in": entry.checked_in} for entry in event.players
         ],
     }
 
@@ -296,6 +338,8 @@ class _Checked:
     session_id: int
     new: bulk.NewSession
     given: dict[str, Any] | None
+    # The event, round and table it is a table of, linked once the event is added.
+    link: tuple[int, int, int] | None = None
 
 
 class RestoreUndone(RuleError):
@@ -333,6 +377,7 @@ class Restore:
         self.trash: list[dict[str, Any]] = []
         self.players = _checked_players(players)
         self.retired = _retired(players)
+        self.events = _checked_events(data.get("events", []), self.players)
         # What undoing a restore that was cut short took out, if there was one.
         self.undone = journal.undo_cut_short()
         held_sessions, held_players = _counts()
@@ -438,6 +483,35 @@ class Restore:
             (*(checked.session_id for checked in self.sessions), *self._trash_ids()), default=0
         )
 
+    def _add_events(self) -> None:
+        """Add the backup's events under their ids, with their players, and link their tables'
+        sessions to them: with the last batch, so that a restore cut short leaves no event."""
+        if not self.events:
+            return
+        by_name = {rules.name_key(name): player_id for player_id, name in self.players.items()}
+        for event in self.events:
+            players = [(by_name[rules.name_key(name)], on) for name, on in event.players]
+            events.restored_event(event.id, event.fields, event.version, event.at, players)
+        db.session.flush()
+        bulk.reserve_ids(Event.__table__, max(event.id for event in self.events))
+        links = [
+            {"at": checked.session_id, "event": e, "round": r, "table": t}
+            for checked in self.sessions
+            if checked.link is not None
+            for e, r, t in [checked.link]
+        ]
+        if links:
+            db.session.execute(
+                update(Session.__table__)
+                .where(Session.__table__.c.id == bindparam("at"))
+                .values(
+                    event_id=bindparam("event"),
+                    event_round=bindparam("round"),
+                    event_table=bindparam("table"),
+                ),
+                links,
+            )
+
     def _add_sessions(self, batch: list[_Checked]) -> dict[int, int]:
         """Add the batch's sessions that are not here yet, deciding under the write's lock;
         return their ids, each with its version."""
@@ -461,6 +535,7 @@ class Restore:
     def _finish(self, write: writes.Write, answer: AnswerOf | None) -> None:
         rule_sets = _add_rule_sets(self.rule_sets)
         if self.keep_ids:
+            self._add_events()
             # Merged into other sessions and players, the ids a merge names are not these.
             db.session.add_all(PlayerMerge(**merge) for merge in self.merges)
         self.restored = replace(
@@ -553,6 +628,52 @@ def _check_rule_sets(given: list[Any]) -> None:
             rule_sets_module.rule_set_name(rule_set["name"])
             rule_sets_module.rules_json(rule_set.get("rules"))
             _created_at(rule_set.get("created_at"))
+
+
+@dataclass(frozen=True)
+class _Event:
+    id: int
+    fields: events.EventFields
+    version: int
+    at: datetime
+    players: list[tuple[str, bool]]
+
+
+def _checked_events(given: Any, players: dict[int, str]) -> list[_Event]:
+    """The backup's events, their settings checked as the API checks a new event's."""
+    if not isinstance(given, list):
+        raise RuleError("This backup is damaged: its events are not a list.")
+    keys = {rules.name_key(name) for name in players.values()}
+    checked = []
+    for position, event in enumerate(given, start=1):
+        with _at(f"Event {position} of the backup"):
+            if not isinstance(event, dict) or not isinstance(event.get("players"), list):
+                raise RuleError("An event has its settings and a list of its players.")
+            entrants = []
+            for entrant in event["players"]:
+                if (
+                    not isinstance(entrant, dict)
+                    or set(entrant) != {"name", "checked_in"}
+                    or not isinstance(entrant["checked_in"], bool)
+                    or not isinstance(entrant["name"], str)
+                    or rules.name_key(entrant["name"]) not in keys
+                ):
+                    raise RuleError(
+                        "Its players each have a name among the backup's players and "
+                        "whether they are checked in.",
+                        "players",
+                    )
+                entrants.append((entrant["name"], entrant["checked_in"]))
+            checked.append(
+                _Event(
+                    id=_record_id(event.get("id")),
+                    fields=event_request(event),
+                    version=_version(event.get("version", 1)),
+                    at=_created_at(event.get("created_at")),
+                    players=entrants,
+                )
+            )
+    return checked
 
 
 def _checked_merges(given: Any) -> list[dict[str, Any]]:
@@ -688,7 +809,10 @@ def _checked_sessions(
                         f"{name} is seated but not among the backup's players.", "players"
                     )
         new = checked_session(given, session_id if keep_ids else None, f"Session {session_id}")
-        yield _Checked(session_id, new, None if keep_ids else given)
+        # A table's link to its event is made once the event is added, with the last batch;
+        # merged into sessions here, the backup's events are not added, its tables kept alone.
+        link = new.event if keep_ids else None
+        yield _Checked(session_id, replace(new, event=None), None if keep_ids else given, link)
 
 
 def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:
@@ -709,8 +833,9 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         if not isinstance(ended, bool):
             raise RuleError("Its ended must be true or false.", "ended")
         request = session_request(
-            {key: value for key, value in given.items() if key not in ("paid", "changes")}
+            {k: v for k, v in given.items() if k not in ("paid", "changes", "event")}
         )
+        event = _event_link(given.get("event"))
         table = rules.new_table(
             list(request.players), request.rounds, request.first_dealer, request.options
         )
@@ -732,7 +857,20 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         session_id=session_id,
         settled=settled,
         changes=_checked_changes(given.get("changes", []), where),
+        event=event,
     )
+
+
+def _event_link(given: Any) -> tuple[int, int, int] | None:
+    """The event, round and table a session is a table of; None for a session of its own."""
+    if given is None:
+        return None
+    keys = ("id", "round", "table")
+    if not isinstance(given, dict) or set(given) != set(keys):
+        raise RuleError("Its event names the event's id, the round and the table.", "event")
+    if not all(_is_whole(given[key]) and 0 < given[key] <= MAX_KEPT for key in keys):
+        raise RuleError("Its event's id, round and table are whole numbers from 1.", "event")
+    return given["id"], given["round"], given["table"]
 
 
 def _checked_trash(given: list[Any]) -> list[dict[str, Any]]:

@@ -32,6 +32,8 @@ class NewSession:
     changes: Sequence[dict[str, Any]] = ()
     # What a CSV import came from (`Session.origin`).
     origin: str | None = None
+    # The event, round and table it is a table of.
+    event: tuple[int, int, int] | None = None
 
 
 def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
@@ -205,6 +207,8 @@ def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) ->
             "origin": new.origin,
             **options_json(table.options),
         }
+        if new.event is not None:
+            row["event_id"], row["event_round"], row["event_table"] = new.event
         if new.session_id is not None:
             row["id"] = new.session_id
         rows.append(row)

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -119,6 +119,38 @@ def new_event(given: EventFields) -> Event:
     _settings(event, given, 0)
     db.session.add(event)
     db.session.flush()
+    return event
+
+
+def restored_event(
+    event_id: int,
+    given: EventFields,
+    version: int,
+    created_at: datetime,
+    players: Sequence[tuple[int, bool]],
+) -> Event:
+    """Add an event a backup held, under its id, its settings checked as a new event's are,
+    with its players (ids, and whether checked in) in their order, without committing."""
+    event = Event(
+        id=event_id,
+        name="",
+        hands=rules.DEFAULT_HANDS,
+        rounds=0,
+        rules=options_json(rules.options_from()),
+        entry=0,
+        places=[],
+        round_top=0,
+        ties=rules.Ties.SHARE.value,
+        seed=0,
+        version=version,
+        created_at=created_at,
+    )
+    _settings(event, given, 0)
+    event.players = [
+        EventPlayer(player_id=player_id, position=position, checked_in=checked_in)
+        for position, (player_id, checked_in) in enumerate(players, start=1)
+    ]
+    db.session.add(event)
     return event
 
 

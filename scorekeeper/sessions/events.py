@@ -27,7 +27,7 @@ from . import loading, rows
 from .database import begin_event_write, begin_write, check_id, lock_sessions, one_or_404
 from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
-from .models import Event, EventPlayer, Hand, Session, utcnow
+from .models import Event, EventPlayer, Hand, HandPlayer, Player, Session, utcnow
 from .records import iso, options_json
 from .writes import Write, check_key
 
@@ -164,16 +164,15 @@ def _event_or_404(event_id: int) -> Event:
     )
 
 
-def _tables(event_id: int, *, whole: bool) -> list[Session]:
-    """The event's table sessions by round and table: with their seats, and `whole`, their
-    hands too, in a fixed number of statements."""
-    options = loading.WHOLE_SESSION if whole else loading.WHOLE_SESSION[:1]
+def _tables(event_id: int) -> list[Session]:
+    """The event's table sessions by round and table, with their seats, in a fixed number of
+    statements."""
     return list(
         db.session.scalars(
             select(Session)
             .where(Session.event_id == event_id)
             .order_by(Session.event_round, Session.event_table)
-            .options(*options)
+            .options(loading.WHOLE_SESSION[0])
         )
     )
 
@@ -208,7 +207,7 @@ class EventWrite(Write):
 
     def update(self, given: EventFields) -> None:
         """Change the settings given; `rules`, `entry` and `seed` only before the first draw."""
-        drawn = _rounds_drawn(_tables(self.event.id, whole=False))
+        drawn = _rounds_drawn(_tables(self.event.id))
         if drawn:
             changed = [
                 name
@@ -261,7 +260,7 @@ class EventWrite(Write):
         engine's), each table a new session; refused while a table of the last round is not
         complete. Returns the round's number."""
         event = self.event
-        tables = _tables(event.id, whole=False)
+        tables = _tables(event.id)
         drawn = _rounds_drawn(tables)
         if event.rounds and drawn >= event.rounds:
             raise Conflict(f"All {event.rounds} rounds of the event are drawn.", "round")
@@ -367,16 +366,17 @@ def event_made(key: str | None = None, digest: str = "") -> Iterator[Write]:
 
 @dataclass(frozen=True)
 class TableRead:
-    """A table's session as the event shows it."""
+    """A table's session as the event shows it: its table now, its hand count, and each
+    player's total, hands won and whether they played, as the hands' stored scores give them."""
 
     session: Session
-    sheet: rules.Sheet
+    table: rules.Table
+    hands: int
+    result: rules.TableResult
 
     @property
-    def result(self) -> rules.TableResult:
-        sheet = self.sheet
-        played = frozenset(p for result in sheet.results for p in result.players)
-        return rules.TableResult(dict(sheet.totals), dict(sheet.hands_won), played)
+    def complete(self) -> bool:
+        return self.table.is_complete(self.hands)
 
 
 @dataclass(frozen=True)
@@ -394,18 +394,61 @@ class EventRead:
         return bool(
             event.rounds
             and self.rounds >= event.rounds
-            and all(table.sheet.complete for table in self.tables)
+            and all(table.complete for table in self.tables)
         )
+
+
+def _table_sums(event_id: int) -> dict[int, dict[str, tuple[int, int, bool]]]:
+    """For each table session of the event, each player's total, hands won and whether they
+    played a hand, summed from the hands' stored scores (which `flask check` holds to the
+    rules engine) rather than replayed."""
+    rows = db.session.execute(
+        select(
+            Hand.session_id,
+            Player.name,
+            func.sum(HandPlayer.score),
+            func.count().filter(HandPlayer.won),
+            func.count().filter(HandPlayer.played),
+        )
+        .join(HandPlayer, HandPlayer.hand_id == Hand.id)
+        .join(Player, Player.id == HandPlayer.player_id)
+        .join(Session, Session.id == Hand.session_id)
+        .where(Session.event_id == event_id)
+        .group_by(Hand.session_id, Player.name)
+    )
+    sums: dict[int, dict[str, tuple[int, int, bool]]] = {}
+    for session_id, name, total, won, played in rows:
+        sums.setdefault(session_id, {})[name] = (int(total), int(won), played > 0)
+    return sums
 
 
 def read_event(event: Event) -> EventRead:
     """The event, its tables and its results, in a fixed number of statements however many
-    tables it has."""
-    tables = [TableRead(s, loading.sheet_of(s)) for s in _tables(event.id, whole=True)]
+    tables and hands it has."""
+    counts = dict(
+        db.session.execute(
+            select(Hand.session_id, func.count())
+            .join(Session, Session.id == Hand.session_id)
+            .where(Session.event_id == event.id)
+            .group_by(Hand.session_id)
+        ).all()
+    )
+    sums = _table_sums(event.id)
+    tables = []
+    for session in _tables(event.id):
+        table = loading.table_of(session)
+        players = sums.get(session.id, {})
+        named = {seat: (0, 0, False) for seat in table.seats} | players
+        result = rules.TableResult(
+            {name: total for name, (total, _won, _played) in named.items()},
+            {name: won for name, (_total, won, _played) in named.items()},
+            frozenset(name for name, (_total, _won, played) in named.items() if played),
+        )
+        tables.append(TableRead(session, table, counts.get(session.id, 0), result))
     drawn = max((t.session.event_round or 0 for t in tables), default=0)
     by_round: list[list[rules.TableResult]] = [[] for _ in range(drawn)]
-    for table in tables:
-        by_round[(table.session.event_round or 1) - 1].append(table.result)
+    for read in tables:
+        by_round[(read.session.event_round or 1) - 1].append(read.result)
     results = rules.event_results(
         by_round,
         ties=rules.Ties(event.ties),
@@ -466,16 +509,15 @@ def event_json(read: EventRead) -> dict[str, Any]:
     event, results = read.event, read.results
     draws: list[dict[str, Any]] = [{"round": n, "tables": []} for n in range(1, read.rounds + 1)]
     for table in read.tables:
-        sheet = table.sheet
-        seats = list(sheet.table.seats)
+        seats = list(table.table.seats)
         draws[(table.session.event_round or 1) - 1]["tables"].append(
             {
                 "table": table.session.event_table,
                 "session": table.session.id,
                 "seats": seats,
-                "hands": len(sheet.results),
-                "hands_to_play": sheet.table.rounds * len(seats),
-                "complete": sheet.complete,
+                "hands": table.hands,
+                "hands_to_play": table.table.rounds * len(seats),
+                "complete": table.complete,
             }
         )
     standings = []

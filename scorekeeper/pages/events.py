@@ -431,9 +431,10 @@ def recap(view: EventView) -> str:
     for standing in results.standings:
         prize = f" · {money(standing.prize)}" if view.money and standing.prize else ""
         lines.append(f"{standing.place}. {standing.player} {signed(standing.total)}{prize}")
-    if results.round_leaders:
+    leaders = [leader for leader in results.round_leaders if leader.players]
+    if leaders:
         lines.append("")
-        for leader in results.round_leaders:
+        for leader in leaders:
             prize = f" · {money(leader.prize)} each" if view.money and leader.prize else ""
             who = ", ".join(leader.players)
             lines.append(f"Round {leader.round} top: {who} {signed(leader.total)}{prize}")

@@ -4,10 +4,12 @@ small event, its tables recording through the API, its standings and prizes on t
 
 from __future__ import annotations
 
+import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper import rules
 from scorekeeper.exchange import rule_sets
@@ -255,3 +257,34 @@ def test_every_page_of_an_event_has_one_h1(client: FlaskClient) -> None:
         response = client.get(where)
         assert response.text.count("<h1") == 1, where
     assert client.get(f"/events/{event_id}/rounds/2").status_code == 404
+
+
+def test_each_table_card_invites_a_scorer_to_its_table_alone(
+    app: Flask, client: FlaskClient, runner: FlaskCliRunner
+) -> None:
+    event_id = new_event(client, hands="5")
+    check_in(client, event_id, new_name="\n".join(NAMES))
+    draw(client, event_id)
+    tables = event_json(client, event_id)["draws"][0]["tables"]
+    result = runner.invoke(
+        args=["access", "set-passcode", "--role", "scorer", "--passcode", "Sheep-1234"]
+    )
+    assert result.exit_code == 0, result.output
+    # Not signed in, this screen may not invite: no codes.
+    assert "Scan to score this table" not in client.get(f"/events/{event_id}/rounds/1").text
+    organizer = app.test_client()
+    assert organizer.post("/sign-in", data={"passcode": "Sheep-1234"}).status_code == 303
+    cards = organizer.get(f"/events/{event_id}/rounds/1").text
+    links = re.findall(r"https?://[^\s\"<]+/invites/[\w.-]+", cards)
+    assert len(set(links)) == 2
+    # Shown again, the same codes.
+    assert set(re.findall(r"https?://[^\s\"<]+/invites/[\w.-]+", organizer.get(
+        f"/events/{event_id}/rounds/1").text)) == set(links)  # fmt: skip
+    for link, table in zip(sorted(set(links), key=links.index), tables, strict=True):
+        phone = app.test_client()
+        opened = phone.get(urlsplit(link).path)
+        assert opened.status_code == 303
+        assert opened.location == f"/sessions/{table['session']}"
+        hand = pick(table["seats"][1], table["seats"][2], 75)
+        assert phone.post(f"/api/sessions/{table['session']}/hands", json=hand).status_code == 201
+        assert phone.get(f"/events/{event_id}").status_code == 403

@@ -12,7 +12,7 @@ from .commands import access, how_to_set_a_passcode
 from .guard import guard, scope, status
 from .invite_routes import api_bp as invites_api_bp
 from .invite_routes import bp as invites_bp
-from .invite_routes import local_time, table_code
+from .invite_routes import local_time, scorer_code, table_code
 from .pages import bp
 from .state import SIGN_IN_LIFETIME
 
@@ -31,5 +31,6 @@ def init_app(app: Flask) -> None:
     app.add_template_global(scope, "access_scope")
     app.add_template_global(how_to_set_a_passcode)
     app.add_template_global(table_code)
+    app.add_template_global(scorer_code)
     app.add_template_filter(local_time)
     app.cli.add_command(access)

@@ -232,3 +232,34 @@ def _table_invite(session_id: int) -> tuple[Scope, str]:
         kept[str(session_id)] = token
         session[TABLE_INVITES] = kept
     return scope, token
+
+
+# A club event's table cards.
+
+SCORER_INVITES = "scorer_invites"
+# An event's round seldom has more tables than this; older codes are made again when shown.
+MAX_SCORER_INVITES = 24
+
+
+def scorer_code(session_id: int) -> TableCode | None:
+    """A table card's QR code for the phone that scores that table: an invite as scorer when
+    access is on and this screen is signed in, the scoresheet's own address when access is
+    off; none for a screen that may not invite."""
+    access = state.current()
+    if not access.on:
+        url = hosts.lan_url("pages.session_page", session_id=session_id)
+        return TableCode(url, qr_svg(url), "Scan to score this table")
+    if not signed_in(access):
+        return None
+    kept: dict[str, str] = dict(session.get(SCORER_INVITES) or {})
+    token = kept.get(str(session_id))
+    scope = invites.invited_scope(token) if isinstance(token, str) else None
+    if token is None or scope is None or as_utc(scope.expires_at) - utcnow() < TABLE_CODE_LEFT:
+        with state.access_write():
+            invite, token = invites.new_invite(session_id, Role.SCORER, invites.DEFAULT_HOURS)
+            scope = invites.scope_of_invite(invite)
+        kept = dict(list(kept.items())[-(MAX_SCORER_INVITES - 1) :])
+        kept[str(session_id)] = token
+        session[SCORER_INVITES] = kept
+    caption = f"Scan to score this table (until {local(scope.expires_at):%H:%M})"
+    return TableCode(invite_url(token), qr_svg(invite_url(token)), caption)

@@ -2,5 +2,6 @@
 
 from __future__ import annotations
 
+from . import events as events  # club events' pages, which add their routes to bp too
 from . import hands, offline, players, rule_sets, saving, seats, sessions, settings, settle, table  # noqa: F401  (each adds its routes to bp)
 from .blueprint import bp as bp

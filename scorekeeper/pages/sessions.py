@@ -27,7 +27,8 @@ from ..insights import sessions_list
 from ..insights.dates import day_of, local
 from ..rules import RuleError
 from ..sessions import loading, rows, writes
-from ..sessions.models import Session, TrashedSession
+from ..sessions.extensions import db
+from ..sessions.models import Event, Session, TrashedSession
 from .blueprint import bp
 from .charts import line_chart, running_totals
 from .filters import HOUSE_KEYS, read_filters
@@ -110,6 +111,7 @@ def session_page(session_id: int) -> str:
         "session.html",
         session=session,
         sheet=sheet,
+        event=db.session.get(Event, session.event_id) if session.event_id else None,
         first_shown=_first_shown(len(sheet.results), saved),
         tiebreaks=tiebreaks(sheet.standings),
         chart=running_totals_chart(sheet) if sheet.results else None,

@@ -197,6 +197,39 @@ def table_name(event_name: str, round_number: int, table: int) -> str:
     return f"{event_name[:room].rstrip()}, {where}"
 
 
+@dataclass(frozen=True)
+class PlannedDraw:
+    """The next round's draw as it would be made now: its tables' seats in order (the first
+    deals first) with each table's plan, and the pairs it seats together again."""
+
+    round: int
+    tables: list[tuple[tuple[str, ...], rules.TablePlan]]
+    repeated: int
+
+
+def _planned(event: Event, tables: Sequence[Session], sizes: Sequence[int] | None) -> PlannedDraw:
+    """The next round's draw from the players checked in, by the engine with the event's seed:
+    the same whether shown first or drawn."""
+    number = _rounds_drawn(tables) + 1
+    rules.check_prizes(event.places, event.round_top, event.rounds or number)
+    players = [p.player.name for p in event.players if p.checked_in]
+    options = rules.options_from(**event.rules)
+    seated = rules.table_sizes(len(players), sizes, options)
+    met = rules.met_pairs(_seats_by_round(tables))
+    made = rules.draw(players, seated, event.seed, number, met)
+    return PlannedDraw(
+        number,
+        [(seats, rules.hands_to_play(event.hands, len(seats), options)) for seats in made.tables],
+        made.repeats,
+    )
+
+
+def planned_draw(event_id: int, sizes: Sequence[int] | None = None) -> PlannedDraw:
+    """The draw the next round would make now, to show before it is made; refused as the draw
+    itself would refuse its players or sizes."""
+    return _planned(_event_or_404(event_id), _tables(event_id, whole=False), sizes)
+
+
 class EventWrite(Write):
     """A write to one event, holding its lock."""
 
@@ -289,14 +322,7 @@ class EventWrite(Write):
                     "round",
                 )
         number = drawn + 1
-        rules.check_prizes(event.places, event.round_top, event.rounds or number)
-        players = [p.player.name for p in event.players if p.checked_in]
-        options = rules.options_from(**event.rules)
-        seated = rules.table_sizes(len(players), sizes, options)
-        met = rules.met_pairs(_seats_by_round(tables))
-        made = rules.draw(players, seated, event.seed, number, met)
-        for at, seats in enumerate(made.tables, start=1):
-            plan = rules.hands_to_play(event.hands, len(seats), options)
+        for at, (seats, plan) in enumerate(_planned(event, tables, sizes).tables, start=1):
             session = rows.new_session(
                 table_name(event.name, number, at), seats, plan.rounds, seats[0], plan.options
             )

@@ -28,6 +28,7 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "live.js",
     ),
     "table": ("register.js", "live.js"),
+    "board": ("register.js", "board.js"),
 }
 
 

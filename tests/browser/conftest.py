@@ -17,7 +17,14 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player
 
 from ..helpers.api import SEATS
-from ..helpers.browser import api, app_on_new_database, serving, session_with_hands
+from ..helpers.browser import (
+    EVENT_PLAYERS,
+    api,
+    app_on_new_database,
+    event_drawn,
+    serving,
+    session_with_hands,
+)
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 PHONE = {"width": 390, "height": 844}
@@ -107,6 +114,15 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
     api(base_url, "PATCH", f"/api/sessions/{staked}", {"players": SEATS[1:]})
     ended = session_with_hands(base_url, "Pages")
     api(base_url, "PATCH", f"/api/sessions/{ended}", {"ended": True})
+    checking_in = api(base_url, "POST", "/api/events", {"name": "Pages night", "seed": 3})
+    for name in EVENT_PLAYERS[:7]:
+        api(base_url, "POST", f"/api/events/{checking_in['id']}/players", {"name": name})
+    prizes = {"hands": 5, "rounds": 2, "entry": 1000, "places": [50, 20, 10], "round_top": 5}
+    event = event_drawn(base_url, "Pages event", **prizes)
+    for table in event["draws"][0]["tables"]:
+        seats = table["seats"]
+        hand = {"kind": "pick", "picker": seats[1], "partner": seats[2], "picking_points": 75}
+        api(base_url, "POST", f"/api/sessions/{table['session']}/hands", hand)
     return {
         "home": "/",
         "sessions": "/sessions",
@@ -132,4 +148,11 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "import": "/sessions/import",
         "trash": "/trash",
         "not-found": "/no-such-page",
+        "events": "/events",
+        "new-event": "/events/new",
+        "event": f"/events/{checking_in['id']}",
+        "draw-round": f"/events/{checking_in['id']}/draw",
+        "round-tables": f"/events/{event['id']}/rounds/1",
+        "event-board": f"/events/{event['id']}/board",
+        "event-results": f"/events/{event['id']}/results",
     }

@@ -184,6 +184,7 @@ NAMES = [
     "delete-session", "seats", "seats-after-a-leaver", "ended-scoresheet", "rename-rounds",
     "settle-up", "season-settle-up", "changes", "leaderboard",
     "players", "player", "rule-sets", "share", "settings", "import", "trash", "not-found",
+    "events", "new-event", "event", "draw-round", "round-tables", "event-board", "event-results",
 ]  # fmt: skip
 
 
@@ -200,3 +201,16 @@ def session_with_hands(
             {"kind": "pick", "picker": picker, "partner": partner, "picking_points": points},
         )
     return int(session["id"])
+
+
+# Ten players for a club event: two tables of five.
+EVENT_PLAYERS = [*SEATS, "Fay", "Gus", "Hal", "Ivy", "Jon"]
+
+
+def event_drawn(base_url: str, name: str, **given: Any) -> dict[str, Any]:
+    """A new event (`given` as in its POST) with EVENT_PLAYERS checked in and round 1 drawn."""
+    event = api(base_url, "POST", "/api/events", {"name": name, "seed": 7, **given})
+    for player in EVENT_PLAYERS:
+        api(base_url, "POST", f"/api/events/{event['id']}/players", {"name": player})
+    drawn: dict[str, Any] = api(base_url, "POST", f"/api/events/{event['id']}/rounds", {})
+    return drawn

@@ -1,0 +1,443 @@
+"""Club events: a new event, checking players in, drawing a round (shown before it is made),
+the tables' cards to print, the board for the TV and the final results. Every form is read into
+the API's terms (`exchange.json_in`) and written through `events.event_write`, as the API
+writes, so a form and the API refuse with the same sentence."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms import RadioField, SelectChoice, SelectField, StringField
+
+from .. import rules
+from ..exchange import rule_sets
+from ..exchange.json_in import check_in_request, draw_request, event_request
+from ..insights.dates import day_of
+from ..rules import RuleError
+from ..sessions import events, loading
+from ..sessions.errors import VersionMismatch
+from ..sessions.records import options_json
+from .blueprint import bp
+from .forms import EngineForm, NewPlayersForm
+from .saving import done, sent_key
+from .words import currency, money, signed
+
+TIES = [
+    SelectChoice(rules.Ties.SHARE.value, "Share the place"),
+    SelectChoice(rules.Ties.HANDS_WON.value, "More hands won first"),
+    SelectChoice(rules.Ties.LOT.value, "Drawn by lot"),
+]
+TIES_LINES = {
+    rules.Ties.SHARE.value: "Equal totals share the place: 1, 2, 2, 4.",
+    rules.Ties.HANDS_WON.value: "More hands won over the event goes first, then they share.",
+    rules.Ties.LOT.value: "A draw from the event's seed orders them, and the standings say so.",
+}
+DIGITS = re.compile(r"\d{1,6}", re.ASCII)
+ENTRY = re.compile(r"(\d{0,4})(?:[.,](\d{1,2}))?", re.ASCII)
+LIST = re.compile(r"[\s,;]+")
+
+
+def _number(text: str | None) -> int | str | None:
+    """Typed digits as a number, anything else as typed for the API's check to refuse; empty
+    means not given."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    return int(text) if DIGITS.fullmatch(text) else text
+
+
+def _numbers(text: str | None) -> list[int | str] | None:
+    """A typed list such as "30, 15, 10"; empty means not given."""
+    parts = [part for part in LIST.split(text or "") if part]
+    return [_item(part) for part in parts] if parts else None
+
+
+def _item(part: str) -> int | str:
+    return int(part) if DIGITS.fullmatch(part) else part
+
+
+def typed_entry(text: str | None) -> int | None:
+    """A typed entry fee ("25", "$12.50") in cents; empty means none."""
+    text = (text or "").strip().replace(" ", "").removeprefix(currency())
+    if not text:
+        return None
+    found = ENTRY.fullmatch(text)
+    if found is None or not (found[1] or found[2]):
+        raise RuleError(
+            f"The entry fee is money such as 25 or 12.50, from {money(0)} to "
+            f"{money(events.MAX_ENTRY)}.",
+            "entry",
+        )
+    return int(found[1] or 0) * 100 + int((found[2] or "0").ljust(2, "0"))
+
+
+class EventForm(EngineForm):
+    """A new event's settings, as typed."""
+
+    name = StringField("Name")
+    date = StringField("Date")
+    hands = StringField("Hands a player plays each round", default=str(rules.DEFAULT_HANDS))
+    rounds = StringField("Rounds", default="3")
+    rule_set = SelectField("Rules", validate_choice=False, default="")
+    entry = StringField("Entry fee")
+    places = StringField("Prizes for places, in percent of the pot")
+    round_top = StringField("Each round's top score, in percent of the pot")
+    ties = RadioField("Ties", choices=TIES, default=rules.Ties.SHARE.value, validate_choice=False)
+
+    FIELD_FOR: ClassVar[dict[str, str]] = {"rules": "rule_set", "seed": "name"}
+
+    def offer_rule_sets(self) -> None:
+        self.rule_set.choices = [
+            SelectChoice("", "The usual rules"),
+            *(SelectChoice(str(saved.id), saved.name) for saved in rule_sets.listed()),
+        ]
+
+    def body(self) -> dict[str, Any]:
+        """The event as the API takes it, for the API's checks."""
+        body: dict[str, Any] = {
+            "name": (self.name.data or "").strip() or None,
+            "date": (self.date.data or "").strip() or None,
+            "hands": _number(self.hands.data),
+            "rounds": _number(self.rounds.data),
+            "entry": typed_entry(self.entry.data),
+            "places": _numbers(self.places.data),
+            "round_top": _number(self.round_top.data),
+            "ties": self.ties.data or None,
+        }
+        chosen = self.rule_set.data or ""
+        if chosen:
+            saved = next((s for s in rule_sets.listed() if str(s.id) == chosen), None)
+            if saved is None:
+                raise RuleError("That rule set is gone: choose the rules again.", "rules")
+            body["rules"] = options_json(rule_sets.options_of(saved))
+        return {key: value for key, value in body.items() if value is not None}
+
+
+class CheckInForm(NewPlayersForm):
+    """Players checking in: names tapped from the roster and names typed, one a line."""
+
+    new_name = StringField("New names")
+
+    FIELD_FOR: ClassVar[dict[str, str]] = {"name": "new_name"}
+
+    def names(self, formdata: Any) -> list[str]:
+        typed = [line.strip() for line in (self.new_name.data or "").splitlines()]
+        tapped = [name.strip() for name in formdata.getlist("name")]
+        return [name for name in [*tapped, *typed] if name]
+
+
+# Pages
+
+
+@bp.get("/events")
+def events_page() -> str:
+    return render_template("events.html", events=events.list_events())
+
+
+@bp.route("/events/new", methods=["GET", "POST"])
+def new_event() -> str | tuple[str, int] | BaseResponse:
+    form = EventForm()
+    form.offer_rule_sets()
+    if form.validate_on_submit():
+        try:
+            given = event_request(form.body())
+            with events.event_made(*sent_key()) as write:
+                event = events.new_event(given)
+                page = url_for("pages.event_page", event_id=event.id)
+                return done(write, page, f"{event.name} is ready: check the players in.")
+        except RuleError as error:
+            form.refuse(error)
+    page = render_template("new_event.html", form=form, ties_lines=TIES_LINES)
+    return (page, 400) if form.errors or form.form_errors else page
+
+
+def _event_view(
+    event_id: int, form: CheckInForm | None = None, status: int = 200
+) -> tuple[str, int]:
+    read = events.read_event_or_404(event_id)
+    form = form or CheckInForm(formdata=None)
+    here = {p.player.name_key for p in read.event.players if p.checked_in}
+    everyone = bool(request.args.get("everyone"))
+    roster = [name for name in loading.roster(everyone) if rules.name_key(name) not in here]
+    return render_template(
+        "event.html",
+        read=read,
+        view=EventView.of(read),
+        form=form,
+        roster=roster,
+        show_everyone=not everyone and loading.has_retired(),
+    ), status
+
+
+@bp.get("/events/<id(event):event_id>")
+def event_page(event_id: int) -> tuple[str, int]:
+    return _event_view(event_id)
+
+
+@bp.post("/events/<id(event):event_id>/players")
+def check_in(event_id: int) -> tuple[str, int] | BaseResponse:
+    events.event_version(event_id)
+    form = CheckInForm()
+    if form.validate_on_submit():
+        form.read_new_players(request.form)
+        names = form.names(request.form)
+        try:
+            if not names:
+                raise RuleError("Tap the players who are here, or type their names.", "name")
+            with events.event_write(event_id, *sent_key(), roster=True) as write:
+                for name in names:
+                    given = check_in_request({"name": name, "new_players": form.new_players})
+                    write.check_in(given.name, given.new_players)
+                write.finish()
+                here = sum(p.checked_in for p in write.event.players)
+                said = names[0] if len(names) == 1 else f"{len(names)} players"
+                message = f"{said} checked in: {here} in all."
+                return done(write, url_for("pages.event_page", event_id=event_id), message)
+        except RuleError as error:
+            form.refuse(error)
+    return _event_view(event_id, form, 400)
+
+
+@bp.post("/events/<id(event):event_id>/players/out")
+def check_out(event_id: int) -> BaseResponse:
+    events.event_version(event_id)
+    page = url_for("pages.event_page", event_id=event_id)
+    name = request.form.get("name", "")
+    try:
+        with events.event_write(event_id, *sent_key()) as write:
+            write.check_out(name)
+            write.finish()
+            return done(write, page, f"{name.strip()} checked out: they keep their points.")
+    except RuleError as error:
+        flash(error.message)
+        return redirect(page)
+
+
+def _typed_sizes(text: str | None) -> list[int] | None:
+    sizes = _numbers(text)
+    return None if sizes is None else draw_request({"tables": sizes})
+
+
+@bp.get("/events/<id(event):event_id>/draw")
+def draw_page(event_id: int) -> tuple[str, int]:
+    """The next round's tables as they would be drawn now, to confirm."""
+    read = events.read_event_or_404(event_id)
+    view = EventView.of(read)
+    typed = request.args.get("tables", "")
+    planned, refusal = None, view.why_no_draw
+    if refusal is None:
+        try:
+            planned = events.planned_draw(event_id, _typed_sizes(typed))
+        except RuleError as error:
+            refusal = error.message
+    page = render_template(
+        "event_draw.html", read=read, view=view, planned=planned, refusal=refusal, typed=typed
+    )
+    return page, 200 if planned else 409 if view.why_no_draw else 400
+
+
+@bp.post("/events/<id(event):event_id>/rounds")
+def draw_round(event_id: int) -> BaseResponse:
+    """Draw the round the page showed: refused when the event changed since it showed it."""
+    events.event_version(event_id)
+    typed = request.form.get("tables", "")
+    shown = request.form.get("version", "")
+    try:
+        with events.event_write(
+            event_id, *sent_key(), if_match=shown or None, roster=True
+        ) as write:
+            number = write.draw_round(_typed_sizes(typed))
+            write.finish()
+            page = url_for("pages.event_round", event_id=event_id, number=number)
+            return done(write, page, f"Round {number} drawn: hand each table its card.")
+    except VersionMismatch:
+        flash("The players changed since these tables were shown: here is the draw now.")
+    except RuleError as error:
+        flash(error.message)
+    return redirect(url_for("pages.draw_page", event_id=event_id, tables=typed or None))
+
+
+@bp.get("/events/<id(event):event_id>/rounds/<int:number>")
+def event_round(event_id: int, number: int) -> str:
+    """A round's tables, a card each, to read out or print one a sheet."""
+    read = events.read_event_or_404(event_id)
+    view = EventView.of(read)
+    if not 1 <= number <= read.rounds:
+        abort(404, f"Event {event_id} has no round {number} drawn.")
+    return render_template(
+        "event_round.html", read=read, view=view, number=number, tables=view.round(number)
+    )
+
+
+@bp.get("/events/<id(event):event_id>/board")
+def event_board(event_id: int) -> str:
+    read = events.read_event_or_404(event_id)
+    return render_template("event_board.html", read=read, view=EventView.of(read))
+
+
+@bp.get("/events/<id(event):event_id>/results")
+def event_results(event_id: int) -> str:
+    read = events.read_event_or_404(event_id)
+    view = EventView.of(read)
+    return render_template("event_results.html", read=read, view=view, recap=recap(view))
+
+
+# What the pages show
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """A table of a round as the pages show it."""
+
+    number: int
+    session_id: int
+    seats: tuple[str, ...]
+    hands: int
+    hands_to_play: int
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Payout:
+    player: str
+    cents: int
+    why: str
+
+
+@dataclass(frozen=True)
+class EventView:
+    """An event read whole, in the words and numbers its pages show."""
+
+    read: events.EventRead
+    tables: list[TableLine]
+
+    @classmethod
+    def of(cls, read: events.EventRead) -> EventView:
+        lines = [
+            TableLine(
+                t.session.event_table or 0,
+                t.session.id,
+                t.sheet.table.seats,
+                len(t.sheet.results),
+                t.sheet.table.rounds * len(t.sheet.table.seats),
+                t.sheet.complete,
+            )
+            for t in read.tables
+        ]
+        return cls(read, lines)
+
+    def round(self, number: int) -> list[TableLine]:
+        return [
+            line
+            for line, table in zip(self.tables, self.read.tables, strict=True)
+            if table.session.event_round == number
+        ]
+
+    @property
+    def event(self) -> Any:
+        return self.read.event
+
+    @property
+    def checked_in(self) -> list[str]:
+        return [p.player.name for p in self.event.players if p.checked_in]
+
+    @property
+    def checked_out(self) -> list[str]:
+        return [p.player.name for p in self.event.players if not p.checked_in]
+
+    @property
+    def current(self) -> list[TableLine]:
+        """The tables of the round drawn last."""
+        return self.round(self.read.rounds)
+
+    @property
+    def round_complete(self) -> bool:
+        return bool(self.read.rounds) and all(line.complete for line in self.current)
+
+    @property
+    def all_drawn(self) -> bool:
+        return bool(self.event.rounds) and self.read.rounds >= self.event.rounds
+
+    @property
+    def why_no_draw(self) -> str | None:
+        """Why the next round can't be drawn now, or None when it can."""
+        if self.all_drawn:
+            return f"All {self.event.rounds} rounds of the event are drawn."
+        waiting = [line for line in self.current if not line.complete]
+        if waiting:
+            tables = ", ".join(str(line.number) for line in waiting)
+            s = "s" if len(waiting) > 1 else ""
+            return (
+                f"Round {self.read.rounds} is still being played at table{s} {tables}: the next "
+                "round is drawn once every table is complete or ended."
+            )
+        if len(self.checked_in) < rules.MIN_SEATS:
+            return f"Check in at least {rules.MIN_SEATS} players to draw a round."
+        return None
+
+    @property
+    def next_round(self) -> int:
+        return self.read.rounds + 1
+
+    @property
+    def day(self) -> str:
+        event = self.event
+        return event.day.isoformat() if event.day else day_of(event.created_at)
+
+    @property
+    def money(self) -> bool:
+        return bool(self.event.entry)
+
+    def payouts(self) -> list[Payout]:
+        """Who gets paid what: each place's prize, then each round's top, largest first."""
+        results = self.read.results
+        paid: list[Payout] = []
+        if not self.money:
+            return paid
+        for standing in results.standings:
+            if standing.prize:
+                paid.append(Payout(standing.player, standing.prize, _place(standing.place)))
+        for leader in results.round_leaders:
+            if leader.prize:
+                for player in leader.players:
+                    paid.append(Payout(player, leader.prize, f"round {leader.round}'s top"))
+        return paid
+
+    def totals_paid(self) -> list[tuple[str, int, list[str]]]:
+        """Each player paid, with the sum and what for, largest first."""
+        by_player: dict[str, tuple[int, list[str]]] = {}
+        for payout in self.payouts():
+            cents, why = by_player.get(payout.player, (0, []))
+            by_player[payout.player] = (cents + payout.cents, [*why, payout.why])
+        return sorted(
+            ((player, cents, why) for player, (cents, why) in by_player.items()),
+            key=lambda paid: -paid[1],
+        )
+
+
+def _place(place: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place % 100 not in (11, 12, 13) else 0)
+    return f"{place}{suffix or 'th'} place"
+
+
+def recap(view: EventView) -> str:
+    """The results as a message to send: the standings, then who is paid what."""
+    event, results = view.event, view.read.results
+    lines = [f"{event.name}, {view.day}", ""]
+    for standing in results.standings:
+        prize = f" · {money(standing.prize)}" if view.money and standing.prize else ""
+        lines.append(f"{standing.place}. {standing.player} {signed(standing.total)}{prize}")
+    leaders = [leader for leader in results.round_leaders if leader.players]
+    if leaders:
+        lines.append("")
+        for leader in leaders:
+            prize = f" · {money(leader.prize)} each" if view.money and leader.prize else ""
+            who = ", ".join(leader.players)
+            lines.append(f"Round {leader.round} top: {who} {signed(leader.total)}{prize}")
+    if view.money:
+        lines += ["", f"Pot {money(results.pot or 0)}, house {money(results.house or 0)}."]
+    return "\n".join(lines)

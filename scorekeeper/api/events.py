@@ -45,11 +45,10 @@ def list_events() -> dict[str, Any]:
 
 @bp.get("/events/<id(event):event_id>")
 def get_event(event_id: int) -> Response:
-    version = events.event_version(event_id)
-    response = etag(Response(status=200), version)
-    if request.if_none_match.contains(str(version)):
-        return Response(status=304, headers={"ETag": response.headers["ETag"]})
-    body = events.event_json(events.read_event_or_404(event_id))
+    # Never 304: a hand at any of its tables changes its standings, not its version.
+    read = events.read_event_or_404(event_id)
+    response = etag(Response(status=200), read.event.version)
+    body = events.event_json(read)
     response.set_data(json.dumps(body, ensure_ascii=False))
     response.mimetype = "application/json"
     return response

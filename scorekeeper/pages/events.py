@@ -321,10 +321,10 @@ class EventView:
             TableLine(
                 t.session.event_table or 0,
                 t.session.id,
-                t.sheet.table.seats,
-                len(t.sheet.results),
-                t.sheet.table.rounds * len(t.sheet.table.seats),
-                t.sheet.complete,
+                t.table.seats,
+                t.hands,
+                t.hands_to_play,
+                t.complete,
             )
             for t in read.tables
         ]

@@ -227,7 +227,7 @@ def _planned(event: Event, tables: Sequence[Session], sizes: Sequence[int] | Non
 def planned_draw(event_id: int, sizes: Sequence[int] | None = None) -> PlannedDraw:
     """The draw the next round would make now, to show before it is made; refused as the draw
     itself would refuse its players or sizes."""
-    return _planned(_event_or_404(event_id), _tables(event_id, whole=False), sizes)
+    return _planned(_event_or_404(event_id), _tables(event_id), sizes)
 
 
 class EventWrite(Write):
@@ -404,6 +404,10 @@ class TableRead:
     def complete(self) -> bool:
         return self.table.is_complete(self.hands)
 
+    @property
+    def hands_to_play(self) -> int:
+        return self.table.rounds * len(self.table.seats)
+
 
 @dataclass(frozen=True)
 class EventRead:
@@ -542,7 +546,7 @@ def event_json(read: EventRead) -> dict[str, Any]:
                 "session": table.session.id,
                 "seats": seats,
                 "hands": table.hands,
-                "hands_to_play": table.table.rounds * len(seats),
+                "hands_to_play": table.hands_to_play,
                 "complete": table.complete,
             }
         )

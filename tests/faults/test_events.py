@@ -11,7 +11,7 @@ from typing import Any
 
 from harness.live_server import LiveServer, at_once
 
-from ..helpers.live import assert_check_clean
+from ..helpers.live import assert_check_clean, sent_fields
 
 NAMES = [f"Player {n:02d}" for n in range(1, 17)]
 WRITERS = 8
@@ -109,4 +109,80 @@ def test_the_next_round_is_drawn_once_as_the_last_table_completes(server: LiveSe
     assert [len(draw["tables"]) for draw in event["draws"]] == [2, 2]
     assert [t["table"] for t in event["draws"][1]["tables"]] == [1, 2]
     assert session_count(server) == 4
+    assert_check_clean(server)
+
+
+NIGHT_TABLES = 40
+NIGHT_HANDS = 5
+
+
+def night_hand(seats: list[str], number: int) -> dict[str, Any]:
+    """Hand `number` at a table of five, where everyone plays."""
+    points = [30, 61, 75, 90, 100][number % 5]
+    return {"kind": "pick", "picker": seats[number % 5], "partner": seats[(number + 2) % 5],
+            "picking_points": points}  # fmt: skip
+
+
+def test_an_event_night_of_forty_tables_loses_and_doubles_nothing(server: LiveServer) -> None:
+    """Forty tables record every hand at once while screens read the event and its board, and
+    two organisers keep asking for round 2 until the last table completes."""
+    answer = server.call(
+        "POST", "/api/events", {"name": "Night", "hands": NIGHT_HANDS, "rounds": 2, "seed": 5}
+    )
+    assert answer.status == 201, answer.body
+    event_id = answer.json()["id"]
+    path = f"/api/events/{event_id}"
+    names = [f"Player {n:03d}" for n in range(NIGHT_TABLES * 5)]
+    checked = at_once(
+        WRITERS,
+        lambda w: [server.call("POST", f"{path}/players", {"name": n}).status
+                   for n in names[w::WRITERS]],
+    )  # fmt: skip
+    assert Counter(s for statuses in checked for s in statuses) == {201: len(names)}
+    first = server.call("POST", f"{path}/rounds", {"tables": [5] * NIGHT_TABLES})
+    assert first.status == 201, first.body
+    tables = first.json()["draws"][0]["tables"]
+    done = Counter[str]()
+
+    def record(table: dict[str, Any]) -> list[int]:
+        sent = f"/api/sessions/{table['session']}/hands"
+        statuses = [server.call("POST", sent, night_hand(table["seats"], n)).status
+                    for n in range(table["hands_to_play"])]  # fmt: skip
+        done["tables"] += 1
+        return statuses
+
+    def read() -> list[int]:
+        statuses = []
+        while done["tables"] < NIGHT_TABLES:
+            statuses.append(server.call("GET", path).status)
+            statuses.append(server.call("GET", f"/events/{event_id}/board").status)
+        return statuses
+
+    def draw() -> list[int]:
+        statuses = []
+        while True:
+            status = server.call("POST", f"{path}/rounds", {"tables": [5] * NIGHT_TABLES}).status
+            statuses.append(status)
+            if status != 409 or len(event_of(server, event_id)["draws"]) == 2:
+                return statuses
+            time.sleep(0.05)
+
+    work = [*(lambda t=t: record(t) for t in tables), read, read, read, draw, draw]
+    results = at_once(len(work), lambda i: work[i]())
+    recorded, reads, draws = results[:NIGHT_TABLES], results[-5:-2], results[-2:]
+
+    assert all(status == 201 for statuses in recorded for status in statuses)
+    assert all(status == 200 for statuses in reads for status in statuses)
+    asked = Counter(status for statuses in draws for status in statuses)
+    assert asked[201] == 1 and set(asked) <= {201, 409}, asked
+    event = event_of(server, event_id)
+    first_round, second_round = (drawn["tables"] for drawn in event["draws"])
+    assert all(t["complete"] and t["hands"] == t["hands_to_play"] for t in first_round)
+    assert len(second_round) == NIGHT_TABLES
+    assert sorted(p for t in second_round for p in t["seats"]) == sorted(names)
+    for table in first_round:
+        sheet = server.call("GET", f"/api/sessions/{table['session']}").json()
+        sent = [night_hand(table["seats"], n) for n in range(table["hands_to_play"])]
+        assert [sent_fields(h, sent[0]) for h in sheet["hands"]] == sent
+    assert session_count(server) == 2 * NIGHT_TABLES
     assert_check_clean(server)

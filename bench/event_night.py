@@ -7,7 +7,8 @@ players, and draws round 1 into tables of five. Then one writer a table records 
 table has to play through the API, while --screens threads poll `GET /api/events/<id>` (what
 the event board reads) as fast as it answers. Once every table is complete it draws round 2.
 Reports how long each draw took, the latency of a hand's save and of the event's answer (p50,
-p95, max), the statuses seen, and whether every table holds exactly the hands it was sent.
+p95, max) meanwhile and of the event's answer alone afterwards, the statuses seen, and whether
+every table holds exactly the hands it was sent.
 
     .venv/bin/python bench/event_night.py [--players 200] [--screens 5] [--workers 2]
         [--database URL]
@@ -132,6 +133,7 @@ def run(server: LiveServer, players: int, screens: int) -> None:
     for poller in pollers:
         poller.join()
 
+    quiet = [timed(server, "GET", path)[0] for _ in range(20)]
     _took, event = timed(server, "GET", path)
     wrong = [
         table["table"]
@@ -148,6 +150,7 @@ def run(server: LiveServer, players: int, screens: int) -> None:
     print(f"{hands} hands by {tables} writers in {elapsed:.1f} s ({hands / elapsed:.0f} a second)")
     print(f"hand save: {percentiles(saves)}")
     print(f"event read by {screens} screens meanwhile: {percentiles(reads)}")
+    print(f"event read alone afterwards: {percentiles(quiet)}")
     print(f"statuses: {dict(statuses)}")
     print(f"tables not complete or with other than their hands: {wrong or 'none'}")
 

@@ -23,8 +23,9 @@ from ..helpers.live import as_sent, assert_check_clean, sorted_bodies
 # Many batches (a hundred sessions each), so that writers keep coming between them.
 SESSIONS = 600
 HANDS = 40
-# A restore to kill between batches needs the batches, not the hands: fewer make it quicker.
-HANDS_KILLED = 10
+# A restore killed between batches, or raced by new sessions, needs the batches, not the hands:
+# fewer make it quicker.
+FEW_HANDS = 10
 WRITERS = 4
 
 
@@ -148,7 +149,7 @@ def test_sessions_started_during_a_restore_never_take_its_ids(
     """A restore keeps the backup's ids; the ids are taken with its first batch, so sessions
     phones start meanwhile get others, and every batch after goes in. A phone records hands
     into a restored session as soon as it is there."""
-    backup = large_backup(server, tmp_path)
+    backup = large_backup(server, tmp_path, FEW_HANDS)
     server.stop()
     server.fresh_schema()
     server.start()
@@ -173,15 +174,14 @@ def test_sessions_started_during_a_restore_never_take_its_ids(
         restore.kill()
 
     assert restore.returncode == 0, out + err
-    assert (
-        out == f"Restored {SESSIONS} sessions with {SESSIONS * HANDS} hands, and 5 new players.\n"
-    )
+    hands = SESSIONS * FEW_HANDS
+    assert out == f"Restored {SESSIONS} sessions with {hands} hands, and 5 new players.\n"
     print(f"{len(started)} sessions started during the restore, the first amid its batches: {amid}")
     assert min(started) > SESSIONS
     assert session_ids(server) == [*range(1, SESSIONS + 1), *started]
     sheet = server.session(1)
-    assert integrity(sheet, acknowledged=HANDS + len(bodies)) == []
-    assert as_sent(sheet["hands"][HANDS:], bodies) == sorted_bodies(bodies)
+    assert integrity(sheet, acknowledged=FEW_HANDS + len(bodies)) == []
+    assert as_sent(sheet["hands"][FEW_HANDS:], bodies) == sorted_bodies(bodies)
     assert_check_clean(server)
 
 
@@ -192,7 +192,7 @@ def test_a_restore_killed_midway_is_reported_then_undone(
     """kill -9 in the middle of a restore: `flask check` says it was cut short; the next start of
     the server (or `check --repair`) takes out what it wrote, but for a session a phone wrote to
     since; the same backup then restores whole."""
-    backup = large_backup(server, tmp_path, HANDS_KILLED)
+    backup = large_backup(server, tmp_path, FEW_HANDS)
     server.stop()
     server.fresh_schema()
     server.start()
@@ -233,14 +233,14 @@ def test_a_restore_killed_midway_is_reported_then_undone(
 
     assert session_ids(server) == [1]
     sheet = server.session(1)
-    assert integrity(sheet, acknowledged=HANDS_KILLED + len(bodies)) == []
-    assert as_sent(sheet["hands"][HANDS_KILLED:], bodies) == sorted_bodies(bodies)
+    assert integrity(sheet, acknowledged=FEW_HANDS + len(bodies)) == []
+    assert as_sent(sheet["hands"][FEW_HANDS:], bodies) == sorted_bodies(bodies)
     assert_check_clean(server)
 
     again = flask(server.database, "import-backup", "--merge", str(backup))
     assert again.returncode == 0, again.stdout + again.stderr
     assert again.stdout == (
-        f"Restored {SESSIONS} sessions with {SESSIONS * HANDS_KILLED} hands, and 0 new players.\n"
+        f"Restored {SESSIONS} sessions with {SESSIONS * FEW_HANDS} hands, and 0 new players.\n"
     )
     assert len(session_ids(server)) == SESSIONS + 1
     assert_check_clean(server)

@@ -48,8 +48,9 @@ NAME_LIST_KEYS = frozenset({"players", "seats", "sitting_out"})
 NAME_MAP_KEYS = frozenset({"scores"})
 # How often a write whose player was seated somewhere new while it waited starts again.
 TRIES = 5
-HAND_PLAYER_COLUMNS = ("dealer_id", "picker_id", "partner_id", "cracked_by_id", "winner_id",
-                       "penalized_id")  # fmt: skip
+HAND_PLAYER_COLUMNS = (
+    "dealer_id", "picker_id", "partner_id", "cracked_by_id", "winner_id", "penalized_id",
+)  # fmt: skip
 PAYMENT_COLUMNS = ("leaver_id", "payer_id", "payee_id")
 
 
@@ -228,8 +229,8 @@ def _move_event_players(gone: Player, into: Player) -> None:
 def _move(source: int, target: int, sessions: Collection[int] | None) -> None:
     """Make every row of player `source` (in `sessions`, or anywhere) player `target`'s."""
 
-    def within(column: Any) -> list[Any]:
-        return [] if sessions is None else [column.in_(sessions)]
+    def within(column: Any, among: Any = sessions) -> list[Any]:
+        return [] if sessions is None else [column.in_(among)]
 
     db.session.execute(
         update(Seat)
@@ -245,10 +246,9 @@ def _move(source: int, target: int, sessions: Collection[int] | None) -> None:
     hands = select(Hand.id).where(*within(Hand.session_id))
     db.session.execute(
         update(HandPlayer)
-        .where(HandPlayer.player_id == source, *([] if sessions is None else [
-            HandPlayer.hand_id.in_(hands)]))
+        .where(HandPlayer.player_id == source, *within(HandPlayer.hand_id, hands))
         .values(player_id=target)
-    )  # fmt: skip
+    )
     for column in PAYMENT_COLUMNS:
         db.session.execute(
             update(EarlyPayment)

@@ -219,18 +219,23 @@ def table_code(session_id: int) -> TableCode | None:
 
 
 def _table_invite(session_id: int) -> tuple[Scope, str]:
-    """This screen's viewer invite to the session, kept in its cookie while it has an hour
-    left, else a new one."""
-    kept: dict[str, str] = dict(session.get(TABLE_INVITES) or {})
+    """This screen's viewer invite to the session."""
+    return _kept_invite(session_id, Role.READER, TABLE_INVITES, MAX_TABLE_INVITES)
+
+
+def _kept_invite(session_id: int, role: Role, cookie: str, most: int) -> tuple[Scope, str]:
+    """An invite to the session in `role`, kept in this screen's cookie under `cookie` (the
+    `most` latest sessions' ones) while it has an hour left, else a new one."""
+    kept: dict[str, str] = dict(session.get(cookie) or {})
     token = kept.get(str(session_id))
     scope = invites.invited_scope(token) if isinstance(token, str) else None
     if token is None or scope is None or as_utc(scope.expires_at) - utcnow() < TABLE_CODE_LEFT:
         with state.access_write():
-            invite, token = invites.new_invite(session_id, Role.READER, invites.DEFAULT_HOURS)
+            invite, token = invites.new_invite(session_id, role, invites.DEFAULT_HOURS)
             scope = invites.scope_of_invite(invite)
-        kept = dict(list(kept.items())[-(MAX_TABLE_INVITES - 1) :])
+        kept = dict(list(kept.items())[-(most - 1) :])
         kept[str(session_id)] = token
-        session[TABLE_INVITES] = kept
+        session[cookie] = kept
     return scope, token
 
 
@@ -251,15 +256,6 @@ def scorer_code(session_id: int) -> TableCode | None:
         return TableCode(url, qr_svg(url), "Scan to score this table")
     if not signed_in(access):
         return None
-    kept: dict[str, str] = dict(session.get(SCORER_INVITES) or {})
-    token = kept.get(str(session_id))
-    scope = invites.invited_scope(token) if isinstance(token, str) else None
-    if token is None or scope is None or as_utc(scope.expires_at) - utcnow() < TABLE_CODE_LEFT:
-        with state.access_write():
-            invite, token = invites.new_invite(session_id, Role.SCORER, invites.DEFAULT_HOURS)
-            scope = invites.scope_of_invite(invite)
-        kept = dict(list(kept.items())[-(MAX_SCORER_INVITES - 1) :])
-        kept[str(session_id)] = token
-        session[SCORER_INVITES] = kept
+    scope, token = _kept_invite(session_id, Role.SCORER, SCORER_INVITES, MAX_SCORER_INVITES)
     caption = f"Scan to score this table (until {local(scope.expires_at):%H:%M})"
     return TableCode(invite_url(token), qr_svg(invite_url(token)), caption)

@@ -16,7 +16,7 @@ from ..exchange.json_in import (
     event_request,
     json_object,
 )
-from ..sessions import events
+from ..sessions import events, writes
 from .blueprint import bp
 from .routes import answer_of, etag, if_match, write_key
 
@@ -33,7 +33,7 @@ def _event_write(event_id: int, roster: bool = False) -> Any:
 @bp.post("/events")
 def create_event() -> Response:
     given = event_request(json_object(request))
-    with events.event_made(*write_key()) as write:
+    with writes.roster_write(*write_key()) as write:
         event = events.new_event(given)
         return _event_answer(write, event, 201)
 

@@ -23,7 +23,7 @@ from ..sessions.errors import VersionMismatch
 from ..sessions.records import options_json
 from .blueprint import bp
 from .forms import EngineForm, NewPlayersForm
-from .saving import done, sent_key
+from .saving import done, roster_write, sent_key
 from .words import currency, money, signed
 
 TIES = [
@@ -145,7 +145,7 @@ def new_event() -> str | tuple[str, int] | BaseResponse:
     if form.validate_on_submit():
         try:
             given = event_request(form.body())
-            with events.event_made(*sent_key()) as write:
+            with roster_write() as write:
                 event = events.new_event(given)
                 page = url_for("pages.event_page", event_id=event.id)
                 return done(write, page, f"{event.name} is ready: check the players in.")

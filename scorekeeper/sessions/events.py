@@ -24,7 +24,7 @@ from sqlalchemy.orm import selectinload
 from .. import rules
 from ..rules.choices import choice
 from . import loading, rows
-from .database import begin_event_write, begin_write, check_id, lock_sessions, one_or_404
+from .database import begin_event_write, check_id, lock_sessions, one_or_404
 from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
 from .models import Event, EventPlayer, Hand, HandPlayer, Player, Session, utcnow
@@ -100,9 +100,9 @@ def _settings(event: Event, given: EventFields, drawn: int) -> None:
     rules.check_prizes(event.places, event.round_top, event.rounds or drawn)
 
 
-def new_event(given: EventFields) -> Event:
-    """Add an event, its settings checked by the engine, the rest at their defaults (the seed
-    drawn at random), without committing."""
+def _event(given: EventFields, **columns: Any) -> Event:
+    """An event with `columns` and its settings `given`, checked by the engine, the rest at
+    their defaults, added to the database session."""
     event = Event(
         name="",
         hands=rules.DEFAULT_HANDS,
@@ -112,12 +112,16 @@ def new_event(given: EventFields) -> Event:
         places=[],
         round_top=0,
         ties=rules.Ties.SHARE.value,
-        seed=secrets.randbelow(MAX_SEED + 1),
-        version=1,
-        created_at=utcnow(),
+        **columns,
     )
     _settings(event, given, 0)
     db.session.add(event)
+    return event
+
+
+def new_event(given: EventFields) -> Event:
+    """Add an event, the seed drawn at random unless given, without committing."""
+    event = _event(given, seed=secrets.randbelow(MAX_SEED + 1), version=1, created_at=utcnow())
     db.session.flush()
     return event
 
@@ -131,26 +135,11 @@ def restored_event(
 ) -> Event:
     """Add an event a backup held, under its id, its settings checked as a new event's are,
     with its players (ids, and whether checked in) in their order, without committing."""
-    event = Event(
-        id=event_id,
-        name="",
-        hands=rules.DEFAULT_HANDS,
-        rounds=0,
-        rules=options_json(rules.options_from()),
-        entry=0,
-        places=[],
-        round_top=0,
-        ties=rules.Ties.SHARE.value,
-        seed=0,
-        version=version,
-        created_at=created_at,
-    )
-    _settings(event, given, 0)
+    event = _event(given, id=event_id, seed=0, version=version, created_at=created_at)
     event.players = [
         EventPlayer(player_id=player_id, position=position, checked_in=checked_in)
         for position, (player_id, checked_in) in enumerate(players, start=1)
     ]
-    db.session.add(event)
     return event
 
 
@@ -365,21 +354,6 @@ def event_write(
         write = EventWrite(event, key, digest)
         yield write
         write.finish()
-        write.keep()
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-
-
-@contextmanager
-def event_made(key: str | None = None, digest: str = "") -> Iterator[Write]:
-    """The write that makes a new event."""
-    begin_write(None)
-    try:
-        check_key(key, digest)
-        write = Write(key, digest)
-        yield write
         write.keep()
         db.session.commit()
     except BaseException:

@@ -53,11 +53,12 @@ def test_stale_scores_and_multipliers_are_found_and_repaired(
         f"Session {second}, hand 3: the stored multiplier is 1, the hands give 2.",
         f"Session {second}, hand 3: Ann's stored score, win or schneider (99, False, True) "
         "differs from the hands' (-4, False, True).",
-        "Error: Checked 2 sessions: 2 problems.",
+        f"Session {second}: its players' summary differs from what its hands add up to.",
+        "Error: Checked 2 sessions: 3 problems.",
     ]
     repaired = runner.invoke(args=["check", "--repair"])
     assert repaired.exit_code == 0, repaired.output
-    assert repaired.output.count("Repaired: ") == 2
+    assert repaired.output.count("Repaired: ") == 3
     assert runner.invoke(args=["check"]).exit_code == 0
     after = api.session(second)
     assert {**after, "version": 0} == {**before, "version": 0}

@@ -1,8 +1,9 @@
 """Player statistics and the leaderboard, added up by the database.
 
 Every number comes from the scores, wins and schneiders the rules engine stored on each
-`HandPlayer` row; nothing here knows a scoring rule. Each answer is a fixed number of queries,
-however many players, sessions and hands there are.
+`HandPlayer` row, as each session's summary (`SessionPlayer`, kept by every write) adds them
+up; nothing here knows a scoring rule. Each answer is a fixed number of queries over a few rows
+a session, however many hands there are.
 
 A hand is every recorded deal, passes and penalty hands included, as on the scoresheet. A
 player's hands are the ones they played: never one they sat out, nor one dealt after they left
@@ -21,26 +22,17 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import (
-    ColumnElement,
-    ColumnExpressionArgument,
-    Integer,
-    Label,
-    case,
-    func,
-    literal,
-    not_,
-    or_,
-    select,
-    union_all,
-)
+from sqlalchemy import ColumnElement, Label, Select, func, not_, or_, select
 
 from .. import rules
+from ..sessions import summary
 from ..sessions.extensions import db
-from ..sessions.models import Hand, HandPlayer, Player, Seat, Session
+from ..sessions.models import Player, Session, SessionPlayer
 from .dates import DateRange
 
 DEFAULT_MIN_PICKS = 10
+# The most sessions a player's page lists; the rest come with "More".
+SESSIONS_SHOWN = 50
 
 
 @dataclass(frozen=True)
@@ -92,14 +84,6 @@ class RuleFilter:
         if self.plain:
             return [not_(or_(*(rule.kept for rule in HOUSE_RULES.values())))]
         return [HOUSE_RULES[key].kept for key in sorted(self.wanted)]
-
-
-def _session_ids(dates: DateRange, house: RuleFilter) -> list[ColumnElement[bool]]:
-    """What keeps only the hands of the sessions in the range and played by the rules."""
-    conditions = [*dates.session_conditions(), *house.session_conditions()]
-    if not conditions:
-        return []
-    return [Hand.session_id.in_(select(Session.id).where(*conditions))]
 
 
 @dataclass(frozen=True)
@@ -213,21 +197,32 @@ class PlayerStats(Totals):
     # Penalty hands in which the player was the penalized one.
     penalties: int
     card_points: CardPoints
-    sessions: tuple[SessionLine, ...]
+    # Every session played, oldest first.
+    season: tuple[SessionLine, ...]
     # Smallest table first, only the sizes the player played at.
     by_size: tuple[TableSize, ...]
 
     @property
+    def sessions(self) -> tuple[SessionLine, ...]:
+        """The last sessions played, oldest first: a page lists these."""
+        return self.season[-SESSIONS_SHOWN:]
+
+    @property
     def sessions_played(self) -> int:
-        return len(self.sessions)
+        return len(self.season)
 
     @property
     def staked(self) -> bool:
-        return any(line.stake for line in self.sessions)
+        return any(line.stake for line in self.season)
 
     @property
     def sessions_won(self) -> int:
-        return sum(1 for line in self.sessions if line.place == 1)
+        return sum(1 for line in self.season if line.place == 1)
+
+    @property
+    def more_sessions(self) -> int:
+        """How many sessions played are not among `sessions`."""
+        return self.sessions_played - len(self.sessions)
 
     @property
     def cracks_lost(self) -> int:
@@ -253,44 +248,30 @@ class Leaderboard:
         return any(ranked.player.money for ranked in self.by_total)
 
 
-def _count(condition: ColumnExpressionArgument[bool]) -> ColumnElement[int]:
-    return func.count().filter(condition)
+SP = SessionPlayer
 
 
-PICKER = Hand.picker_id == HandPlayer.player_id
-PARTNER = Hand.partner_id == HandPlayer.player_id
-CRACKER = Hand.cracked_by_id == HandPlayer.player_id
-ALONE = PICKER & Hand.partner_id.is_(None)
-PENALIZED = Hand.penalized_id == HandPlayer.player_id
-WITH_POINTS = PICKER & Hand.picking_points.is_not(None)
-LEASTER = Hand.kind == rules.Kind.LEASTER.value
-WON = HandPlayer.won
+def _summed(*names: str) -> list[Label[int]]:
+    return [func.coalesce(func.sum(getattr(SP, name)), 0).label(name) for name in names]
 
 
-def _hand_counts() -> list[Label[int]]:
-    """Hands won and played, total, picks won and made: the leaderboard's numbers."""
-    return [
-        _count(WON).label("hands_won"),
-        func.count().label("hands"),
-        func.coalesce(func.sum(HandPlayer.score), 0).label("total"),
-        _count(PICKER & WON).label("picks_won"),
-        _count(PICKER).label("picks"),
-    ]
+def _in_scope(dates: DateRange, house: RuleFilter | None) -> list[ColumnElement[bool]]:
+    """What keeps only the sessions in the range and played by the rules."""
+    return [*dates.session_conditions(), *(house or RuleFilter()).session_conditions()]
 
 
 def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Totals]:
     """Every player who played hands in the range (of sessions played by the rules `house`
-    asks for), by name, in one pass over their hands."""
-    counts = _hand_counts()
-    # Grouped by the hand players' column alone, so SQLite reads ix_hand_player_player_totals
-    # in its order instead of sorting every hand player.
-    money = func.coalesce(func.sum(HandPlayer.score * Session.stake), 0).label("money")
+    asks for), by name, from the sessions' summaries."""
     per_player = (
-        select(HandPlayer.player_id, *counts, money)
-        .join(Hand, Hand.id == HandPlayer.hand_id)
-        .join(Session, Session.id == Hand.session_id)
-        .where(HandPlayer.played, *_session_ids(dates, house or RuleFilter()))
-        .group_by(HandPlayer.player_id)
+        select(
+            SP.player_id,
+            *_summed("hands_won", "hands", "total", "picks_won", "picks"),
+            func.coalesce(func.sum(SP.total * Session.stake), 0).label("money"),
+        )
+        .join(Session, Session.id == SP.session_id)
+        .where(*_in_scope(dates, house))
+        .group_by(SP.player_id)
         .subquery()
     )
     c = per_player.c
@@ -313,38 +294,17 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
 
 
 def player_stats(player: Player, dates: DateRange, house: RuleFilter | None = None) -> PlayerStats:
-    """All of one player's numbers, by table size and in all, and their sessions oldest
-    first, over the sessions in the range played by the rules `house` asks for. The numbers
-    are added up per table size by the database; the sizes (at most six) are then added
-    together."""
-    of_player = HandPlayer.player_id == player.id
-    in_scope = _session_ids(dates, house or RuleFilter())
+    """All of one player's numbers, by table size and in all, and their sessions oldest first,
+    over the sessions in the range played by the rules `house` asks for. The
+    numbers are added up per table size by the database; the sizes (at most six) are then
+    added together."""
+    mine = [SP.player_id == player.id, *_in_scope(dates, house)]
     rows = db.session.execute(
-        select(
-            Hand.seated,
-            *_hand_counts(),
-            _count(ALONE & WON).label("alone_won"),
-            _count(ALONE).label("alone"),
-            _count(PARTNER & WON).label("partner_won"),
-            _count(PARTNER).label("partner"),
-            _count(CRACKER & WON).label("cracks_won"),
-            _count(CRACKER).label("cracks"),
-            _count(CRACKER & Hand.recracked).label("recracked"),
-            func.coalesce(func.sum(HandPlayer.score).filter(CRACKER), 0).label("crack_points"),
-            _count(LEASTER & WON).label("leasters_won"),
-            _count(LEASTER).label("leasters"),
-            _count(HandPlayer.schneidered).label("schneidered"),
-            _count(PENALIZED).label("penalties"),
-            func.coalesce(func.sum(Hand.picking_points).filter(WITH_POINTS), 0).label(
-                "card_points"
-            ),
-            _count(WITH_POINTS).label("picks_with_points"),
-        )
-        .select_from(HandPlayer)
-        .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(of_player, HandPlayer.played, *in_scope)
-        .group_by(Hand.seated)
-        .order_by(Hand.seated)
+        select(SP.seated, *_summed(*summary.NUMBERS))
+        .join(Session, Session.id == SP.session_id)
+        .where(*mine)
+        .group_by(SP.seated)
+        .order_by(SP.seated)
     ).all()
     by_size = tuple(
         TableSize(
@@ -359,7 +319,10 @@ def player_stats(player: Player, dates: DateRange, house: RuleFilter | None = No
     def n(field: str) -> int:
         return sum(getattr(row, field) for row in rows)
 
-    sessions = _sessions_of(player.id, in_scope)
+    season = tuple(
+        SessionLine(*line)
+        for line in reversed(db.session.execute(_lines(player.id, dates, house)).all())
+    )
     return PlayerStats(
         player_id=player.id,
         name=player.name,
@@ -377,82 +340,46 @@ def player_stats(player: Player, dates: DateRange, house: RuleFilter | None = No
         card_points=CardPoints(
             n("card_points"), n("picks_with_points"), n("picks") - n("picks_with_points")
         ),
-        sessions=sessions,
+        season=season,
         by_size=by_size,
-        money=sum(line.total * line.stake for line in sessions),
+        money=sum(line.total * line.stake for line in season),
     )
 
 
-def _sessions_of(player_id: int, in_scope: list[ColumnElement[bool]]) -> tuple[SessionLine, ...]:
-    """The sessions `in_scope` keeps where the player played a hand, oldest first, each with their
-    hands played and won, total, and place: every player the session's standings name (who
-    played a hand of it or is seated now) added up per session, then ranked as the standings
-    rank them (highest total, then more hands won; players still equal share the place)."""
-    played_in = (
-        select(Hand.session_id)
-        .join(HandPlayer, HandPlayer.hand_id == Hand.id)
-        .where(HandPlayer.player_id == player_id, HandPlayer.played, *in_scope)
-    )
-    played = HandPlayer.played.cast(Integer)
-    at_hands = (
+def _lines(player_id: int, dates: DateRange, house: RuleFilter | None) -> Select[*tuple[Any, ...]]:
+    """The sessions in scope where the player played a hand, newest first, each with their
+    hands played and won, total and place (None while the session is still being played)."""
+    return (
         select(
-            Hand.session_id,
-            HandPlayer.player_id,
-            played.label("played"),
-            HandPlayer.won.cast(Integer).label("won"),
-            HandPlayer.score,
-            Hand.number,
-            played.label("named"),
-        )
-        .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(Hand.session_id.in_(played_in))
-    )
-    seated_now = select(
-        Seat.session_id, Seat.player_id, literal(0), literal(0), literal(0), literal(0), literal(1)
-    ).where(Seat.session_id.in_(played_in))
-    rows = union_all(at_hands, seated_now).subquery()
-    per_session = (
-        select(
-            rows.c.session_id,
-            rows.c.player_id,
-            func.sum(rows.c.played).label("hands"),
-            func.sum(rows.c.won).label("hands_won"),
-            func.sum(rows.c.score).label("total"),
-            # Hands are numbered 1..n in a session, so the highest number is its hand count.
-            func.max(rows.c.number).label("last_hand"),
-            func.max(rows.c.named).label("named"),
-        )
-        .group_by(rows.c.session_id, rows.c.player_id)
-        .subquery()
-    )
-    c = per_session.c
-    complete = Session.complete(func.max(c.last_hand).over(partition_by=c.session_id))
-    place = func.rank().over(
-        partition_by=c.session_id, order_by=(c.total.desc(), c.hands_won.desc())
-    )
-    ranked = (
-        select(
-            c.session_id,
-            c.player_id,
-            c.hands,
-            c.hands_won,
-            c.total,
-            case((complete, place)).label("place"),
+            SP.session_id,
             Session.name,
             Session.created_at,
+            func.sum(SP.hands),
+            func.sum(SP.hands_won),
+            func.sum(SP.total),
+            func.max(SP.place),
             Session.stake,
         )
-        .join(Session, Session.id == c.session_id)
-        .where(c.named == 1)
-        .subquery()
+        .join(Session, Session.id == SP.session_id)
+        .where(SP.player_id == player_id, *_in_scope(dates, house))
+        .group_by(SP.session_id, Session.name, Session.created_at, Session.stake)
+        .order_by(Session.created_at.desc(), SP.session_id.desc())
     )
-    r = ranked.c
-    lines = db.session.execute(
-        select(r.session_id, r.name, r.created_at, r.hands, r.hands_won, r.total, r.place, r.stake)
-        .where(r.player_id == player_id)
-        .order_by(r.created_at, r.session_id)
-    )
-    return tuple(SessionLine(*line) for line in lines)
+
+
+def sessions_of(
+    player_id: int,
+    dates: DateRange,
+    house: RuleFilter | None = None,
+    shown: int | None = None,
+    before: int = 0,
+) -> tuple[SessionLine, ...]:
+    """The player's sessions in scope, oldest first: the last `shown` of them (all when None),
+    skipping the newest `before`."""
+    query = _lines(player_id, dates, house).offset(before)
+    if shown is not None:
+        query = query.limit(shown)
+    return tuple(SessionLine(*line) for line in reversed(db.session.execute(query).all()))
 
 
 def _ranking(players: Sequence[Totals], key: Callable[[Totals], Any]) -> tuple[Ranked, ...]:

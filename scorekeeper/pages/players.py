@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import date, timedelta
 from itertools import accumulate
 
 from flask import Response, abort, flash, redirect, render_template, request, url_for
@@ -27,6 +28,8 @@ from .sessions import csv_download
 
 PLAYER_FILTERS = ("from", "to", *HOUSE_KEYS)
 LEADERBOARD_FILTERS = (*PLAYER_FILTERS, "min_picks")
+# The places each ranking of the leaderboard shows, until "Show everyone".
+RANKED_SHOWN = 100
 
 
 class RenameForm(EngineForm):
@@ -78,8 +81,30 @@ def _player_view(
     if filters.errors:
         return render_template("player.html", **shown), 400
     numbers = stats.player_stats(player, filters.dates, filters.house)
-    chart = season_chart(player.name, numbers.sessions) if numbers.sessions else None
+    chart = season_chart(player.name, numbers.season) if numbers.season else None
     return render_template("player.html", stats=numbers, chart=chart, **shown), status
+
+
+@bp.get("/players/<id(player):player_id>/sessions")
+def player_sessions(player_id: int) -> tuple[str, int]:
+    """A player's older sessions, `stats.SESSIONS_SHOWN` a page, after the newest `before`."""
+    player = _player_or_404(player_id)
+    filters = read_filters(request.args, PLAYER_FILTERS)
+    before = max(0, min(request.args.get("before", 0, type=int), MAX_ID))
+    if filters.errors:
+        return render_template("player_sessions.html", player=player, filters=filters), 400
+    lines = stats.sessions_of(
+        player.id, filters.dates, filters.house, stats.SESSIONS_SHOWN + 1, before
+    )
+    shown = {
+        "player": player,
+        "filters": filters,
+        "lines": lines[-stats.SESSIONS_SHOWN :],
+        "before": before,
+        "older": len(lines) > stats.SESSIONS_SHOWN,
+        "per_page": stats.SESSIONS_SHOWN,
+    }
+    return render_template("player_sessions.html", **shown), 200
 
 
 @bp.post("/players/<id(player):player_id>/rename")
@@ -139,13 +164,36 @@ def undo_merge(merge_id: int) -> BaseResponse:
         return redirect(url_for("pages.players_page"))
 
 
+# The most points of a season chart drawn one a session, or one a day; beyond, one a week.
+CHART_POINTS = 60
+
+
 def season_chart(name: str, sessions: Sequence[stats.SessionLine]) -> Markup:
     """The player's season total from 0 before the first session, then after each session in
-    date order: a line even for one session."""
-    running = list(accumulate((line.total for line in sessions), initial=0))
-    first, last = (day_of(line.created_at) for line in (sessions[0], sessions[-1]))
+    date order: a line even for one session. A long history is drawn a point a day, or a
+    week (the week's Monday), so the chart stays as small as a season's."""
+    days = [(day_of(line.created_at), line.total) for line in sessions]
+    unit = "sessions"
+    if len(days) > CHART_POINTS:
+        days, unit = _summed_by(days, lambda day: day), "days"
+    if len(days) > CHART_POINTS:
+        days, unit = _summed_by(days, _monday_of), "weeks"
+    running = list(accumulate((total for _, total in days), initial=0))
+    first, last = days[0][0], days[-1][0]
     span = first if first == last else f"{first} to {last}"
-    return line_chart([Series(name, running)], f"{name}'s season total", f"sessions, {span}")
+    return line_chart([Series(name, running)], f"{name}'s season total", f"{unit}, {span}")
+
+
+def _summed_by(days: Sequence[tuple[str, int]], key: Callable[[str], str]) -> list[tuple[str, int]]:
+    summed: dict[str, int] = {}
+    for day, total in days:
+        summed[key(day)] = summed.get(key(day), 0) + total
+    return list(summed.items())
+
+
+def _monday_of(day: str) -> str:
+    moment = date.fromisoformat(day)
+    return (moment - timedelta(days=moment.weekday())).isoformat()
 
 
 @bp.get("/leaderboard")
@@ -154,7 +202,8 @@ def leaderboard() -> tuple[str, int]:
     if filters.errors:
         return render_template("leaderboard.html", filters=filters), 400
     board = stats.leaderboard(filters.dates, filters.min_picks, filters.house)
-    return render_template("leaderboard.html", filters=filters, board=board), 200
+    shown = None if request.args.get("everyone") == "1" else RANKED_SHOWN
+    return render_template("leaderboard.html", filters=filters, board=board, shown=shown), 200
 
 
 CSV_HEADER = (

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Table, func, insert, select, text
 
 from .. import rules
+from . import summary
 from .extensions import db
 from .models import Change, EarlyPayment, Hand, HandPlayer, Seat, Session
 from .records import options_json
@@ -109,6 +110,7 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
     ]
     if changes:
         db.session.execute(insert(Change.__table__), changes)
+    summary.refresh(session_ids)
     return session_ids
 
 

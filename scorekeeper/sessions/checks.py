@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from sqlalchemy import select
 
 from .. import rules
-from . import loading
+from . import loading, summary
 from .extensions import db
-from .models import Session
+from .models import Session, SessionPlayer
 from .records import hand_input_json, recorded_hand
 from .writes import session_write
 
@@ -71,6 +71,36 @@ def problems(session: Session) -> Iterator[str]:
                     f"{where}, hand {position}: {player}'s stored score, win or schneider "
                     f"{stored} differs from the hands' {derived}."
                 )
+    yield from _summary_problems(session, sheet)
+
+
+def _summary_problems(session: Session, sheet: rules.Sheet) -> Iterator[str]:
+    """Where the session's summary (`summary.refresh`) differs from its hands."""
+    where = f"Session {session.id}"
+    complete = sheet.table.is_complete(len(sheet.results))
+    if (session.hand_count, session.completed) != (len(sheet.results), complete):
+        yield (
+            f"{where}: it says it has {session.hand_count} hands and is "
+            f"{'' if session.completed else 'not '}complete; its hands say {len(sheet.results)} "
+            f"and {'' if complete else 'not '}complete."
+        )
+    ids = {p.player.name: p.player_id for row in session.hands for p in row.players}
+    places = {ids.get(s.player): s.place for s in sheet.standings} if complete else {}
+    counted = {
+        (row.player_id, row.seated): (
+            *(getattr(row, n) for n in summary.NUMBERS),
+            places.get(row.player_id),
+        )
+        for row in db.session.execute(summary.recount([session.id]))
+    }
+    stored = {
+        (row.player_id, row.seated): (*(getattr(row, n) for n in summary.NUMBERS), row.place)
+        for row in db.session.scalars(
+            select(SessionPlayer).where(SessionPlayer.session_id == session.id)
+        )
+    }
+    if stored != counted:
+        yield f"{where}: its players' summary differs from what its hands add up to."
 
 
 def _numbers(numbers: list[int]) -> str:

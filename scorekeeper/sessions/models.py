@@ -66,13 +66,15 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Session(db.Model):  # type: ignore[name-defined,misc]
-    __table_args__ = NEVER_REUSED
+    __table_args__ = (
+        Index("ix_session_created_at_id", "created_at", "id"),
+        Index("ix_session_completed_created_at_id", "completed", "created_at", "id"),
+        NEVER_REUSED,
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), default="")
-    created_at: Mapped[datetime] = mapped_column(
-        db.DateTime(timezone=True), default=utcnow, index=True
-    )
+    created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
     rounds: Mapped[int]
     first_dealer_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     partner: Mapped[str] = mapped_column(String(20))
@@ -91,6 +93,10 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     seats_since: Mapped[int] = mapped_column(default=0, server_default="0")
     # Ended early: complete with the hands it has, until it is reopened.
     ended: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    # Kept by every write from the hands and seats (`summary.refresh`), so that lists of
+    # sessions never count hands: how many it has, and whether it is complete with them.
+    hand_count: Mapped[int] = mapped_column(default=0, server_default="0")
+    completed: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     # Grows with every write to the session; the API's ETag.
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     # For a session imported from a hands CSV, the file's SHA-256, so the same file twice makes
@@ -262,6 +268,43 @@ class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
 
     hand: Mapped[Hand] = relationship(back_populates="players")
     player: Mapped[Player] = relationship()
+
+
+class SessionPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """What a player did in a session at tables of one size (`seated`), added up from the hands
+    they played by every write to the session (`summary.refresh`): the statistics, the
+    leaderboard and a player's sessions read these rows instead of every hand. `place` is the
+    player's place in the session's standings once it is complete, on each of their rows."""
+
+    __table_args__ = (Index("ix_session_player_player", "player_id", "session_id"),)
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("session.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    seated: Mapped[int] = mapped_column(primary_key=True)
+    hands: Mapped[int]
+    hands_won: Mapped[int]
+    total: Mapped[int]
+    picks: Mapped[int]
+    picks_won: Mapped[int]
+    alone: Mapped[int]
+    alone_won: Mapped[int]
+    partner: Mapped[int]
+    partner_won: Mapped[int]
+    cracks: Mapped[int]
+    cracks_won: Mapped[int]
+    recracked: Mapped[int]
+    crack_points: Mapped[int]
+    leasters: Mapped[int]
+    leasters_won: Mapped[int]
+    schneidered: Mapped[int]
+    penalties: Mapped[int]
+    card_points: Mapped[int]
+    picks_with_points: Mapped[int]
+    place: Mapped[int | None]
 
 
 class EarlyPayment(db.Model):  # type: ignore[name-defined,misc]

@@ -31,6 +31,7 @@ from .models import (
     PlayerMerge,
     Seat,
     Session,
+    SessionPlayer,
     TrashedSession,
     as_utc,
 )
@@ -247,6 +248,12 @@ def _move(source: int, target: int, sessions: Collection[int] | None) -> None:
     db.session.execute(
         update(HandPlayer)
         .where(HandPlayer.player_id == source, *within(HandPlayer.hand_id, hands))
+        .values(player_id=target)
+    )
+    # The two never sat in one session, so the rows keep their sums and places.
+    db.session.execute(
+        update(SessionPlayer)
+        .where(SessionPlayer.player_id == source, *within(SessionPlayer.session_id))
         .values(player_id=target)
     )
     for column in PAYMENT_COLUMNS:

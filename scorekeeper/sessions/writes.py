@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from .. import rules
-from . import loading, rows
+from . import loading, rows, summary
 from .database import begin_write
 from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
@@ -359,6 +359,7 @@ class SessionWrite(Write):
                     after=after,
                 )
             )
+        summary.refresh([self.session.id])
 
     def hand_after(self, number: int) -> dict[str, Any]:
         """Hand `number` as the write leaves it."""

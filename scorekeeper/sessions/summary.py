@@ -1,0 +1,141 @@
+"""What each player did in each session, kept beside the hands: `SessionPlayer` rows, a
+session's hand count and whether it is complete.
+
+Every write that changes a session's hands or seats rewrites these from the hands, in its own
+transaction (`refresh`): the one write path when it finishes, the bulk insert of a restore,
+the trash or an import, and a merge of two players. A league's statistics then add up a few
+rows a session instead of every hand, and `recount` is what `flask check` compares them to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    ColumnExpressionArgument,
+    Label,
+    Select,
+    bindparam,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    union_all,
+    update,
+)
+
+from .. import rules
+from .extensions import db
+from .models import Hand, HandPlayer, Seat, Session, SessionPlayer
+
+
+def _count(condition: ColumnExpressionArgument[bool]) -> ColumnElement[int]:
+    return func.count().filter(condition)
+
+
+PICKER = Hand.picker_id == HandPlayer.player_id
+PARTNER = Hand.partner_id == HandPlayer.player_id
+CRACKER = Hand.cracked_by_id == HandPlayer.player_id
+ALONE = PICKER & Hand.partner_id.is_(None)
+PENALIZED = Hand.penalized_id == HandPlayer.player_id
+WITH_POINTS = PICKER & Hand.picking_points.is_not(None)
+LEASTER = Hand.kind == rules.Kind.LEASTER.value
+WON = HandPlayer.won
+
+# Each number of a `SessionPlayer` row, as it is added up from the hands the player played.
+COUNTS: tuple[Label[Any], ...] = (
+    func.count().label("hands"),
+    _count(WON).label("hands_won"),
+    func.coalesce(func.sum(HandPlayer.score), 0).label("total"),
+    _count(PICKER).label("picks"),
+    _count(PICKER & WON).label("picks_won"),
+    _count(ALONE).label("alone"),
+    _count(ALONE & WON).label("alone_won"),
+    _count(PARTNER).label("partner"),
+    _count(PARTNER & WON).label("partner_won"),
+    _count(CRACKER).label("cracks"),
+    _count(CRACKER & WON).label("cracks_won"),
+    _count(CRACKER & Hand.recracked).label("recracked"),
+    func.coalesce(func.sum(HandPlayer.score).filter(CRACKER), 0).label("crack_points"),
+    _count(LEASTER).label("leasters"),
+    _count(LEASTER & WON).label("leasters_won"),
+    _count(HandPlayer.schneidered).label("schneidered"),
+    _count(PENALIZED).label("penalties"),
+    func.coalesce(func.sum(Hand.picking_points).filter(WITH_POINTS), 0).label("card_points"),
+    _count(WITH_POINTS).label("picks_with_points"),
+)
+NUMBERS = tuple(count.name for count in COUNTS)
+KEY = ("session_id", "player_id", "seated")
+
+
+def recount(session_ids: Collection[int]) -> Select[*tuple[Any, ...]]:
+    """The summary rows of the sessions, added up from their hands (without places)."""
+    return (
+        select(Hand.session_id, HandPlayer.player_id, Hand.seated, *COUNTS)
+        .join(Hand, Hand.id == HandPlayer.hand_id)
+        .where(HandPlayer.played, Hand.session_id.in_(session_ids))
+        .group_by(Hand.session_id, HandPlayer.player_id, Hand.seated)
+    )
+
+
+def refresh(session_ids: Collection[int]) -> None:
+    """Rewrite the sessions' summary rows, hand counts, completeness and places from their
+    hands and seats, in the transaction under way."""
+    ids = sorted(set(session_ids))
+    if not ids:
+        return
+    db.session.execute(delete(SessionPlayer).where(SessionPlayer.session_id.in_(ids)))
+    db.session.execute(insert(SessionPlayer).from_select([*KEY, *NUMBERS], recount(ids)))
+    hand_count = select(func.count(Hand.id)).where(Hand.session_id == Session.id).scalar_subquery()
+    db.session.execute(
+        update(Session)
+        .where(Session.id.in_(ids))
+        .values(hand_count=hand_count, completed=Session.complete(hand_count))
+        .execution_options(synchronize_session=False)
+    )
+    _place(ids)
+
+
+def _place(session_ids: list[int]) -> None:
+    """Each player's place in the standings of the complete sessions among `session_ids`, as
+    the rules rank them: everyone who played a hand or is seated now."""
+    complete = select(Session.id).where(Session.id.in_(session_ids), Session.completed)
+    at_hands = (
+        select(
+            SessionPlayer.session_id,
+            SessionPlayer.player_id,
+            func.sum(SessionPlayer.total),
+            func.sum(SessionPlayer.hands_won),
+        )
+        .where(SessionPlayer.session_id.in_(complete))
+        .group_by(SessionPlayer.session_id, SessionPlayer.player_id)
+    )
+    seated_now = select(Seat.session_id, Seat.player_id, literal(0), literal(0)).where(
+        Seat.session_id.in_(complete)
+    )
+    # A player seated now adds nothing to their sums, but is ranked.
+    sums: dict[int, dict[int, tuple[int, int]]] = {}
+    for session_id, player_id, total, won in db.session.execute(union_all(at_hands, seated_now)):
+        players = sums.setdefault(session_id, {})
+        before_total, before_won = players.get(player_id, (0, 0))
+        players[player_id] = (before_total + int(total), before_won + int(won))
+    places: list[dict[str, int]] = []
+    for session_id, players in sums.items():
+        names = [str(player_id) for player_id in players]
+        totals = {str(p): total for p, (total, _) in players.items()}
+        hands_won = {str(p): won for p, (_, won) in players.items()}
+        places.extend(
+            {"s": session_id, "p": int(standing.player), "place": standing.place}
+            for standing in rules.standings(names, totals, hands_won)
+        )
+    if places:
+        table = SessionPlayer.__table__
+        db.session.execute(
+            update(table)
+            .where(table.c.session_id == bindparam("s"), table.c.player_id == bindparam("p"))
+            .values(place=bindparam("place")),
+            places,
+        )

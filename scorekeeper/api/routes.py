@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Response, g, request
+from flask import Response, g, request, url_for
 from flask.typing import ResponseReturnValue
 
 from .. import rules
@@ -23,12 +23,15 @@ from ..exchange.json_in import (
     player_change,
     session_change,
     session_request,
+    whole_in,
 )
-from ..insights import roster
+from ..insights import roster, sessions_list, stats
+from ..insights.dates import DateRange
 from ..insights.roster import player_json
 from ..insights.settle_up import of_range
 from ..sessions import loading, players, rows, writes
 from ..sessions.extensions import db
+from ..sessions.models import MAX_ID
 from ..sessions.records import (
     change_json,
     merge_json,
@@ -43,6 +46,9 @@ from .blueprint import bp
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,100}")
 KEY_REUSED = "This Idempotency-Key was already used for a different request."
+# What a page of `GET /api/sessions` (or of a session's changes) lists: without `limit`, and
+# at most.
+PAGE, MAX_PAGE = 100, 1000
 
 
 def answer_of(answer: writes.Answer) -> Response:
@@ -119,13 +125,27 @@ def create_session() -> Response:
 
 @bp.get("/sessions")
 def list_sessions() -> dict[str, Any]:
-    counts = loading.hand_counts()
-    return {
+    """A page of sessions, newest first, with the link to the next page when there is one."""
+    args = request.args
+    house = stats.RuleFilter(
+        frozenset(key for key in stats.HOUSE_RULES if args.get(key)),
+        bool(args.get(stats.NO_HOUSE_RULE)),
+    )
+    dates = DateRange(day_in(args, "from"), day_in(args, "to"))
+    wanted = sessions_list.SessionFilter(args.get("player", "").strip(), dates, house)
+    limit = whole_in(args, "limit", 1, MAX_PAGE) or PAGE
+    before = whole_in(args, "before", 1, MAX_ID)
+    sessions, more = sessions_list.sessions_after(wanted, limit, before)
+    body: dict[str, Any] = {
         "sessions": [
-            session_summary(session, loading.table_of(session), counts.get(session.id, 0))
-            for session in loading.list_sessions()
+            session_summary(session, loading.table_of(session), session.hand_count)
+            for session in sessions
         ]
     }
+    if more:
+        following: dict[str, Any] = {**args, "limit": limit, "before": sessions[-1].id}
+        body["next"] = url_for("api.list_sessions", **following)
+    return body
 
 
 @bp.get("/sessions/<id(session):session_id>")
@@ -214,8 +234,17 @@ def delete_hand(session_id: int, number: int) -> Response:
 
 @bp.get("/sessions/<id(session):session_id>/history")
 def session_changes(session_id: int) -> dict[str, Any]:
+    """A page of the session's changes, newest first, from index `before` (0: the newest)."""
     loading.session_or_404(session_id)
-    return {"changes": [change_json(change) for change in writes.changes_of(session_id)]}
+    limit = whole_in(request.args, "limit", 1, MAX_PAGE) or PAGE
+    start = whole_in(request.args, "before", 0, MAX_ID) or 0
+    changes = writes.changes_of(session_id, limit + 1, start)
+    body: dict[str, Any] = {"changes": [change_json(change) for change in changes[:limit]]}
+    if len(changes) > limit:
+        body["next"] = url_for(
+            "api.session_changes", session_id=session_id, limit=limit, before=start + limit
+        )
+    return body
 
 
 @bp.post("/sessions/<id(session):session_id>/history/<int:index>/restore")

@@ -373,6 +373,17 @@ def day_in(args: Mapping[str, str], field: str) -> date | None:
 
 
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+WHOLE = re.compile(r"\d{1,10}", re.ASCII)
+
+
+def whole_in(args: Mapping[str, str], field: str, low: int, high: int) -> int | None:
+    """A whole number from `low` to `high` in the query string, or None when it is not given."""
+    value = args.get(field)
+    if value is None or value == "":
+        return None
+    if WHOLE.fullmatch(value) and low <= int(value) <= high:
+        return int(value)
+    raise RuleError(f"The {field} must be a whole number from {low} to {high}.", field)
 
 
 def _no_day(field: str) -> date:

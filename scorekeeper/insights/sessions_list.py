@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Integer, Select, func, select
+from sqlalchemy import Integer, Select, and_, func, or_, select
 from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..sessions import loading
 from ..sessions.extensions import db
-from ..sessions.models import Hand, HandPlayer, Player, Seat, Session
+from ..sessions.models import Hand, HandPlayer, Player, Seat, Session, SessionPlayer
 from .dates import DateRange
 from .stats import HOUSE_RULES, RuleFilter
 
@@ -68,13 +68,39 @@ def _filtered(query: Select[Any], wanted: SessionFilter) -> Select[Any]:
     if wanted.player:
         player = select(Player.id).where(Player.name_key == rules.name_key(wanted.player))
         seated = select(Seat.session_id).where(Seat.player_id.in_(player))
-        played = (
-            select(Hand.session_id)
-            .join(HandPlayer, HandPlayer.hand_id == Hand.id)
-            .where(HandPlayer.player_id.in_(player), HandPlayer.played)
-        )
+        played = select(SessionPlayer.session_id).where(SessionPlayer.player_id.in_(player))
         query = query.where(Session.id.in_(seated) | Session.id.in_(played))
     return query.where(*wanted.dates.session_conditions(), *wanted.house.session_conditions())
+
+
+NEWEST_FIRST = (Session.created_at.desc(), Session.id.desc())
+
+
+def sessions_after(
+    wanted: SessionFilter, limit: int, before: int | None = None
+) -> tuple[Sequence[Session], bool]:
+    """Up to `limit` sessions, newest first, listed after session `before` (from the newest
+    when None), and whether more follow. A `before` no longer listed is refused."""
+    query = _filtered(select(Session), wanted)
+    if before is not None:
+        anchor = db.session.scalar(select(Session.created_at).where(Session.id == before))
+        if anchor is None:
+            raise rules.RuleError(
+                f"Session {before} is not listed any more: start again from the first page.",
+                "before",
+            )
+        query = query.where(
+            or_(
+                Session.created_at < anchor,
+                and_(Session.created_at == anchor, Session.id < before),
+            )
+        )
+    sessions = db.session.scalars(
+        query.order_by(*NEWEST_FIRST)
+        .limit(limit + 1)
+        .options(selectinload(Session.seats).joinedload(Seat.player))
+    ).all()
+    return sessions[:limit], len(sessions) > limit
 
 
 def find_sessions(wanted: SessionFilter, number: int = 1, per_page: int = PER_PAGE) -> HistoryPage:
@@ -84,7 +110,7 @@ def find_sessions(wanted: SessionFilter, number: int = 1, per_page: int = PER_PA
     number = min(max(number, 1), pages)
     sessions: Sequence[Session] = db.session.scalars(
         _filtered(select(Session), wanted)
-        .order_by(Session.created_at.desc(), Session.id.desc())
+        .order_by(*NEWEST_FIRST)
         .limit(per_page)
         .offset((number - 1) * per_page)
         .options(selectinload(Session.seats).joinedload(Seat.player))
@@ -104,14 +130,6 @@ def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
     """Each session with its players, hand count and, once complete, its winners (ties
     share)."""
     ids = [session.id for session in sessions]
-    counts: dict[int, int] = {
-        session_id: count
-        for session_id, count in db.session.execute(
-            select(Hand.session_id, func.count(Hand.id))
-            .where(Hand.session_id.in_(ids))
-            .group_by(Hand.session_id)
-        )
-    }
     # Each session's players by the first hand and seat they sat at, as the totals name them.
     first_seat = func.min(Hand.number * rules.MAX_SEATS + HandPlayer.seat)
     sums: dict[int, list[_Sums]] = {}
@@ -137,7 +155,7 @@ def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
         at_hands = sums.get(session.id, [])
         ordered = [p.name for p in at_hands if p.played or p.name in table.seats]
         players = (*ordered, *(p for p in table.seats if p not in ordered))
-        count = counts.get(session.id, 0)
+        count = session.hand_count
         complete = table.is_complete(count)
         leaders: tuple[str, ...] = ()
         lead = 0
@@ -153,12 +171,11 @@ def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
 
 
 def in_progress() -> SessionRow | None:
-    """The newest session that still has hands to play: not complete (`Session.complete`)."""
-    hands = select(func.count(Hand.id)).where(Hand.session_id == Session.id).scalar_subquery()
+    """The newest session that still has hands to play: not complete (`Session.completed`)."""
     session = db.session.scalars(
         select(Session)
-        .where(~Session.complete(hands))
-        .order_by(Session.created_at.desc(), Session.id.desc())
+        .where(~Session.completed)
+        .order_by(*NEWEST_FIRST)
         .limit(1)
         .options(selectinload(Session.seats).joinedload(Seat.player))
     ).first()

@@ -213,14 +213,6 @@ def _hand_of_row(row: Any, seated: list[Any], names: dict[int, str]) -> rules.Ha
     )
 
 
-def list_sessions() -> Sequence[Session]:
-    return db.session.scalars(
-        select(Session)
-        .order_by(Session.created_at.desc(), Session.id.desc())
-        .options(selectinload(Session.seats).joinedload(Seat.player))
-    ).all()
-
-
 def seated_players() -> list[str]:
     """Everyone who has sat in a session, seated now or for a hand, by name."""
     at_a_hand = select(HandPlayer.player_id).where(HandPlayer.player_id == Player.id).exists()
@@ -286,13 +278,6 @@ def roster(everyone: bool = False) -> list[str]:
 
 def has_retired() -> bool:
     return db.session.scalar(select(Player.id).where(~Player.active).limit(1)) is not None
-
-
-def hand_counts() -> dict[int, int]:
-    rows = db.session.execute(
-        select(Hand.session_id, db.func.count(Hand.id)).group_by(Hand.session_id)
-    )
-    return {session_id: count for session_id, count in rows}
 
 
 def table_of(session: Session) -> rules.Table:

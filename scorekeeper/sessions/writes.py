@@ -376,11 +376,15 @@ class SessionWrite(Write):
         return self._after
 
 
-def changes_of(session_id: int) -> list[Change]:
-    """The session's changes, newest first."""
+def changes_of(session_id: int, limit: int | None = None, start: int = 0) -> list[Change]:
+    """The session's changes, newest first: `limit` of them (all when None) from `start`."""
     return list(
         db.session.scalars(
-            select(Change).where(Change.session_id == session_id).order_by(Change.id.desc())
+            select(Change)
+            .where(Change.session_id == session_id)
+            .order_by(Change.id.desc())
+            .limit(limit)
+            .offset(start)
         )
     )
 

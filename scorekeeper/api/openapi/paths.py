@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...insights.stats import HOUSE_RULES, NO_HOUSE_RULE
 from .schemas import BODY_EXAMPLES, COUNT, STRING, Schema, array_of, obj, ref
 
 ERRORS = {
@@ -84,6 +85,47 @@ DAYS = [
         {"type": "string", "format": "date"},
     )
     for name, label in (("from", "The first"), ("to", "The last"))
+]
+LIMIT = _parameter(
+    "limit",
+    "query",
+    "How many a page lists, 100 when not given.",
+    {"type": "integer", "minimum": 1, "maximum": 1000},
+)
+CHANGE_PAGES = [
+    LIMIT,
+    _parameter(
+        "before",
+        "query",
+        "The index (0: the newest) of the first change this page lists, 0 when not given.",
+        {"type": "integer", "minimum": 0},
+    ),
+]
+SESSION_FILTERS = [
+    LIMIT,
+    _parameter(
+        "before",
+        "query",
+        "The id of the last session of the page before: this page lists the ones after it.",
+        {"type": "integer", "minimum": 1},
+    ),
+    _parameter("player", "query", "Only sessions this player sat in.", {"type": "string"}),
+    *DAYS,
+    *(
+        _parameter(
+            key,
+            "query",
+            f"Only sessions played with {rule.label.lower()}, when given (e.g. 1).",
+            {"type": "string"},
+        )
+        for key, rule in HOUSE_RULES.items()
+    ),
+    _parameter(
+        NO_HOUSE_RULE,
+        "query",
+        "Only sessions played with no house rule, when given.",
+        {"type": "string"},
+    ),
 ]
 REQUEST_HEADERS = [
     _parameter(
@@ -206,6 +248,12 @@ def _listing(key: str, item: str, description: str) -> dict[str, Schema]:
     return ok(obj({key: array_of(item)}, key), description)
 
 
+def _page(key: str, item: str, description: str) -> dict[str, Schema]:
+    """A page of a listing, with the link to the next page when there is one."""
+    listed = {key: array_of(item), "next": {**STRING, "description": "The next page, if any."}}
+    return ok(obj(listed, key), description)
+
+
 def paths() -> dict[str, Schema]:
     session = ok(ref("Session"), "The session.")
     settle_up = ok(ref("SettleUp"), "The settle-up.")
@@ -220,10 +268,11 @@ def paths() -> dict[str, Schema]:
             ),
             _path(
                 "/api/sessions",
+                query=SESSION_FILTERS,
                 get=read(
                     "listSessions",
-                    "Every session, newest first",
-                    _listing("sessions", "SessionSummary", "The sessions."),
+                    "A page of sessions, newest first, and the link to the next page (`next`)",
+                    _page("sessions", "SessionSummary", "The sessions."),
                 ),
                 post=write(
                     "createSession",
@@ -285,10 +334,11 @@ def paths() -> dict[str, Schema]:
             ),
             _path(
                 "/api/sessions/{session_id}/history",
+                query=CHANGE_PAGES,
                 get=read(
                     "getHistory",
-                    "Every change to the session's hands, newest first",
-                    _listing("changes", "Change", "The changes."),
+                    "A page of the changes to the session, newest first, and the next page's link",
+                    _page("changes", "Change", "The changes."),
                 ),
             ),
             _path(

@@ -526,6 +526,9 @@ def ready_history(
     facts = None if rebuild else kept_facts(url, stamp)
     if facts is not None:
         print(f"Kept history reused (built in {facts['build_seconds']:.0f} s).")
+        started = time.perf_counter()
+        upgrade(url)
+        print(f"Schema upgraded in {time.perf_counter() - started:.1f} s.", flush=True)
         return facts
     print(f"Building {league.hands:,} hands in {league.sessions:,} sessions...", flush=True)
     drop_everything(url)

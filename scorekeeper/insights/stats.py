@@ -256,8 +256,12 @@ def _summed(*names: str) -> list[Label[int]]:
 
 
 def _in_scope(dates: DateRange, house: RuleFilter | None) -> list[ColumnElement[bool]]:
-    """What keeps only the sessions in the range and played by the rules."""
-    return [*dates.session_conditions(), *(house or RuleFilter()).session_conditions()]
+    """What keeps only the summaries of the sessions in the range and played by the rules: the
+    sessions picked first, so that no summary row looks its session up."""
+    conditions = [*dates.session_conditions(), *(house or RuleFilter()).session_conditions()]
+    if not conditions:
+        return []
+    return [SP.session_id.in_(select(Session.id).where(*conditions))]
 
 
 def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Totals]:
@@ -267,9 +271,8 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
         select(
             SP.player_id,
             *_summed("hands_won", "hands", "total", "picks_won", "picks"),
-            func.coalesce(func.sum(SP.total * Session.stake), 0).label("money"),
+            func.coalesce(func.sum(SP.total * SP.stake), 0).label("money"),
         )
-        .join(Session, Session.id == SP.session_id)
         .where(*_in_scope(dates, house))
         .group_by(SP.player_id)
         .subquery()
@@ -301,7 +304,6 @@ def player_stats(player: Player, dates: DateRange, house: RuleFilter | None = No
     mine = [SP.player_id == player.id, *_in_scope(dates, house)]
     rows = db.session.execute(
         select(SP.seated, *_summed(*summary.NUMBERS))
-        .join(Session, Session.id == SP.session_id)
         .where(*mine)
         .group_by(SP.seated)
         .order_by(SP.seated)
@@ -358,11 +360,11 @@ def _lines(player_id: int, dates: DateRange, house: RuleFilter | None) -> Select
             func.sum(SP.hands_won),
             func.sum(SP.total),
             func.max(SP.place),
-            Session.stake,
+            SP.stake,
         )
         .join(Session, Session.id == SP.session_id)
         .where(SP.player_id == player_id, *_in_scope(dates, house))
-        .group_by(SP.session_id, Session.name, Session.created_at, Session.stake)
+        .group_by(SP.session_id, Session.name, Session.created_at, SP.stake)
         .order_by(Session.created_at.desc(), SP.session_id.desc())
     )
 

@@ -89,12 +89,17 @@ def _summary_problems(session: Session, sheet: rules.Sheet) -> Iterator[str]:
     counted = {
         (row.player_id, row.seated): (
             *(getattr(row, n) for n in summary.NUMBERS),
+            row.stake,
             places.get(row.player_id),
         )
         for row in db.session.execute(summary.recount([session.id]))
     }
     stored = {
-        (row.player_id, row.seated): (*(getattr(row, n) for n in summary.NUMBERS), row.place)
+        (row.player_id, row.seated): (
+            *(getattr(row, n) for n in summary.NUMBERS),
+            row.stake,
+            row.place,
+        )
         for row in db.session.scalars(
             select(SessionPlayer).where(SessionPlayer.session_id == session.id)
         )

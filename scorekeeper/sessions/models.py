@@ -276,7 +276,20 @@ class SessionPlayer(db.Model):  # type: ignore[name-defined,misc]
     leaderboard and a player's sessions read these rows instead of every hand. `place` is the
     player's place in the session's standings once it is complete, on each of their rows."""
 
-    __table_args__ = (Index("ix_session_player_player", "player_id", "session_id"),)
+    # A player's rows, and every player's totals for the leaderboard from the index alone.
+    __table_args__ = (
+        Index(
+            "ix_session_player_player",
+            "player_id",
+            "session_id",
+            "hands",
+            "hands_won",
+            "total",
+            "picks",
+            "picks_won",
+            "stake",
+        ),
+    )
 
     session_id: Mapped[int] = mapped_column(
         ForeignKey("session.id", ondelete="CASCADE"), primary_key=True
@@ -304,6 +317,8 @@ class SessionPlayer(db.Model):  # type: ignore[name-defined,misc]
     penalties: Mapped[int]
     card_points: Mapped[int]
     picks_with_points: Mapped[int]
+    # The session's stake, cents a point, so that money adds up without reading the session.
+    stake: Mapped[int]
     place: Mapped[int | None]
 
 

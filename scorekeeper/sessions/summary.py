@@ -72,12 +72,14 @@ KEY = ("session_id", "player_id", "seated")
 
 
 def recount(session_ids: Collection[int]) -> Select[*tuple[Any, ...]]:
-    """The summary rows of the sessions, added up from their hands (without places)."""
+    """The summary rows of the sessions, added up from their hands, with each session's stake
+    (without places)."""
     return (
-        select(Hand.session_id, HandPlayer.player_id, Hand.seated, *COUNTS)
+        select(Hand.session_id, HandPlayer.player_id, Hand.seated, *COUNTS, Session.stake)
         .join(Hand, Hand.id == HandPlayer.hand_id)
+        .join(Session, Session.id == Hand.session_id)
         .where(HandPlayer.played, Hand.session_id.in_(session_ids))
-        .group_by(Hand.session_id, HandPlayer.player_id, Hand.seated)
+        .group_by(Hand.session_id, HandPlayer.player_id, Hand.seated, Session.stake)
     )
 
 
@@ -88,7 +90,9 @@ def refresh(session_ids: Collection[int]) -> None:
     if not ids:
         return
     db.session.execute(delete(SessionPlayer).where(SessionPlayer.session_id.in_(ids)))
-    db.session.execute(insert(SessionPlayer).from_select([*KEY, *NUMBERS], recount(ids)))
+    db.session.execute(
+        insert(SessionPlayer).from_select([*KEY, *NUMBERS, "stake"], recount(ids))
+    )
     hand_count = select(func.count(Hand.id)).where(Hand.session_id == Session.id).scalar_subquery()
     db.session.execute(
         update(Session)

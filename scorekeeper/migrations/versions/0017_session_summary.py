@@ -47,6 +47,7 @@ def upgrade():
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.Column("seated", sa.Integer(), nullable=False),
         *(sa.Column(name, sa.Integer(), nullable=False) for name in NUMBERS),
+        sa.Column("stake", sa.Integer(), nullable=False),
         sa.Column("place", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(
             ["player_id"],
@@ -64,7 +65,11 @@ def upgrade():
             "session_id", "player_id", "seated", name=op.f("pk_session_player")
         ),
     )
-    op.create_index("ix_session_player_player", "session_player", ["player_id", "session_id"])
+    op.create_index(
+        "ix_session_player_player",
+        "session_player",
+        ["player_id", "session_id", "hands", "hands_won", "total", "picks", "picks_won", "stake"],
+    )
     _fill()
 
 
@@ -83,7 +88,7 @@ def _fill():
     connection.execute(
         sa.text(
             """
-            INSERT INTO session_player (session_id, player_id, seated, {numbers})
+            INSERT INTO session_player (session_id, player_id, seated, {numbers}, stake)
             SELECT hand.session_id, hp.player_id, hand.seated,
                 count(*),
                 sum(CASE WHEN hp.won THEN 1 ELSE 0 END),
@@ -103,10 +108,13 @@ def _fill():
                 sum(CASE WHEN hp.schneidered THEN 1 ELSE 0 END),
                 sum(CASE WHEN hand.penalized_id = hp.player_id THEN 1 ELSE 0 END),
                 coalesce(sum(CASE WHEN {with_points} THEN hand.picking_points END), 0),
-                sum(CASE WHEN {with_points} THEN 1 ELSE 0 END)
-            FROM hand_player AS hp JOIN hand ON hand.id = hp.hand_id
+                sum(CASE WHEN {with_points} THEN 1 ELSE 0 END),
+                session.stake
+            FROM hand_player AS hp
+                JOIN hand ON hand.id = hp.hand_id
+                JOIN session ON session.id = hand.session_id
             WHERE hp.played
-            GROUP BY hand.session_id, hp.player_id, hand.seated
+            GROUP BY hand.session_id, hp.player_id, hand.seated, session.stake
             """.format(
                 numbers=", ".join(NUMBERS),
                 picker="hand.picker_id = hp.player_id",

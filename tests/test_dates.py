@@ -7,14 +7,14 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.insights import stats
-from scorekeeper.insights.dates import DateRange, day_of
+from scorekeeper.insights.dates import DateRange, day_of, days_of
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Session
 
@@ -104,6 +104,14 @@ def test_a_moment_falls_on_its_local_day(zone: str) -> None:
     assert day_of(EVENING) == DAYS[zone]["Evening"]
     assert day_of(EVENING.replace(tzinfo=None)) == DAYS[zone]["Evening"]  # as SQLite gives it
     assert day_of(EVENING.isoformat()) == DAYS[zone]["Evening"]  # as a backup writes it
+
+
+def test_many_moments_fall_on_the_days_one_at_a_time_gives(zone: str) -> None:
+    """Every 7 minutes over the nights clocks go back and forward, and a night with neither."""
+    starts = [datetime(2026, 11, 1, 0, tzinfo=UTC), datetime(2026, 3, 8, 0, tzinfo=UTC)]
+    moments = [start + timedelta(minutes=7 * n) for start in starts for n in range(400)]
+    moments.append(EVENING.replace(tzinfo=None))
+    assert [day.isoformat() for day in days_of(moments)] == [day_of(m) for m in moments]
 
 
 @pytest.mark.parametrize("day", ["0001-01-01", "9999-12-31"])

@@ -9,8 +9,9 @@ begun at 8 pm in Wisconsin is on that evening's date, though it is past midnight
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy import ColumnElement
 
@@ -57,6 +58,23 @@ def _utc(local: datetime) -> datetime:
 def local(moment: datetime) -> datetime:
     """A stored moment in the server's time zone."""
     return as_utc(moment).astimezone()
+
+
+def days_of(moments: Iterable[datetime]) -> list[date]:
+    """The day each of many stored moments falls on in the server's time zone, as `day_of`
+    but faster: time zones change their offsets only on a quarter hour, so the moments of one
+    quarter hour share an offset, found once."""
+    offsets: dict[tuple[int, int, int, int, int], timedelta] = {}
+    days = []
+    for moment in moments:
+        moment = as_utc(moment)
+        quarter = (moment.year, moment.month, moment.day, moment.hour, moment.minute // 15)
+        offset = offsets.get(quarter)
+        if offset is None:
+            start = moment.replace(minute=quarter[-1] * 15, second=0, microsecond=0)
+            offset = offsets[quarter] = start.astimezone().utcoffset() or timedelta()
+        days.append((moment + offset).date())
+    return days
 
 
 def day_of(moment: datetime | str) -> str:

@@ -14,7 +14,7 @@ from wtforms import SelectField, StringField
 
 from ..exchange.csv_out import Cell, csv_lines
 from ..insights import roster, stats
-from ..insights.dates import day_of
+from ..insights.dates import days_of
 from ..rules import RuleError
 from ..sessions.database import one_or_404
 from ..sessions.models import MAX_ID, Player
@@ -172,28 +172,26 @@ def season_chart(name: str, sessions: Sequence[stats.SessionLine]) -> Markup:
     """The player's season total from 0 before the first session, then after each session in
     date order: a line even for one session. A long history is drawn a point a day, or a
     week (the week's Monday), so the chart stays as small as a season's."""
-    days = [(day_of(line.created_at), line.total) for line in sessions]
+    started = days_of(line.created_at for line in sessions)
+    days = [(day, line.total) for day, line in zip(started, sessions, strict=True)]
     unit = "sessions"
     if len(days) > CHART_POINTS:
         days, unit = _summed_by(days, lambda day: day), "days"
     if len(days) > CHART_POINTS:
-        days, unit = _summed_by(days, _monday_of), "weeks"
+        days, unit = _summed_by(days, lambda day: day - timedelta(days=day.weekday())), "weeks"
     running = list(accumulate((total for _, total in days), initial=0))
-    first, last = days[0][0], days[-1][0]
+    first, last = days[0][0].isoformat(), days[-1][0].isoformat()
     span = first if first == last else f"{first} to {last}"
     return line_chart([Series(name, running)], f"{name}'s season total", f"{unit}, {span}")
 
 
-def _summed_by(days: Sequence[tuple[str, int]], key: Callable[[str], str]) -> list[tuple[str, int]]:
-    summed: dict[str, int] = {}
+def _summed_by(
+    days: Sequence[tuple[date, int]], key: Callable[[date], date]
+) -> list[tuple[date, int]]:
+    summed: dict[date, int] = {}
     for day, total in days:
         summed[key(day)] = summed.get(key(day), 0) + total
     return list(summed.items())
-
-
-def _monday_of(day: str) -> str:
-    moment = date.fromisoformat(day)
-    return (moment - timedelta(days=moment.weekday())).isoformat()
 
 
 @bp.get("/leaderboard")

@@ -90,9 +90,7 @@ def refresh(session_ids: Collection[int]) -> None:
     if not ids:
         return
     db.session.execute(delete(SessionPlayer).where(SessionPlayer.session_id.in_(ids)))
-    db.session.execute(
-        insert(SessionPlayer).from_select([*KEY, *NUMBERS, "stake"], recount(ids))
-    )
+    db.session.execute(insert(SessionPlayer).from_select([*KEY, *NUMBERS, "stake"], recount(ids)))
     hand_count = select(func.count(Hand.id)).where(Hand.session_id == Session.id).scalar_subquery()
     db.session.execute(
         update(Session)

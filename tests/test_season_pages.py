@@ -116,6 +116,21 @@ def test_a_season_is_edited_and_deleted(client: FlaskClient) -> None:
     ]
 
 
+@pytest.mark.usefixtures("league")
+def test_the_leaderboard_takes_a_seasons_days_and_house_rules(client: FlaskClient) -> None:
+    season = made(client)
+    made(client, name="Bump", house_rules=["bump"])
+    board = get_page(client, f"/leaderboard?season={season['id']}")
+    assert board.fields["season"] == [str(season["id"])]
+    assert board.fields["from"] == ["2026-03-01"] and board.fields["to"] == ["2026-05-31"]
+    assert board.fields["plain"] == ["y"]
+    by_dates = get_page(client, "/leaderboard?from=2026-03-01&to=2026-05-31&plain=y")
+    assert board.text.split("By total")[1] == by_dates.text.split("By total")[1]
+    choices = client.get("/leaderboard").text
+    assert choices.index(">Bump</option>") < choices.index(">Spring 2026</option>")
+    assert client.get("/leaderboard?season=99").status_code == 400
+
+
 def test_seasons_are_linked_from_the_menu_and_settings(client: FlaskClient) -> None:
     assert 'href="/seasons"' in client.get("/").text
     assert 'href="/seasons"' in client.get("/settings").text

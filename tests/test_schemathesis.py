@@ -120,14 +120,21 @@ def _seed_event(app: Flask) -> int:
     return int(event["id"])
 
 
+def _seed_season(app: Flask) -> int:
+    """A season of every day, its sessions played with no house rule."""
+    body = {"name": "Ever", "first_day": "2000-01-01", "last_day": "2099-12-31"}
+    return int(_post(app.test_client(), "/api/seasons", body | {"house_rules": ["plain"]})["id"])
+
+
 def _real_path_values(
-    path: str, session_ids: list[int], event_id: int
+    path: str, session_ids: list[int], event_id: int, season_id: int = 1
 ) -> st.SearchStrategy[dict[str, Any]]:
     pools: dict[str, Any] = {
         "session_id": session_ids,
         "number": HAND_NUMBERS,
         "index": HISTORY_INDEXES,
         "event_id": [event_id],
+        "season_id": [season_id],
         "name": [*SEATS, "Fay", "Gus", "Zed"],
     }
     names = [name for name in pools if "{" + name + "}" in path]
@@ -138,6 +145,7 @@ def _real_path_values(
 def test_fuzz_operation(app: Flask, method: str, path: str, tally: Tally) -> None:
     session_ids = _seed(app)
     event_id = _seed_event(app)
+    season_id = _seed_season(app)
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
     operation = schema[path][method]
     # Valid requests name real rows; invalid ones also make up their own path values.
@@ -145,7 +153,7 @@ def test_fuzz_operation(app: Flask, method: str, path: str, tally: Tally) -> Non
         *schema.get_strategies_from_examples(operation),
         operation.as_strategy(GenerationMode.NEGATIVE),
         *(
-            _real_path_values(path, session_ids, event_id).flatmap(
+            _real_path_values(path, session_ids, event_id, season_id).flatmap(
                 lambda values, mode=mode: operation.as_strategy(mode, path_parameters=values)
             )
             for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)

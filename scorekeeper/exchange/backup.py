@@ -23,7 +23,7 @@ from sqlalchemy.orm import selectinload
 from .. import rules
 from ..rules import RuleError
 from ..rules.choices import choice
-from ..sessions import bulk, events, loading, rows, writes
+from ..sessions import bulk, events, loading, rows, seasons, writes
 from ..sessions.database import database_busy
 from ..sessions.errors import Conflict
 from ..sessions.extensions import db
@@ -32,6 +32,7 @@ from ..sessions.models import (
     Player,
     PlayerMerge,
     RuleSet,
+    Season,
     Session,
     TrashedSession,
 )
@@ -47,7 +48,13 @@ from ..sessions.records import (
 from . import journal
 from . import rule_sets as rule_sets_module
 from .journal import plural
-from .json_in import LONE_SURROGATE, event_request, hand_request, session_request
+from .json_in import (
+    LONE_SURROGATE,
+    event_request,
+    hand_request,
+    season_request,
+    session_request,
+)
 
 FORMAT = "sheepshead-scorekeeper-backup"
 VERSION = 1
@@ -156,7 +163,12 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
             .order_by(PlayerMerge.id)
         )
     ]
-    yield '\n],\n"merges": ' + _dumps(merges) + ',\n"events": ' + _dumps(events) + "}\n"
+    yield '\n],\n"merges": ' + _dumps(merges) + ',\n"events": ' + _dumps(events)
+    backed_up = [
+        {key: value for key, value in seasons.season_json(season).items() if key != "id"}
+        for season in db.session.scalars(select(Season).order_by(Season.id))
+    ]
+    yield ',\n"seasons": ' + _dumps(backed_up) + "}\n"
 
 
 def _dumps(value: Any) -> str:
@@ -264,6 +276,7 @@ PARTS = {
     "sessions": "Session",
     "rule_sets": "Rule set",
     "trash": "Trashed session",
+    "seasons": "Season",
 }
 
 
@@ -378,6 +391,7 @@ class Restore:
         self.players = _checked_players(players)
         self.retired = _retired(players)
         self.events = _checked_events(data.get("events", []), self.players)
+        self.seasons = _checked_seasons(data.get("seasons", []))
         # What undoing a restore that was cut short took out, if there was one.
         self.undone = journal.undo_cut_short()
         held_sessions, held_players = _counts()
@@ -534,6 +548,8 @@ class Restore:
 
     def _finish(self, write: writes.Write, answer: AnswerOf | None) -> None:
         rule_sets = _add_rule_sets(self.rule_sets)
+        for fields, created_at in self.seasons:
+            seasons.restored_season(fields, created_at)
         if self.keep_ids:
             self._add_events()
             # Merged into other sessions and players, the ids a merge names are not these.
@@ -704,6 +720,22 @@ def _checked_merges(given: Any) -> list[dict[str, Any]]:
                 }
             )
     return merges
+
+
+def _checked_seasons(given: Any) -> list[tuple[seasons.SeasonFields, datetime]]:
+    """The backup's seasons, checked as the API checks a new one; a backup made before seasons
+    were kept has none. One whose name is here already is not added."""
+    if not isinstance(given, list):
+        raise RuleError("This backup is damaged: its seasons are not a list.")
+    checked = []
+    for position, season in enumerate(given, start=1):
+        with _at(f"Season {position} of the backup"):
+            if not isinstance(season, dict):
+                raise RuleError("A season has its name, days, house rules and fewest hands.")
+            fields = season_request(season)
+            seasons.checked(fields)
+            checked.append((fields, _created_at(season.get("created_at"))))
+    return checked
 
 
 def _add_rule_sets(given: list[Any]) -> int:

@@ -20,6 +20,7 @@ from ..rules import RuleError
 from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ..sessions.events import EventFields
 from ..sessions.models import MAX_ID, is_id
+from ..sessions.seasons import MAX_MIN_HANDS, SeasonFields
 
 HAND_KEYS = {
     "kind", "dealer", "picker", "partner", "called_card", "forced", "picking_points",
@@ -510,3 +511,58 @@ def draw_request(body: Mapping[str, Any]) -> list[int] | None:
     if not isinstance(tables, list) or not tables:
         raise RuleError("Tables are a list of how many sit at each table.", "tables")
     return [_whole(size, "tables", "A table's size", 3, 8) for size in tables]
+
+
+SEASON_KEYS = {"name", "first_day", "last_day", "house_rules", "min_hands"}
+SEASON_OUTPUT_KEYS = {"id", "created_at", "standings", "staked", "settle_up"}
+
+
+def _season_fields(body: Mapping[str, Any]) -> SeasonFields:
+    _check_keys(body, SEASON_KEYS, SEASON_OUTPUT_KEYS)
+    house = body.get("house_rules")
+    if house is not None and (
+        not isinstance(house, list) or not all(isinstance(key, str) for key in house)
+    ):
+        raise RuleError(
+            'House rules are a list of the filters\' keys, such as ["bump"], or ["plain"].',
+            "house_rules",
+        )
+    min_hands = body.get("min_hands")
+    fewest = "The fewest hands to be ranked by average"
+    return SeasonFields(
+        name=None if body.get("name") is None else _text(body["name"], "name", "A season's name"),
+        first_day=_season_day(body, "first_day", "first day"),
+        last_day=_season_day(body, "last_day", "last day"),
+        house_rules=house,
+        min_hands=None
+        if min_hands is None
+        else _whole(min_hands, "min_hands", fewest, 0, MAX_MIN_HANDS),
+    )
+
+
+def _season_day(body: Mapping[str, Any], field: str, label: str) -> date | None:
+    value = body.get(field)
+    if value is None:
+        return None
+    try:
+        if isinstance(value, str) and DAY.fullmatch(value):
+            return date.fromisoformat(value)
+    except ValueError:
+        pass
+    raise RuleError(f"The {label} must be a day written as YYYY-MM-DD.", field)
+
+
+def season_request(body: Mapping[str, Any]) -> SeasonFields:
+    """A new season's settings: `name`, `first_day` and `last_day` required, the rest
+    optional."""
+    if body.get("name") is None:
+        raise RuleError("Give the season a name.", "name")
+    return _season_fields(body)
+
+
+def season_change(body: Mapping[str, Any]) -> SeasonFields:
+    """The settings of a season to change: at least one."""
+    given = _season_fields(body)
+    if not given.given():
+        raise RuleError("Give a new name, first_day, last_day, house_rules or min_hands.")
+    return given

@@ -14,13 +14,19 @@ from .. import rules
 from ..sessions.extensions import db
 from ..sessions.models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session
 from .dates import DateRange
+from .stats import RuleFilter
 
 
-def of_range(start: date | None, end: date | None) -> rules.SettleUp:
-    """The settle-up of every session started in the range: only the staked ones when some
-    are, each at its own stake; in points when none is. Every player they name is in the
-    balances, 0 included."""
-    in_range = select(Session.id).where(*DateRange(start, end).session_conditions())
+def of_range(
+    start: date | None, end: date | None, house: RuleFilter | None = None
+) -> rules.SettleUp:
+    """The settle-up of every session started in the range (and played by the house rules
+    `house` asks for, as a season's): only the staked ones when some are, each at its own
+    stake; in points when none is. Every player they name is in the balances, 0 included."""
+    conditions = [*DateRange(start, end).session_conditions()]
+    if house is not None:
+        conditions.extend(house.session_conditions())
+    in_range = select(Session.id).where(*conditions)
     played = select(Hand.session_id, HandPlayer.player_id, HandPlayer.score).join(
         Hand, Hand.id == HandPlayer.hand_id
     )

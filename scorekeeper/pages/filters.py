@@ -10,6 +10,8 @@ from datetime import date
 from ..insights import stats
 from ..insights.dates import DateRange, check_day
 from ..rules import RuleError
+from ..sessions import seasons
+from ..sessions.models import is_id
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 MIN_PICKS = re.compile(r"\d{1,4}", re.ASCII)
@@ -66,9 +68,33 @@ def _date(text: str, label: str, errors: list[str]) -> date | None:
     return None
 
 
+def _in_season(args: Mapping[str, str], errors: list[str]) -> Mapping[str, str]:
+    """The filters with a chosen season's days and house rules in place of those given."""
+    chosen = args.get("season", "").strip()
+    if not chosen:
+        return args
+    season = None
+    if chosen.isdigit() and len(chosen) <= 10 and is_id(int(chosen)):
+        season = seasons.season_or_none(int(chosen))
+    if season is None:
+        errors.append(f"There is no season {chosen}: choose another.")
+        return args
+    kept = {key: text for key, text in args.items() if key not in ("from", "to", *HOUSE_KEYS)}
+    return {
+        **kept,
+        "from": season.first_day.isoformat(),
+        "to": season.last_day.isoformat(),
+        **dict.fromkeys(season.house_rules, "y"),
+    }
+
+
 def read_filters(args: Mapping[str, str], keys: tuple[str, ...] = ("from", "to")) -> Filters:
-    typed = {key: args.get(key, "").strip() for key in keys}
+    """The filters of `keys`; with "season" among them, a season chosen sets the days and the
+    house rules to its own."""
     errors: list[str] = []
+    if "season" in keys:
+        args = _in_season(args, errors)
+    typed = {key: args.get(key, "").strip() for key in keys}
     start = _date(typed["from"], "From", errors)
     end = _date(typed["to"], "To", errors)
     if start and end and start > end:

@@ -27,7 +27,7 @@ from .saving import done, player_write, sent_key
 from .sessions import csv_download
 
 PLAYER_FILTERS = ("from", "to", *HOUSE_KEYS)
-LEADERBOARD_FILTERS = (*PLAYER_FILTERS, "min_picks")
+LEADERBOARD_FILTERS = (*PLAYER_FILTERS, "min_picks", "season")
 # The places each ranking of the leaderboard shows, until "Show everyone".
 RANKED_SHOWN = 100
 

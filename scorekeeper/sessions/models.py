@@ -188,6 +188,26 @@ class EventPlayer(db.Model):  # type: ignore[name-defined,misc]
     player: Mapped[Player] = relationship()
 
 
+class Season(db.Model):  # type: ignore[name-defined,misc]
+    """A season of a league: its sessions are those started from its first day to its last (days
+    in the server's time zone) and, when it names some, played with its house rules; players
+    are ranked by their average per hand once they have played `min_hands` hands."""
+
+    __table_args__ = NEVER_REUSED
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    # The name compared case-insensitively; unique, so "spring 2026" is "Spring 2026".
+    name_key: Mapped[str] = mapped_column(String(240), unique=True)
+    first_day: Mapped[date] = mapped_column(db.Date)
+    last_day: Mapped[date] = mapped_column(db.Date)
+    # The keys of the leaderboard's house rule filters its sessions are played with (every one
+    # of them), or ["plain"] for none of them; [] for any.
+    house_rules: Mapped[list[str]] = mapped_column(JSON)
+    min_hands: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+
+
 class Seat(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (UniqueConstraint("session_id", "player_id"),)
 

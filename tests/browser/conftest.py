@@ -123,6 +123,13 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         seats = table["seats"]
         hand = {"kind": "pick", "picker": seats[1], "partner": seats[2], "picking_points": 75}
         api(base_url, "POST", f"/api/sessions/{table['session']}/hands", hand)
+    season = api(
+        base_url,
+        "POST",
+        "/api/seasons",
+        {"name": "Pages season", "first_day": "2000-01-01", "last_day": "2099-12-31"},
+    )
+    api(base_url, "PATCH", f"/api/seasons/{season['id']}", {"min_hands": 5})
     return {
         "home": "/",
         "sessions": "/sessions",
@@ -155,4 +162,8 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "round-tables": f"/events/{event['id']}/rounds/1",
         "event-board": f"/events/{event['id']}/board",
         "event-results": f"/events/{event['id']}/results",
+        "seasons": "/seasons",
+        "season": f"/seasons/{season['id']}",
+        "edit-season": f"/seasons/{season['id']}/edit",
+        "delete-season": f"/seasons/{season['id']}/delete",
     }

@@ -185,6 +185,7 @@ NAMES = [
     "settle-up", "season-settle-up", "changes", "leaderboard",
     "players", "player", "rule-sets", "share", "settings", "import", "trash", "not-found",
     "events", "new-event", "event", "draw-round", "round-tables", "event-board", "event-results",
+    "seasons", "season", "edit-season", "delete-season",
 ]  # fmt: skip
 
 

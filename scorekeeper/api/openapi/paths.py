@@ -19,10 +19,10 @@ ERRORS = {
     403: "A write whose `Origin` names another site, or that reached the server under a name it "
     "is not served at; or a phone or token that reaches one session alone, elsewhere.",
     408: "The body came too slowly.",
-    404: "No such session, hand, change, invite, player, merge or event.",
+    404: "No such session, hand, change, invite, player, merge, event or season.",
     405: "The method is not allowed on this path.",
     409: "A conflict: the session is complete, a round is drawn while a table of the last one "
-    "plays, or the `Idempotency-Key` was used for another request.",
+    "plays, a name another season has, or the `Idempotency-Key` was used for another request.",
     412: "`If-Match` names an older version of the session (or event); `field` is `version`, and "
     "`version` is its version now.",
     413: "The body is over 1 MB.",
@@ -68,6 +68,7 @@ PATH_PARAMETERS = {
         _path_parameter("player_id", "The player's id.", 1),
         _path_parameter("merge_id", "The merge's id.", 1),
         _path_parameter("event_id", "The club event's id.", 1),
+        _path_parameter("season_id", "The season's id.", 1),
         _parameter(
             "name",
             "path",
@@ -426,6 +427,7 @@ def paths() -> dict[str, Schema]:
                 ),
             ),
             *_event_paths(),
+            *_season_paths(),
             _path(
                 "/api/trash",
                 get=read(
@@ -504,6 +506,36 @@ def _event_paths() -> list[tuple[str, Schema]]:
                 "The standings as CSV: place, player, each round, total, hands won, prize",
                 csv_answer("The standings, one row a player."),
             ),
+        ),
+    ]
+
+
+def _season_paths() -> list[tuple[str, Schema]]:
+    season = ok(ref("Season"), "The season.")
+    return [
+        _path(
+            "/api/seasons",
+            get=read(
+                "listSeasons",
+                "Every season, the latest first",
+                _listing("seasons", "Season", "The seasons."),
+            ),
+            post=write(
+                "createSeason",
+                "Name a season: its first and last day, house rules and fewest hands to rank",
+                created(ref("Season"), "The new season."),
+                "SeasonInput",
+            ),
+        ),
+        _path(
+            "/api/seasons/{season_id}",
+            get=read(
+                "getSeason",
+                "A season with its standings and settle-up",
+                ok(ref("SeasonStandings"), "The season and its standings."),
+            ),
+            patch=write("updateSeason", "Change a season's settings", season, "SeasonChange"),
+            delete=write("deleteSeason", "Delete a season; its sessions stay", NO_CONTENT),
         ),
     ]
 

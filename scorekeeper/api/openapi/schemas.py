@@ -15,6 +15,12 @@ from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
 from ...rules.table import MAX_SEATS, MIN_SEATS
 from ...sessions.events import MAX_ENTRY, MAX_PLACES, MAX_SEED
 from ...sessions.players import PLAYER_ACTIONS
+from ...sessions.seasons import (
+    DEFAULT_MIN_HANDS,
+    HOUSE_RULE_KEYS,
+    MAX_MIN_HANDS,
+    MAX_SEASON_NAME_LENGTH,
+)
 
 Schema = dict[str, Any]
 
@@ -391,6 +397,92 @@ def _event_answers() -> dict[str, Schema]:
     }
 
 
+def _seasons() -> dict[str, Schema]:
+    name = {
+        **STRING,
+        "minLength": 1,
+        "maxLength": MAX_SEASON_NAME_LENGTH,
+        "pattern": NO_NUL_AND_NOT_BLANK,
+        "description": "Unique, case ignored (409 otherwise).",
+    }
+    day = {**STRING, "format": "date"}
+    settings = {
+        "first_day": {**day, "description": "The first day, in the server's time zone."},
+        "last_day": {**day, "description": "The last day, included; not before the first."},
+        "house_rules": {
+            "type": ["array", "null"],
+            "items": {"enum": list(HOUSE_RULE_KEYS)},
+            "description": "Only sessions played with every one of these house rules (the "
+            "leaderboard's filters), or `plain` alone: with none of them. Empty: every session.",
+        },
+        "min_hands": {
+            **nullable({**COUNT, "maximum": MAX_MIN_HANDS}),
+            "description": f"The fewest hands played to be ranked by average; {DEFAULT_MIN_HANDS} "
+            "when not given.",
+        },
+    }
+    output = _output_only("id", "created_at", "standings", "staked", "settle_up")
+    season = {
+        "id": FROM_ONE,
+        "name": STRING,
+        "first_day": day,
+        "last_day": day,
+        "house_rules": {"type": "array", "items": {"enum": list(HOUSE_RULE_KEYS)}},
+        "min_hands": COUNT,
+        "created_at": DATE_TIME,
+    }
+    standing = {
+        "player": STRING,
+        "player_id": FROM_ONE,
+        "place": {**FROM_ONE, "description": "By total, then hands won; equals share it."},
+        "average_place": {
+            **nullable(FROM_ONE),
+            "description": "By average per hand; null under the season's `min_hands`.",
+        },
+        "total": INTEGER,
+        "hands": {**FROM_ONE, "description": "Hands played."},
+        "hands_won": COUNT,
+        "average": {"type": "number", "description": "Per hand played, to two decimals."},
+        "sessions": {**FROM_ONE, "description": "Sessions the player played a hand in."},
+        "money": {**INTEGER, "description": "Total x stake over the staked sessions, in cents."},
+    }
+    standings = {
+        **season,
+        "standings": {"type": "array", "items": obj(standing, *standing)},
+        "staked": {**BOOLEAN, "description": "Whether anyone won or lost money."},
+        "settle_up": ref("SettleUp"),
+    }
+    return {
+        "SeasonInput": obj(
+            {"name": name, **settings, **output},
+            "name",
+            "first_day",
+            "last_day",
+            additionalProperties=False,
+        ),
+        "SeasonChange": obj(
+            {
+                "name": nullable(name),
+                "first_day": nullable(settings["first_day"]),
+                "last_day": nullable(settings["last_day"]),
+                "house_rules": settings["house_rules"],
+                "min_hands": settings["min_hands"],
+                **output,
+            },
+            anyOf=[
+                given(name="string"),
+                given(first_day="string"),
+                given(last_day="string"),
+                given(house_rules="array"),
+                given(min_hands="integer"),
+            ],
+            additionalProperties=False,
+        ),
+        "Season": obj(season, *season),
+        "SeasonStandings": obj(standings, *standings),
+    }
+
+
 def _hand_inputs() -> dict[str, Schema]:
     """HandInput, one of an input for each kind of hand: PickInput, LeasterInput and so on."""
     called_cards = sorted({card for cards in CALLED_CARDS.values() for card in cards})
@@ -694,6 +786,7 @@ def schemas() -> dict[str, Schema]:
         **_event_inputs(),
         **_answers(),
         **_event_answers(),
+        **_seasons(),
     }
 
 
@@ -738,6 +831,18 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
     },
     "EventChange": {"rename": {"value": {"name": "Oktoberfest 2026, the final"}}},
     "CheckInInput": {"ann": {"value": {"name": "Ann"}}},
+    "SeasonInput": {
+        "season": {
+            "value": {
+                "name": "Spring 2026",
+                "first_day": "2026-03-01",
+                "last_day": "2026-05-31",
+                "house_rules": ["bump"],
+                "min_hands": 30,
+            }
+        }
+    },
+    "SeasonChange": {"rename": {"value": {"name": "Spring league 2026", "min_hands": 40}}},
     "DrawInput": {"engine": {"value": {}}, "given": {"value": {"tables": [4, 4, 4]}}},
     "InviteInput": {
         "scorer": {"value": {"role": "scorer", "hours": 12}},

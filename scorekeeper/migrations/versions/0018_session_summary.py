@@ -6,7 +6,7 @@ The rows are added up here as `sessions/summary.py` adds them up at this revisio
 later change there changes nothing this migration does.
 
 Revision ID: a7c4e2d91f38
-Revises: 7c2e5b9d4a18
+Revises: 5e3b0c7d2a19
 Create Date: 2026-12-17 09:00:00.000000
 """
 
@@ -16,7 +16,7 @@ from alembic import op
 from scorekeeper import rules
 
 revision = "a7c4e2d91f38"
-down_revision = "7c2e5b9d4a18"
+down_revision = "5e3b0c7d2a19"
 branch_labels = None
 depends_on = None
 

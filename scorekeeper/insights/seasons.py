@@ -1,0 +1,212 @@
+"""A season's standings: every player who played a hand in its sessions, ranked by total and by
+average per hand (only those with the season's fewest hands), with their money, the sessions
+they played in, and the settle-up of the season's sessions.
+
+Totals, hands and money come from `stats.player_totals`, the leaderboard's own numbers, over the
+season's days and house rules; the sessions each played in are one grouped query more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import func, select
+
+from .. import rules
+from ..sessions.extensions import db
+from ..sessions.models import Hand, HandPlayer, Season, Session
+from ..sessions.records import settle_up_json
+from ..sessions.seasons import PLAIN, season_json
+from . import settle_up, stats
+from .dates import DateRange
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's season: their numbers, their place by total and by average (None under the
+    season's fewest hands), and the sessions they played a hand in."""
+
+    totals: stats.Totals
+    sessions: int
+    place: int = 0
+    average_place: int | None = None
+
+    @property
+    def player_id(self) -> int:
+        return self.totals.player_id
+
+    @property
+    def name(self) -> str:
+        return self.totals.name
+
+    @property
+    def total(self) -> int:
+        return self.totals.total
+
+    @property
+    def hands(self) -> int:
+        return self.totals.hands.of
+
+    @property
+    def hands_won(self) -> int:
+        return self.totals.hands.count
+
+    @property
+    def average(self) -> Fraction:
+        return Fraction(self.totals.total, self.hands)
+
+    @property
+    def average_shown(self) -> Decimal:
+        """The average per hand to two decimals, rounded half up."""
+        shown = self.totals.average_shown
+        assert shown is not None  # a player of the standings played a hand
+        return shown
+
+    @property
+    def money(self) -> int:
+        return self.totals.money
+
+
+@dataclass(frozen=True)
+class Standings:
+    season: Season
+    # Every player, best total first (then more hands won; equals share a place).
+    by_total: tuple[Standing, ...]
+    # The players with the fewest hands or more, best average first, then the others by
+    # average with no place.
+    by_average: tuple[Standing, ...]
+    # Most sessions first.
+    attendance: tuple[Standing, ...]
+    settle_up: rules.SettleUp
+
+    @property
+    def staked(self) -> bool:
+        """Whether anyone won or lost money: the money is shown only then."""
+        return any(standing.money for standing in self.by_total)
+
+    @property
+    def ranked(self) -> tuple[Standing, ...]:
+        return tuple(s for s in self.by_average if s.average_place is not None)
+
+    @property
+    def unranked(self) -> tuple[Standing, ...]:
+        return tuple(s for s in self.by_average if s.average_place is None)
+
+
+def house_of(season: Season) -> stats.RuleFilter:
+    """The sessions a season's house rules keep, as the leaderboard's filter."""
+    keys = frozenset(season.house_rules)
+    return stats.RuleFilter(keys - {PLAIN}, PLAIN in keys)
+
+
+def dates_of(season: Season) -> DateRange:
+    return DateRange(season.first_day, season.last_day)
+
+
+def _sessions_played(dates: DateRange, house: stats.RuleFilter) -> dict[int, int]:
+    """How many of the sessions each player played a hand in, by the player's id."""
+    in_season = select(Session.id).where(*dates.session_conditions(), *house.session_conditions())
+    rows = db.session.execute(
+        select(HandPlayer.player_id, func.count(func.distinct(Hand.session_id)))
+        .join(Hand, Hand.id == HandPlayer.hand_id)
+        .where(HandPlayer.played, Hand.session_id.in_(in_season))
+        .group_by(HandPlayer.player_id)
+    )
+    return {player_id: sessions for player_id, sessions in rows}
+
+
+def _places(ordered: Sequence[Standing], key: Callable[[Standing], Any]) -> list[int]:
+    """The place of each of `ordered` (best first): equals by `key` share one (1, 2, 2, 4)."""
+    places: list[int] = []
+    for index, standing in enumerate(ordered):
+        tied = index and key(ordered[index - 1]) == key(standing)
+        places.append(places[-1] if tied else index + 1)
+    return places
+
+
+def _best_first(players: Sequence[Standing], key: Callable[[Standing], Any]) -> list[Standing]:
+    ordered = sorted(players, key=lambda s: s.name.casefold())
+    ordered.sort(key=key, reverse=True)
+    return ordered
+
+
+def standings(season: Season) -> Standings:
+    dates, house = dates_of(season), house_of(season)
+    sessions = _sessions_played(dates, house)
+    players = [
+        Standing(totals, sessions.get(totals.player_id, 0))
+        for totals in stats.player_totals(dates, house)
+    ]
+
+    def by_total(s: Standing) -> tuple[int, int]:
+        return (s.total, s.hands_won)
+
+    def by_average(s: Standing) -> Fraction:
+        return s.average
+
+    totals = _best_first(players, by_total)
+    place = dict(zip((s.player_id for s in totals), _places(totals, by_total), strict=True))
+    fewest = max(season.min_hands, 1)
+    ranked = _best_first([s for s in players if s.hands >= fewest], by_average)
+    average_place = dict(
+        zip((s.player_id for s in ranked), _places(ranked, by_average), strict=True)
+    )
+    others = _best_first([s for s in players if s.hands < fewest], by_average)
+
+    def placed(s: Standing) -> Standing:
+        return Standing(s.totals, s.sessions, place[s.player_id], average_place.get(s.player_id))
+
+    return Standings(
+        season=season,
+        by_total=tuple(placed(s) for s in totals),
+        by_average=tuple(placed(s) for s in (*ranked, *others)),
+        attendance=tuple(placed(s) for s in _best_first(players, lambda s: s.sessions)),
+        settle_up=settle_up.of_range(season.first_day, season.last_day, house),
+    )
+
+
+def standing_json(standing: Standing) -> dict[str, Any]:
+    return {
+        "player": standing.name,
+        "player_id": standing.player_id,
+        "place": standing.place,
+        "average_place": standing.average_place,
+        "total": standing.total,
+        "hands": standing.hands,
+        "hands_won": standing.hands_won,
+        "average": float(standing.average_shown),
+        "sessions": standing.sessions,
+        "money": standing.money,
+    }
+
+
+def standings_json(read: Standings) -> dict[str, Any]:
+    """The season as the API answers it, with its standings by total and its settle-up."""
+    return season_json(read.season) | {
+        "standings": [standing_json(standing) for standing in read.by_total],
+        "staked": read.staked,
+        "settle_up": settle_up_json(read.settle_up),
+    }
+
+
+CSV_HEADER = (
+    "place", "player", "total", "hands", "hands_won", "average", "sessions", "money",
+    "average_place",
+)  # fmt: skip
+
+
+def standings_rows(read: Standings) -> list[list[Any]]:
+    """The standings as the CSV's rows, by total: the average to two decimals, money in dollars
+    with cents (empty when nobody won or lost any), and the place by average (empty under the
+    season's fewest hands)."""
+    return [
+        [
+            s.place, s.name, s.total, s.hands, s.hands_won, s.average_shown, s.sessions,
+            Decimal(s.money).scaleb(-2) if read.staked else None, s.average_place,
+        ]
+        for s in read.by_total
+    ]  # fmt: skip

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 
 from .. import rules
 from ..sessions.extensions import db
-from ..sessions.models import Hand, HandPlayer, Season, Session
+from ..sessions.models import Season, Session, SessionPlayer
 from ..sessions.records import settle_up_json
 from ..sessions.seasons import PLAIN, season_json
 from . import settle_up, stats
@@ -111,10 +111,9 @@ def _sessions_played(dates: DateRange, house: stats.RuleFilter) -> dict[int, int
     """How many of the sessions each player played a hand in, by the player's id."""
     in_season = select(Session.id).where(*dates.session_conditions(), *house.session_conditions())
     rows = db.session.execute(
-        select(HandPlayer.player_id, func.count(func.distinct(Hand.session_id)))
-        .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(HandPlayer.played, Hand.session_id.in_(in_season))
-        .group_by(HandPlayer.player_id)
+        select(SessionPlayer.player_id, func.count(func.distinct(SessionPlayer.session_id)))
+        .where(SessionPlayer.session_id.in_(in_season))
+        .group_by(SessionPlayer.player_id)
     )
     return {player_id: sessions for player_id, sessions in rows}
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import aliased
 
 from .. import rules
 from ..sessions.extensions import db
-from ..sessions.models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session
+from ..sessions.models import EarlyPayment, Player, Seat, Session, SessionPlayer
 from .dates import DateRange
 from .stats import RuleFilter
 
@@ -27,15 +27,13 @@ def of_range(
     if house is not None:
         conditions.extend(house.session_conditions())
     in_range = select(Session.id).where(*conditions)
-    played = select(Hand.session_id, HandPlayer.player_id, HandPlayer.score).join(
-        Hand, Hand.id == HandPlayer.hand_id
-    )
+    played = select(SessionPlayer.session_id, SessionPlayer.player_id, SessionPlayer.total)
     rows = union_all(
-        played.where(HandPlayer.played, Hand.session_id.in_(in_range)),
+        played.where(SessionPlayer.session_id.in_(in_range)),
         select(Seat.session_id, Seat.player_id, literal(0)).where(Seat.session_id.in_(in_range)),
     ).subquery()
     totals = db.session.execute(
-        select(rows.c.session_id, Session.stake, Player.name, func.sum(rows.c.score))
+        select(rows.c.session_id, Session.stake, Player.name, func.sum(rows.c.total))
         .join(Session, Session.id == rows.c.session_id)
         .join(Player, Player.id == rows.c.player_id)
         .group_by(rows.c.session_id, Session.stake, Player.id, Player.name)

@@ -49,7 +49,7 @@ def test_a_player_page_lists_the_last_50_sessions_and_more_on_demand(
     assert client.get(f"/players/{ann}/sessions?from=someday").status_code == 400
 
 
-def test_the_leaderboard_ranks_the_top_100_and_everyone_on_demand(
+def test_the_leaderboard_and_a_season_rank_the_top_100_and_everyone_on_demand(
     api: Api, client: FlaskClient
 ) -> None:
     for n in range(34):
@@ -64,6 +64,17 @@ def test_the_leaderboard_ranks_the_top_100_and_everyone_on_demand(
     everyone = client.get("/leaderboard?everyone=1").text
     assert everyone.count('<tr><td class="num place">') == 2 * 102
     assert "Show everyone" not in everyone
+
+    # A season's lists are as long, and its settle-up of everyone comes with them.
+    season = {"name": "All", "first_day": "2000-01-01", "last_day": "2100-12-31", "min_hands": 1}
+    season_id = api.client.post("/api/seasons", json=season).json["id"]
+    first = client.get(f"/seasons/{season_id}").text
+    assert first.count('<tr><td class="num place">') == 2 * 100
+    assert "Who pays whom among all 102 players is shown with everyone." in first
+    assert "Who pays whom</h2>" not in first
+    whole = client.get(f"/seasons/{season_id}?everyone=1").text
+    assert whole.count('<tr><td class="num place">') == 2 * 102
+    assert "Who pays whom</h2>" in whole
 
 
 def _lines(days: list[int]) -> list[SessionLine]:

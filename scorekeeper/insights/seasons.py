@@ -21,8 +21,9 @@ from ..sessions.extensions import db
 from ..sessions.models import Season, Session, SessionPlayer
 from ..sessions.records import settle_up_json
 from ..sessions.seasons import PLAIN, season_json
-from . import settle_up, stats
+from . import stats
 from .dates import DateRange
+from .settle_up import of_range
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,11 @@ class Standings:
     by_average: tuple[Standing, ...]
     # Most sessions first.
     attendance: tuple[Standing, ...]
-    settle_up: rules.SettleUp
+
+    def settle_up(self) -> rules.SettleUp:
+        """Who pays whom over the season's sessions."""
+        season = self.season
+        return of_range(season.first_day, season.last_day, house_of(season))
 
     @property
     def staked(self) -> bool:
@@ -164,7 +169,6 @@ def standings(season: Season) -> Standings:
         by_total=tuple(placed(s) for s in totals),
         by_average=tuple(placed(s) for s in (*ranked, *others)),
         attendance=tuple(placed(s) for s in _best_first(players, lambda s: s.sessions)),
-        settle_up=settle_up.of_range(season.first_day, season.last_day, house),
     )
 
 
@@ -188,7 +192,7 @@ def standings_json(read: Standings) -> dict[str, Any]:
     return season_json(read.season) | {
         "standings": [standing_json(standing) for standing in read.by_total],
         "staked": read.staked,
-        "settle_up": settle_up_json(read.settle_up),
+        "settle_up": settle_up_json(read.settle_up()),
     }
 
 

@@ -15,6 +15,8 @@ from ..sessions.models import is_id
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 MIN_PICKS = re.compile(r"\d{1,4}", re.ASCII)
+# The places a ranking of the leaderboard or a season shows, until "Show everyone".
+RANKED_SHOWN = 100
 # The query string's keys of the house rule filters.
 HOUSE_KEYS = (*stats.HOUSE_RULES, stats.NO_HOUSE_RULE)
 

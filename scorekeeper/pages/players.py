@@ -21,15 +21,13 @@ from ..sessions.models import MAX_ID, Player
 from ..sessions.players import merge_undone
 from .blueprint import bp
 from .charts import Series, line_chart
-from .filters import HOUSE_KEYS, read_filters
+from .filters import HOUSE_KEYS, RANKED_SHOWN, read_filters
 from .forms import EngineForm
 from .saving import done, player_write, sent_key
 from .sessions import csv_download
 
 PLAYER_FILTERS = ("from", "to", *HOUSE_KEYS)
 LEADERBOARD_FILTERS = (*PLAYER_FILTERS, "min_picks", "season")
-# The places each ranking of the leaderboard shows, until "Show everyone".
-RANKED_SHOWN = 100
 
 
 class RenameForm(EngineForm):

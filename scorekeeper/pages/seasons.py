@@ -20,6 +20,7 @@ from ..rules import RuleError
 from ..sessions import seasons
 from ..sessions.models import Season
 from .blueprint import bp
+from .filters import RANKED_SHOWN
 from .forms import EngineForm
 from .saving import done, roster_write
 from .sessions import csv_download
@@ -137,19 +138,23 @@ def seasons_page() -> str | tuple[str, int] | BaseResponse:
 @bp.get("/seasons/<id(season):season_id>")
 def season_page(season_id: int) -> str:
     read = standings(seasons.season_or_404(season_id))
-    return render_template("season.html", **_shown(read))
+    shown = None if request.args.get("everyone") == "1" else RANKED_SHOWN
+    settled = shown is None or len(read.by_total) <= shown
+    return render_template("season.html", shown=shown, **_shown(read, settled))
 
 
-def _shown(read: Standings) -> dict[str, Any]:
+def _shown(read: Standings, settled: bool = True) -> dict[str, Any]:
+    """What the season's page shows; the settle-up only when `settled`."""
     season = read.season
+    settle_up = read.settle_up() if settled else None
     return {
         "read": read,
         "season": season,
         "days": days_words(season),
         "rules": house_words(season),
         "season_scope": scope(season),
-        "settle_up": read.settle_up,
-        "played": bool(read.settle_up.balances),
+        "settle_up": settle_up,
+        "played": bool(settle_up and settle_up.balances),
     }
 
 

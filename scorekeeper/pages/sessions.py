@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from flask import (
     url_for,
 )
 from markupsafe import Markup
+from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules
@@ -26,7 +27,7 @@ from ..exchange.csv_out import all_hands_csv, hands_csv, standings_csv
 from ..insights import sessions_list
 from ..insights.dates import day_of, local
 from ..rules import RuleError
-from ..sessions import loading, rows, writes
+from ..sessions import hand_rows, loading, rows, writes
 from ..sessions.extensions import db
 from ..sessions.models import Event, Session, TrashedSession
 from .blueprint import bp
@@ -296,11 +297,18 @@ def export_standings(session_id: int) -> Response:
 
 @bp.get("/sessions/export.csv")
 def export_all_hands() -> Response:
-    sheets = (
-        (session.id, day_of(session.created_at), session.name, sheet)
-        for session, sheet in loading.every_sheet()
-    )
-    body = stream_with_context(all_hands_csv(loading.seated_players(), sheets))
+    """Every hand of every session, with a column for each player."""
+    every = select(Session.id)
+
+    def lines() -> Iterator[str]:
+        with hand_rows.snapshot() as connection:
+            sessions = (
+                (found.session_id, day_of(found.created_at), found.name, found.hands)
+                for found in hand_rows.every_hand(connection, every)
+            )
+            yield from all_hands_csv(hand_rows.players_of(connection, every), sessions)
+
+    body = stream_with_context(lines())
     return csv_download(body, f"sheepshead-all-sessions-{date.today():%Y-%m-%d}")
 
 

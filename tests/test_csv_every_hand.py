@@ -1,20 +1,101 @@
-"""GET /sessions/export.csv, "Download every hand": every number as the engine replays each
-session, read in a fixed number of statements a batch, as the database was when it began."""
+"""GET /sessions/export.csv, "Download every hand": the sessions the list's filters find, a
+column for each of their players, and every number as the engine replays each session, read in
+a fixed number of statements a batch, as the database was when it began."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.http import parse_options_header
 
 from scorekeeper.exchange.csv_out import EXTRAS, HEADER, SESSION_HEADER, csv_lines, hand_row
 from scorekeeper.insights.dates import day_of
 from scorekeeper.sessions import loading
 
 from .helpers.api import SEATS, Api, pick, session_with
-from .helpers.database import statements_for
+from .helpers.database import dated, statements_for
 from .helpers.tables import house_rules_night, play_the_night
 
 HANDS_HEADER = [*SESSION_HEADER, *HEADER, *EXTRAS]
+
+
+def rows(client: FlaskClient, query: str = "") -> list[list[str]]:
+    response = client.get(f"/sessions/export.csv{query}")
+    assert response.status_code == 200, response.text
+    return list(csv.reader(io.StringIO(response.text)))
+
+
+def sessions_in(table: list[list[str]]) -> list[int]:
+    """The sessions a file's rows are of, in order, each once."""
+    return list(dict.fromkeys(int(row[0]) for row in table[1:]))
+
+
+def three_seasons(app: Flask, api: Api) -> dict[str, int]:
+    """Spring (Fay sits in), Summer (bump) and Autumn, a hand each; and a session without
+    hands in Winter, where Hal is seated."""
+    played = {
+        "Spring": ([*SEATS[:4], "Fay"], {}, "2026-03-14"),
+        "Summer": (SEATS, {"bump": True}, "2026-07-04"),
+        "Autumn": ([*SEATS[1:], "Gus"], {}, "2026-10-31"),
+    }
+    ids = {}
+    for name, (players, chosen, day) in played.items():
+        ids[name] = session_with(
+            api, [pick(players[1], players[2], 75)], name=name, players=players, rules=chosen
+        )
+        dated(app, ids[name], day)
+    ids["Winter"] = api.new_session(name="Winter", players=[*SEATS[:4], "Hal"])["id"]
+    dated(app, ids["Winter"], "2026-12-24")
+    return ids
+
+
+def test_filters_choose_the_sessions_as_the_list_does(
+    app: Flask, api: Api, client: FlaskClient
+) -> None:
+    ids = three_seasons(app, api)
+    spring, summer, autumn = ids["Spring"], ids["Summer"], ids["Autumn"]
+    assert sessions_in(rows(client)) == [spring, summer, autumn]
+    for query, found in (
+        ("?from=2026-07-01&to=2026-12-31", [summer, autumn]),
+        ("?to=2026-07-04", [spring, summer]),
+        ("?from=2026-07-05", [autumn]),
+        ("?player=fay", [spring]),
+        ("?player=Ann", [spring, summer]),
+        ("?bump=y", [summer]),
+        ("?plain=y&from=2026-04-01", [autumn]),
+        ("?player=Zed", []),
+    ):
+        assert sessions_in(rows(client, query)) == found, query
+
+
+def test_only_the_players_of_those_sessions_have_columns(
+    app: Flask, api: Api, client: FlaskClient
+) -> None:
+    """By name, as every player's column was: a player of another session has none; one
+    seated in a session without hands has one."""
+    three_seasons(app, api)
+    assert rows(client)[0] == [
+        *HANDS_HEADER,
+        "Ann",
+        "Bob",
+        "Cat",
+        "Dan",
+        "Eve",
+        "Fay",
+        "Gus",
+        "Hal",
+    ]
+    spring = rows(client, "?to=2026-03-31")
+    assert spring[0] == [*HANDS_HEADER, "Ann", "Bob", "Cat", "Dan", "Fay"]
+    # The seats are numbers of these columns; Bob and Cat won with 75.
+    assert spring[1][18:] == ["1 2 3 4 5", "-1", "2", "1", "-1", "-1"]
+    autumn = rows(client, "?from=2026-10-01&to=2026-11-30")
+    assert autumn[0] == [*HANDS_HEADER, "Bob", "Cat", "Dan", "Eve", "Gus"]
+    assert autumn[1][18:] == ["1 2 3 4 5", "-1", "2", "1", "-1", "-1"]
+    assert rows(client, "?player=Zed") == [HANDS_HEADER]
 
 
 def test_every_number_is_the_engines_replay(app: Flask, api: Api, client: FlaskClient) -> None:
@@ -81,3 +162,36 @@ def test_a_file_is_of_one_moment(app: Flask, api: Api, client: FlaskClient) -> N
     response.close()
     assert b"".join(c if isinstance(c, bytes) else c.encode() for c in sent).decode() == whole
     assert "Zed" in client.get("/sessions/export.csv").text
+
+
+def test_bad_filters_are_refused(client: FlaskClient) -> None:
+    for query, sentence in (
+        ("?from=yesterday", "A date is written like 2026-11-21."),
+        ("?from=2026-05-01&to=2026-04-01", "The first date comes after the last one."),
+        ("?plain=y&bump=y", "can&#39;t go with Bump: untick one."),
+    ):
+        response = client.get(f"/sessions/export.csv{query}")
+        assert response.status_code == 400, query
+        assert sentence in response.text, query
+
+
+def test_file_names_say_which_sessions(api: Api, client: FlaskClient) -> None:
+    def name(query: str) -> str:
+        response = client.get(f"/sessions/export.csv{query}")
+        return str(parse_options_header(response.headers["Content-Disposition"])[1]["filename"])
+
+    assert name("").startswith("sheepshead-all-sessions-")
+    assert name("?from=2026-01-01&to=2026-12-31").startswith(
+        "sheepshead-sessions-from-2026-01-01-to-2026-12-31-"
+    )
+    assert name("?player=Ann").startswith("sheepshead-sessions-")
+
+
+def test_the_sessions_list_downloads_what_it_shows(
+    app: Flask, api: Api, client: FlaskClient
+) -> None:
+    three_seasons(app, api)
+    html = client.get("/sessions?from=2026-07-01&player=Ann&bump=y").text
+    assert 'href="/sessions/export.csv?from=2026-07-01&amp;player=Ann&amp;bump=y"' in html
+    html = client.get("/sessions").text
+    assert 'href="/sessions/export.csv"' in html

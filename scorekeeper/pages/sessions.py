@@ -8,6 +8,7 @@ from pathlib import Path
 
 from flask import (
     Response,
+    abort,
     current_app,
     flash,
     redirect,
@@ -18,7 +19,6 @@ from flask import (
     url_for,
 )
 from markupsafe import Markup
-from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules
@@ -32,7 +32,7 @@ from ..sessions.extensions import db
 from ..sessions.models import Event, Session, TrashedSession
 from .blueprint import bp
 from .charts import line_chart, running_totals
-from .filters import HOUSE_KEYS, read_filters
+from .filters import HOUSE_KEYS, Filters, read_filters
 from .forms import SessionDetailsForm, SessionForm
 from .saving import done, roster_write, saved_hand, session_write
 from .words import rules_words, short_names, sitting_out_words, tiebreaks, undo_words
@@ -62,13 +62,21 @@ def favicon() -> Response:
     )
 
 
+# The filters of the sessions list, which its download of every hand keeps.
+LIST_FILTERS = ("from", "to", "player", *HOUSE_KEYS)
+
+
+def session_filter(filters: Filters) -> sessions_list.SessionFilter:
+    return sessions_list.SessionFilter(filters.typed["player"], filters.dates, filters.house)
+
+
 @bp.get("/sessions")
 def sessions_list_page() -> tuple[str, int]:
-    filters = read_filters(request.args, ("from", "to", "player", *HOUSE_KEYS))
+    filters = read_filters(request.args, LIST_FILTERS)
     page = {"filters": filters, "players": loading.seated_players()}
     if filters.errors:
         return render_template("history.html", found=None, **page), 400
-    wanted = sessions_list.SessionFilter(filters.typed["player"], filters.dates, filters.house)
+    wanted = session_filter(filters)
     found = sessions_list.find_sessions(wanted, request.args.get("page", 1, type=int))
     return render_template("history.html", found=found, **page), 200
 
@@ -297,19 +305,24 @@ def export_standings(session_id: int) -> Response:
 
 @bp.get("/sessions/export.csv")
 def export_all_hands() -> Response:
-    """Every hand of every session, with a column for each player."""
-    every = select(Session.id)
+    """Every hand of the sessions the list's filters find (all of them, without filters), with
+    a column for each of their players."""
+    filters = read_filters(request.args, LIST_FILTERS)
+    if filters.errors:
+        abort(400, " ".join(filters.errors))
+    chosen = sessions_list.session_ids(session_filter(filters))
 
     def lines() -> Iterator[str]:
         with hand_rows.snapshot() as connection:
             sessions = (
                 (found.session_id, day_of(found.created_at), found.name, found.hands)
-                for found in hand_rows.every_hand(connection, every)
+                for found in hand_rows.every_hand(connection, chosen)
             )
-            yield from all_hands_csv(hand_rows.players_of(connection, every), sessions)
+            yield from all_hands_csv(hand_rows.players_of(connection, chosen), sessions)
 
-    body = stream_with_context(lines())
-    return csv_download(body, f"sheepshead-all-sessions-{date.today():%Y-%m-%d}")
+    scope = "".join(f"-{key}-{day}" for key, day in filters.given_dates.items())
+    name = f"sheepshead-{'all-sessions' if not filters.given else 'sessions' + scope}"
+    return csv_download(stream_with_context(lines()), f"{name}-{date.today():%Y-%m-%d}")
 
 
 @bp.get("/sessions/<id(session):session_id>/export.csv")

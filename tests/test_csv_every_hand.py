@@ -1,11 +1,13 @@
 """GET /sessions/export.csv, "Download every hand": the sessions the list's filters find, a
-column for each of their players, and every number as the engine replays each session, read in
-a fixed number of statements a batch, as the database was when it began."""
+column for each of their players or, in the long form, a row for each player of a hand, and
+every number as the engine replays each session, read in a fixed number of statements a batch,
+as the database was when it began."""
 
 from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -17,9 +19,14 @@ from scorekeeper.sessions import loading
 
 from .helpers.api import SEATS, Api, pick, session_with
 from .helpers.database import dated, statements_for
-from .helpers.tables import house_rules_night, play_the_night
+from .helpers.tables import PLAYED, TOTALS, house_rules_night, play_the_night
 
 HANDS_HEADER = [*SESSION_HEADER, *HEADER, *EXTRAS]
+LONG_HEADER = [
+    "session", "date", "session_name", "hand", "dealer", "kind", "picker", "partner",
+    "called_card", "forced", "picking_points", "cracked_by", "recracked", "blitzes",
+    "multiplier", "winner", "result", "penalized", "player", "seat", "played", "score",
+]  # fmt: skip
 
 
 def rows(client: FlaskClient, query: str = "") -> list[list[str]]:
@@ -69,6 +76,7 @@ def test_filters_choose_the_sessions_as_the_list_does(
         ("?player=Zed", []),
     ):
         assert sessions_in(rows(client, query)) == found, query
+        assert sessions_in(rows(client, f"{query}&form=long")) == found, query
 
 
 def test_only_the_players_of_those_sessions_have_columns(
@@ -96,6 +104,67 @@ def test_only_the_players_of_those_sessions_have_columns(
     assert autumn[0] == [*HANDS_HEADER, "Bob", "Cat", "Dan", "Eve", "Gus"]
     assert autumn[1][18:] == ["1 2 3 4 5", "-1", "2", "1", "-1", "-1"]
     assert rows(client, "?player=Zed") == [HANDS_HEADER]
+
+
+def test_the_long_form_has_a_row_for_each_player_of_a_hand(
+    app: Flask, api: Api, client: FlaskClient
+) -> None:
+    night = play_the_night(api)
+    dated(app, night, "2026-02-01")
+    table = rows(client, "?form=long")
+    assert table[0] == LONG_HEADER
+    # Hand 3: seven seated, Cat dealt; Bob and Cat sat out, Gus went alone with 95.
+    third = [row for row in table[1:] if row[3] == "3"]
+    assert [row[:3] for row in third] == [[str(night), "2026-02-01", ""]] * 7
+    assert {tuple(row[3:18]) for row in third} == {
+        ("3", "Cat", "pick", "Gus", "", "", "", "95", "", "", "", "1", "", "won_schneider", "")
+    }
+    assert [row[18:] for row in third] == [
+        ["Ann", "1", "yes", "-2"],
+        ["Bob", "2", "", "0"],
+        ["Cat", "3", "", "0"],
+        ["Gus", "4", "yes", "8"],
+        ["Dan", "5", "yes", "-2"],
+        ["Eve", "6", "yes", "-2"],
+        ["Fay", "7", "yes", "-2"],
+    ]
+    # Six seated for hands 1, 2, 5 and 6, seven for 3 and 4.
+    assert Counter(row[3] for row in table[1:]) == {"1": 6, "2": 6, "3": 7, "4": 7, "5": 6, "6": 6}
+    totals: Counter[str] = Counter()
+    for row in table[1:]:
+        totals[row[18]] += int(row[21])
+    assert dict(totals) == TOTALS == api.session(night)["totals"]
+    played = Counter(row[18] for row in table[1:] if row[20] == "yes")
+    assert played == PLAYED
+
+
+def test_the_long_form_is_the_wide_form_a_player_a_row(
+    app: Flask, api: Api, client: FlaskClient
+) -> None:
+    house_rules_night(api)
+    play_the_night(api)
+    formulas = ["=A", "+cmd", "-x", "@y", "Eve"]
+    session_with(api, [pick("+cmd", "-x", 75, cracked_by="@y")], players=formulas, name="=Night")
+    wide, long = rows(client), rows(client, "?form=long")
+    players = wide[0][len(HANDS_HEADER) :]
+    expected = [LONG_HEADER]
+    for row in wide[1:]:
+        seats = [players[int(n) - 1] for n in row[18].split()]
+        cells = dict(zip(players, row[len(HANDS_HEADER) :], strict=True))
+        for seat, player in enumerate(seats, start=1):
+            played = cells[player] != "out"
+            expected.append(
+                [
+                    *row[:18],
+                    player,
+                    str(seat),
+                    "yes" if played else "",
+                    cells[player] if played else "0",
+                ]
+            )
+    assert long == expected
+    night = [row[18] for row in long if row[2] == "'=Night"]
+    assert night == ["'=A", "'+cmd", "'-x", "'@y", "Eve"]
 
 
 def test_every_number_is_the_engines_replay(app: Flask, api: Api, client: FlaskClient) -> None:
@@ -129,12 +198,60 @@ def test_every_number_is_the_engines_replay(app: Flask, api: Api, client: FlaskC
     with app.app_context():
         players = loading.seated_players()
         replayed = [(*HANDS_HEADER, *players)]
+        long = [LONG_HEADER]
         for session, sheet in loading.every_sheet():
             lead = (session.id, day_of(session.created_at), session.name)
             for number, result in enumerate(sheet.results, start=1):
                 cells = hand_row(number, result, players)
                 replayed.append((*lead, *cells))
+                long += [
+                    [*lead, *cells[:15], player, seat, "yes" if player in result.players else "",
+                     result.scores[player]]
+                    for seat, player in enumerate(result.hand.seats, start=1)
+                ]  # fmt: skip
     assert client.get("/sessions/export.csv").text == "".join(csv_lines(replayed))
+    assert client.get("/sessions/export.csv?form=long").text == "".join(csv_lines(long))
+
+
+def test_bad_filters_and_forms_are_refused(client: FlaskClient) -> None:
+    for query, sentence in (
+        ("?from=yesterday", "A date is written like 2026-11-21."),
+        ("?from=2026-05-01&to=2026-04-01", "The first date comes after the last one."),
+        ("?plain=y&bump=y", "can&#39;t go with Bump: untick one."),
+        ("?form=tall", "The form is wide or long, not “tall”."),
+    ):
+        response = client.get(f"/sessions/export.csv{query}")
+        assert response.status_code == 400, query
+        assert sentence in response.text, query
+
+
+def test_file_names_say_which_sessions_and_form(api: Api, client: FlaskClient) -> None:
+    def name(query: str) -> str:
+        response = client.get(f"/sessions/export.csv{query}")
+        return str(parse_options_header(response.headers["Content-Disposition"])[1]["filename"])
+
+    assert name("").startswith("sheepshead-all-sessions-")
+    assert name("?form=wide").startswith("sheepshead-all-sessions-")
+    assert name("?from=2026-01-01&to=2026-12-31").startswith(
+        "sheepshead-sessions-from-2026-01-01-to-2026-12-31-"
+    )
+    assert name("?player=Ann&form=long").startswith("sheepshead-sessions-")
+    assert name("?form=long").endswith("-long.csv")
+
+
+def test_the_sessions_list_downloads_what_it_shows(
+    app: Flask, api: Api, client: FlaskClient
+) -> None:
+    three_seasons(app, api)
+    html = client.get("/sessions?from=2026-07-01&player=Ann&bump=y").text
+    assert 'href="/sessions/export.csv?from=2026-07-01&amp;player=Ann&amp;bump=y"' in html
+    assert (
+        'href="/sessions/export.csv?form=long&amp;from=2026-07-01&amp;player=Ann&amp;bump=y"'
+        in html
+    )
+    html = client.get("/sessions").text
+    assert 'href="/sessions/export.csv"' in html
+    assert 'href="/sessions/export.csv?form=long"' in html
 
 
 def test_statements_do_not_grow_with_sessions(app: Flask, api: Api) -> None:
@@ -146,6 +263,7 @@ def test_statements_do_not_grow_with_sessions(app: Flask, api: Api) -> None:
     play_the_night(api)
     house_rules_night(api)
     assert statements_for(app, client, "/sessions/export.csv") == before
+    assert statements_for(app, client, "/sessions/export.csv?form=long&from=2026-01-01") <= before
 
 
 def test_a_file_is_of_one_moment(app: Flask, api: Api, client: FlaskClient) -> None:
@@ -162,36 +280,3 @@ def test_a_file_is_of_one_moment(app: Flask, api: Api, client: FlaskClient) -> N
     response.close()
     assert b"".join(c if isinstance(c, bytes) else c.encode() for c in sent).decode() == whole
     assert "Zed" in client.get("/sessions/export.csv").text
-
-
-def test_bad_filters_are_refused(client: FlaskClient) -> None:
-    for query, sentence in (
-        ("?from=yesterday", "A date is written like 2026-11-21."),
-        ("?from=2026-05-01&to=2026-04-01", "The first date comes after the last one."),
-        ("?plain=y&bump=y", "can&#39;t go with Bump: untick one."),
-    ):
-        response = client.get(f"/sessions/export.csv{query}")
-        assert response.status_code == 400, query
-        assert sentence in response.text, query
-
-
-def test_file_names_say_which_sessions(api: Api, client: FlaskClient) -> None:
-    def name(query: str) -> str:
-        response = client.get(f"/sessions/export.csv{query}")
-        return str(parse_options_header(response.headers["Content-Disposition"])[1]["filename"])
-
-    assert name("").startswith("sheepshead-all-sessions-")
-    assert name("?from=2026-01-01&to=2026-12-31").startswith(
-        "sheepshead-sessions-from-2026-01-01-to-2026-12-31-"
-    )
-    assert name("?player=Ann").startswith("sheepshead-sessions-")
-
-
-def test_the_sessions_list_downloads_what_it_shows(
-    app: Flask, api: Api, client: FlaskClient
-) -> None:
-    three_seasons(app, api)
-    html = client.get("/sessions?from=2026-07-01&player=Ann&bump=y").text
-    assert 'href="/sessions/export.csv?from=2026-07-01&amp;player=Ann&amp;bump=y"' in html
-    html = client.get("/sessions").text
-    assert 'href="/sessions/export.csv"' in html

@@ -29,6 +29,10 @@ RESULT, PENALIZED, SEATS = "result", "penalized", "seats"
 EXTRAS = (RESULT, PENALIZED, SEATS)
 STANDINGS_HEADER = ("place", "player", "total", "hands_won", "left")
 SESSION_HEADER = ("session", "date", "session_name")
+# The long form of every hand: a row for each player seated for a hand.
+LONG_HEADER = (
+    *SESSION_HEADER, *HEADER, RESULT, PENALIZED, "player", "seat", "played", "score",
+)  # fmt: skip
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # A player's cell for a hand they were seated for but sat out.
 SAT_OUT = "out"
@@ -141,6 +145,27 @@ def all_hands_csv(players: Sequence[str], sessions: Iterable[DaySessions]) -> It
                     " ".join([numbers[seat.player] for seat in stored.seats]),
                     *cells,
                 ]
+            )
+        if hands:
+            yield _taken(out)
+
+
+def long_hands_csv(sessions: Iterable[DaySessions]) -> Iterator[str]:
+    """Every hand of the sessions, a row for each player seated for it (`LONG_HEADER`): the
+    session's id, date and name, the hands columns but `seats`, then the player, their seat
+    (1-based, in the hand's seat order), whether they played it and their score (0 when they
+    sat out). A session's rows at a time."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([defuse(cell) for cell in LONG_HEADER])
+    yield _taken(out)
+    for session_id, day, name, hands in sessions:
+        lead = (session_id, defuse(day), defuse(name))
+        for stored in hands:
+            cells = (*lead, *_defused(stored))
+            writer.writerows(
+                (*cells, defuse(seat.player), number, _yes(seat.played), seat.score)
+                for number, seat in enumerate(stored.seats, start=1)
             )
         if hands:
             yield _taken(out)

@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules
 from ..exchange import trash
-from ..exchange.csv_out import all_hands_csv, hands_csv, standings_csv
+from ..exchange.csv_out import all_hands_csv, hands_csv, long_hands_csv, standings_csv
 from ..insights import sessions_list
 from ..insights.dates import day_of, local
 from ..rules import RuleError
@@ -64,6 +64,8 @@ def favicon() -> Response:
 
 # The filters of the sessions list, which its download of every hand keeps.
 LIST_FILTERS = ("from", "to", "player", *HOUSE_KEYS)
+# The forms of that download: a column for each player, or a row for each player of a hand.
+WIDE, LONG = "wide", "long"
 
 
 def session_filter(filters: Filters) -> sessions_list.SessionFilter:
@@ -305,11 +307,15 @@ def export_standings(session_id: int) -> Response:
 
 @bp.get("/sessions/export.csv")
 def export_all_hands() -> Response:
-    """Every hand of the sessions the list's filters find (all of them, without filters), with
-    a column for each of their players."""
+    """Every hand of the sessions the list's filters find (all of them, without filters): a
+    column for each of their players, or with `form=long` a row for each player of a hand."""
     filters = read_filters(request.args, LIST_FILTERS)
-    if filters.errors:
-        abort(400, " ".join(filters.errors))
+    form = request.args.get("form", "").strip() or WIDE
+    errors = list(filters.errors)
+    if form not in (WIDE, LONG):
+        errors.append(f"The form is {WIDE} or {LONG}, not “{form}”.")
+    if errors:
+        abort(400, " ".join(errors))
     chosen = sessions_list.session_ids(session_filter(filters))
 
     def lines() -> Iterator[str]:
@@ -318,11 +324,15 @@ def export_all_hands() -> Response:
                 (found.session_id, day_of(found.created_at), found.name, found.hands)
                 for found in hand_rows.every_hand(connection, chosen)
             )
-            yield from all_hands_csv(hand_rows.players_of(connection, chosen), sessions)
+            if form == LONG:
+                yield from long_hands_csv(sessions)
+            else:
+                yield from all_hands_csv(hand_rows.players_of(connection, chosen), sessions)
 
     scope = "".join(f"-{key}-{day}" for key, day in filters.given_dates.items())
     name = f"sheepshead-{'all-sessions' if not filters.given else 'sessions' + scope}"
-    return csv_download(stream_with_context(lines()), f"{name}-{date.today():%Y-%m-%d}")
+    suffix = "-long" if form == LONG else ""
+    return csv_download(stream_with_context(lines()), f"{name}-{date.today():%Y-%m-%d}{suffix}")
 
 
 @bp.get("/sessions/<id(session):session_id>/export.csv")

@@ -5,26 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import re
-from datetime import UTC, datetime
 
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import Session
-
 from .helpers.api import SEATS, Api, pick
-from .helpers.database import statements_for
+from .helpers.database import dated, statements_for
 from .helpers.pages import Page
 from .helpers.tables import play_the_night
-
-
-def dated(app: Flask, session_id: int, day: str) -> None:
-    with app.app_context():
-        session = db.session.get(Session, session_id)
-        assert session is not None
-        session.created_at = datetime.fromisoformat(day).replace(hour=20, tzinfo=UTC)
-        db.session.commit()
 
 
 def listed(client: FlaskClient, query: str = "") -> list[str]:

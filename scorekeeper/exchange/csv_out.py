@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 
 from .. import rules
+from ..sessions.hand_rows import StoredHand
 
 HEADER = (
     "hand", "dealer", "kind", "picker", "partner", "called_card", "forced", "picking_points",
@@ -28,12 +29,17 @@ RESULT, PENALIZED, SEATS = "result", "penalized", "seats"
 EXTRAS = (RESULT, PENALIZED, SEATS)
 STANDINGS_HEADER = ("place", "player", "total", "hands_won", "left")
 SESSION_HEADER = ("session", "date", "session_name")
+# The long form of every hand: a row for each player seated for a hand.
+LONG_HEADER = (
+    *SESSION_HEADER, *HEADER, RESULT, PENALIZED, "player", "seat", "played", "score",
+)  # fmt: skip
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # A player's cell for a hand they were seated for but sat out.
 SAT_OUT = "out"
 
 Cell = str | int | Decimal | None
-SessionSheet = tuple[int, str, str, rules.Sheet]
+# A session's id, the day it started, its name and its hands.
+DaySessions = tuple[int, str, str, Sequence[StoredHand]]
 
 
 def defuse(cell: Cell) -> Cell:
@@ -53,11 +59,8 @@ def columns_of(sheet: rules.Sheet) -> tuple[str, ...]:
     return rules.named_players(((s, s) for s in seats), sheet.table.seats)
 
 
-def hand_row(number: int, result: rules.HandResult, columns: Sequence[str]) -> list[Cell]:
-    """A hand's cells, its seats and scores by the player `columns`, which name every player
-    seated for it."""
-    hand = result.hand
-    column = {player: index for index, player in enumerate(columns, start=1)}
+def hand_cells(number: int, hand: rules.Hand, multiplier: int) -> list[Cell]:
+    """A hand's cells from `hand` to `penalized`."""
     return [
         number,
         hand.dealer,
@@ -70,10 +73,20 @@ def hand_row(number: int, result: rules.HandResult, columns: Sequence[str]) -> l
         hand.cracked_by,
         _yes(hand.recracked),
         " ".join(blitz.value for blitz in hand.blitzes),
-        result.multiplier,
+        multiplier,
         hand.winner,
         None if hand.result is None else hand.result.value,
         hand.penalized,
+    ]
+
+
+def hand_row(number: int, result: rules.HandResult, columns: Sequence[str]) -> list[Cell]:
+    """A hand's cells, its seats and scores by the player `columns`, which name every player
+    seated for it."""
+    hand = result.hand
+    column = {player: index for index, player in enumerate(columns, start=1)}
+    return [
+        *hand_cells(number, hand, result.multiplier),
         " ".join(str(column[player]) for player in hand.seats),
         *(_player_cell(result, player) for player in columns),
     ]
@@ -108,18 +121,70 @@ def standings_csv(sheet: rules.Sheet) -> str:
     return "".join(csv_lines([STANDINGS_HEADER, *rows]))
 
 
-def all_hands_csv(players: Sequence[str], sessions: Iterable[SessionSheet]) -> Iterator[str]:
-    """Every hand of every session: the session's id, date and name, then the hands columns,
-    then a column for each player seated for any hand (empty where they did not play it; the
-    `seats` numbers are of these columns)."""
+def all_hands_csv(players: Sequence[str], sessions: Iterable[DaySessions]) -> Iterator[str]:
+    """Every hand of the sessions: the session's id, date and name, then the hands columns,
+    then a column for each of `players`, everyone seated in the sessions (empty where they did
+    not play it; the `seats` numbers are of these columns). A session's rows at a time."""
+    column = {player: index for index, player in enumerate(players)}
+    numbers = {player: str(index + 1) for player, index in column.items()}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([defuse(cell) for cell in (*SESSION_HEADER, *HEADER, *EXTRAS, *players)])
+    yield _taken(out)
+    for session_id, day, name, hands in sessions:
+        lead = (session_id, defuse(day), defuse(name))
+        for stored in hands:
+            # Scores are numbers and `out` is safe: only the hand's own cells need defusing.
+            cells: list[Cell] = [None] * len(players)
+            for seat in stored.seats:
+                cells[column[seat.player]] = seat.score if seat.played else SAT_OUT
+            writer.writerow(
+                [
+                    *lead,
+                    *_defused(stored),
+                    " ".join([numbers[seat.player] for seat in stored.seats]),
+                    *cells,
+                ]
+            )
+        if hands:
+            yield _taken(out)
 
-    def rows() -> Iterator[Sequence[Cell]]:
-        yield (*SESSION_HEADER, *HEADER, *EXTRAS, *players)
-        for session_id, day, name, sheet in sessions:
-            for number, result in enumerate(sheet.results, start=1):
-                yield (session_id, day, name, *hand_row(number, result, players))
 
-    return csv_lines(rows())
+def long_hands_csv(sessions: Iterable[DaySessions]) -> Iterator[str]:
+    """Every hand of the sessions, a row for each player seated for it (`LONG_HEADER`): the
+    session's id, date and name, the hands columns but `seats`, then the player, their seat
+    (1-based, in the hand's seat order), whether they played it and their score (0 when they
+    sat out). A session's rows at a time."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([defuse(cell) for cell in LONG_HEADER])
+    yield _taken(out)
+    for session_id, day, name, hands in sessions:
+        lead = (session_id, defuse(day), defuse(name))
+        for stored in hands:
+            cells = (*lead, *_defused(stored))
+            writer.writerows(
+                (*cells, defuse(seat.player), number, _yes(seat.played), seat.score)
+                for number, seat in enumerate(stored.seats, start=1)
+            )
+        if hands:
+            yield _taken(out)
+
+
+def _defused(stored: StoredHand) -> list[Cell]:
+    """The hand's cells, defused (as `defuse`, inline: a long file has millions of them)."""
+    return [
+        "'" + cell if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+        for cell in hand_cells(stored.number, stored.hand, stored.multiplier)
+    ]
+
+
+def _taken(out: io.StringIO) -> str:
+    """What was written to `out` since it was last taken."""
+    text = out.getvalue()
+    out.seek(0)
+    out.truncate()
+    return text
 
 
 def event_standings_csv(standings: Sequence[rules.EventStanding], rounds: int, money: bool) -> str:

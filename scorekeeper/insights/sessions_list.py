@@ -103,6 +103,11 @@ def sessions_after(
     return sessions[:limit], len(sessions) > limit
 
 
+def session_ids(wanted: SessionFilter) -> Select[int]:
+    """The ids of the sessions the filter finds, as a select to read them by."""
+    return _filtered(select(Session.id), wanted)
+
+
 def find_sessions(wanted: SessionFilter, number: int = 1, per_page: int = PER_PAGE) -> HistoryPage:
     """Newest first, one page of them."""
     total: int = db.session.scalar(_filtered(select(func.count(Session.id)), wanted)) or 0

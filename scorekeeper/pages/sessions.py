@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
 
 from flask import (
     Response,
+    abort,
     current_app,
     flash,
     redirect,
@@ -22,16 +23,16 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules
 from ..exchange import trash
-from ..exchange.csv_out import all_hands_csv, hands_csv, standings_csv
+from ..exchange.csv_out import all_hands_csv, hands_csv, long_hands_csv, standings_csv
 from ..insights import sessions_list
 from ..insights.dates import day_of, local
 from ..rules import RuleError
-from ..sessions import loading, rows, writes
+from ..sessions import hand_rows, loading, rows, writes
 from ..sessions.extensions import db
 from ..sessions.models import Event, Session, TrashedSession
 from .blueprint import bp
 from .charts import line_chart, running_totals
-from .filters import HOUSE_KEYS, read_filters
+from .filters import HOUSE_KEYS, Filters, read_filters
 from .forms import SessionDetailsForm, SessionForm
 from .saving import done, roster_write, saved_hand, session_write
 from .words import rules_words, short_names, sitting_out_words, tiebreaks, undo_words
@@ -61,13 +62,23 @@ def favicon() -> Response:
     )
 
 
+# The filters of the sessions list, which its download of every hand keeps.
+LIST_FILTERS = ("from", "to", "player", *HOUSE_KEYS)
+# The forms of that download: a column for each player, or a row for each player of a hand.
+WIDE, LONG = "wide", "long"
+
+
+def session_filter(filters: Filters) -> sessions_list.SessionFilter:
+    return sessions_list.SessionFilter(filters.typed["player"], filters.dates, filters.house)
+
+
 @bp.get("/sessions")
 def sessions_list_page() -> tuple[str, int]:
-    filters = read_filters(request.args, ("from", "to", "player", *HOUSE_KEYS))
+    filters = read_filters(request.args, LIST_FILTERS)
     page = {"filters": filters, "players": loading.seated_players()}
     if filters.errors:
         return render_template("history.html", found=None, **page), 400
-    wanted = sessions_list.SessionFilter(filters.typed["player"], filters.dates, filters.house)
+    wanted = session_filter(filters)
     found = sessions_list.find_sessions(wanted, request.args.get("page", 1, type=int))
     return render_template("history.html", found=found, **page), 200
 
@@ -296,12 +307,32 @@ def export_standings(session_id: int) -> Response:
 
 @bp.get("/sessions/export.csv")
 def export_all_hands() -> Response:
-    sheets = (
-        (session.id, day_of(session.created_at), session.name, sheet)
-        for session, sheet in loading.every_sheet()
-    )
-    body = stream_with_context(all_hands_csv(loading.seated_players(), sheets))
-    return csv_download(body, f"sheepshead-all-sessions-{date.today():%Y-%m-%d}")
+    """Every hand of the sessions the list's filters find (all of them, without filters): a
+    column for each of their players, or with `form=long` a row for each player of a hand."""
+    filters = read_filters(request.args, LIST_FILTERS)
+    form = request.args.get("form", "").strip() or WIDE
+    errors = list(filters.errors)
+    if form not in (WIDE, LONG):
+        errors.append(f"The form is {WIDE} or {LONG}, not “{form}”.")
+    if errors:
+        abort(400, " ".join(errors))
+    chosen = sessions_list.session_ids(session_filter(filters))
+
+    def lines() -> Iterator[str]:
+        with hand_rows.snapshot() as connection:
+            sessions = (
+                (found.session_id, day_of(found.created_at), found.name, found.hands)
+                for found in hand_rows.every_hand(connection, chosen)
+            )
+            if form == LONG:
+                yield from long_hands_csv(sessions)
+            else:
+                yield from all_hands_csv(hand_rows.players_of(connection, chosen), sessions)
+
+    scope = "".join(f"-{key}-{day}" for key, day in filters.given_dates.items())
+    name = f"sheepshead-{'all-sessions' if not filters.given else 'sessions' + scope}"
+    suffix = "-long" if form == LONG else ""
+    return csv_download(stream_with_context(lines()), f"{name}-{date.today():%Y-%m-%d}{suffix}")
 
 
 @bp.get("/sessions/<id(session):session_id>/export.csv")

@@ -173,13 +173,13 @@ def read_session_or_404(session_id: int) -> Read:
     ):
         seated[hand_id].append((name, points, tricks))
         names[player_id] = name
-    hands = [_hand_of_row(row, seated[row.id], names) for row in rows]
+    hands = [hand_of_row(row, seated[row.id], names) for row in rows]
     sheet = rules.score_sheet(table_of(session), hands)
     player_ids = {name: player_id for player_id, name in names.items()}
     return Read(session, sheet, player_ids, settled_of(session))
 
 
-def _hand_of_row(row: Any, seated: list[Any], names: dict[int, str]) -> rules.Hand:
+def hand_of_row(row: Any, seated: list[Any], names: dict[int, str]) -> rules.Hand:
     """A hand from its row (a `Hand`, or a plain row of its columns) and its seats' (name,
     points, tricks), in seat order; `names` by player id."""
 
@@ -328,7 +328,7 @@ def hand_of(row: Hand) -> rules.Hand:
     # By the player's own id: a hand just written has its players set, their ids not yet.
     names = {hand_player.player.id: hand_player.player.name for hand_player in row.players}
     seated = [(p.player.name, p.points, p.tricks) for p in row.players]
-    return _hand_of_row(row, seated, names)
+    return hand_of_row(row, seated, names)
 
 
 def sheet_of(session: Session) -> rules.Sheet:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -15,6 +16,7 @@ from flask.testing import FlaskClient
 from harness.database import counted_statements
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Session
 
 # Every storage and API test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
@@ -59,3 +61,12 @@ def statements_for(app: Flask, client: FlaskClient, path: str) -> int:
     """Statements sent to the database while answering one GET, after a warm-up GET."""
     assert client.get(path).status_code == 200
     return statements(app, lambda: client.get(path).status_code, 200)
+
+
+def dated(app: Flask, session_id: int, day: str) -> None:
+    """The session started at 8 pm UTC on `day` (YYYY-MM-DD)."""
+    with app.app_context():
+        session = db.session.get(Session, session_id)
+        assert session is not None
+        session.created_at = datetime.fromisoformat(day).replace(hour=20, tzinfo=UTC)
+        db.session.commit()

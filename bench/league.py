@@ -696,6 +696,14 @@ def year_of_hands(bench: Bench) -> list[Row]:
     return [replace(row, note=note)]
 
 
+def year_of_hands_long(bench: Bench) -> list[Row]:
+    start, end = bench.year
+    path = f"/sessions/export.csv?from={start}&to={end}&form=long"
+    row, body = timed(bench, "csv-year-long", path, once=True)
+    rows = body.count(b"\n") - 1 if body else 0
+    return [replace(row, note=f"{row.note} ({rows:,} rows)")]
+
+
 def record_hand(bench: Bench) -> list[Row]:
     """50 hands posted to a new session through the API: p50 and p95."""
     session_id = bench.new_session()
@@ -854,6 +862,7 @@ PROBES = [
     Probe("api-sessions-limit", "GET /api/sessions?limit=100", limited),
     Probe("csv-all", "every hand as CSV", every_hand),
     Probe("csv-year", "the last year's hands as CSV", year_of_hands),
+    Probe("csv-year-long", "the last year's hands as CSV, a row a player", year_of_hands_long),
     page(
         "scoresheet-200",
         "the scoresheet of a 200-hand session",

@@ -30,6 +30,8 @@ from harness.database import drop_everything
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 30.0
+# The most sessions a page of `GET /api/sessions` lists.
+SESSIONS_A_PAGE = 1000
 # Every answer this process got from its servers, by status.
 TALLY: Counter[int] = Counter()
 _TALLY_LOCK = threading.Lock()
@@ -217,6 +219,17 @@ class LiveServer:
         answer = self.call("GET", f"/api/sessions/{session_id}")
         assert answer.status == 200, answer.body
         return answer.json()  # type: ignore[no-any-return]
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Every session's summary, newest first: `GET /api/sessions` a page at a time."""
+        listed: list[dict[str, Any]] = []
+        path: str | None = f"/api/sessions?limit={SESSIONS_A_PAGE}"
+        while path:
+            answer = self.call("GET", path)
+            assert answer.status == 200, answer.body
+            listed.extend(answer.json()["sessions"])
+            path = answer.json().get("next")
+        return listed
 
     def call(
         self,

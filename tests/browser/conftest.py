@@ -127,7 +127,7 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         base_url,
         "POST",
         "/api/seasons",
-        {"name": "Pages season", "first_day": "2000-01-01", "last_day": "2099-12-31"},
+        {"name": f"Pages season {sid}", "first_day": "2000-01-01", "last_day": "2099-12-31"},
     )
     api(base_url, "PATCH", f"/api/seasons/{season['id']}", {"min_hands": 5})
     return {

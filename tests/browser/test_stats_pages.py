@@ -96,8 +96,11 @@ def test_leaderboard_and_player_page(
         assert page.url.endswith(f"/players/{ids[name]}")
     points = page.locator("svg.chart polyline").get_attribute("points") or ""
     sessions = page.locator("table.player-sessions tbody tr")
-    # From 0, then a point after each session.
-    assert len(points.split()) == sessions.count() + 1 > 1
+    played = page.locator("table.player-stats tr", has_text="Sessions played").locator("td")
+    # From 0, then a point after each session (up to 60 of them); the last 50 listed.
+    assert 0 < int(played.inner_text()) <= 60
+    assert len(points.split()) == int(played.inner_text()) + 1
+    assert sessions.count() == min(int(played.inner_text()), 50)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         shot(page, f"player-{scheme}", full_page=True)

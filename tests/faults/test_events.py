@@ -35,7 +35,7 @@ def event_of(server: LiveServer, event_id: int) -> dict[str, Any]:
 
 
 def session_count(server: LiveServer) -> int:
-    return len(server.call("GET", "/api/sessions").json()["sessions"])
+    return len(server.sessions())
 
 
 def test_one_draw_sent_at_once_with_one_key_draws_one_round(server: LiveServer) -> None:

@@ -28,7 +28,7 @@ class Table:
 
     def counts(self) -> tuple[int, int]:
         """Sessions, and hands of the session: what a refused request must leave unchanged."""
-        sessions = self.server.call("GET", "/api/sessions").json()["sessions"]
+        sessions = self.server.sessions()
         return len(sessions), len(self.server.session(self.session_id)["hands"])
 
 

@@ -18,7 +18,7 @@ def evil(server: LiveServer) -> dict[str, str]:
 
 
 def session_count(server: LiveServer) -> int:
-    return len(server.call("GET", "/api/sessions").json()["sessions"])
+    return len(server.sessions())
 
 
 def test_a_rebound_name_writes_nothing_through_the_api(server: LiveServer) -> None:

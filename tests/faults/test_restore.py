@@ -52,7 +52,7 @@ def large_backup(server: LiveServer, folder: Path, hands: int = HANDS) -> Path:
 def test_writes_during_a_restore_never_fail(server: LiveServer, tmp_path: Path) -> None:
     backup = large_backup(server, tmp_path)
     session_id = server.new_session()["id"]
-    before = len(server.call("GET", "/api/sessions").json()["sessions"])
+    before = len(server.sessions())
     path = f"/api/sessions/{session_id}/hands"
     bodies = pick_bodies(WRITERS * 500)
     lock = threading.Lock()
@@ -90,7 +90,7 @@ def test_writes_during_a_restore_never_fail(server: LiveServer, tmp_path: Path) 
 
     def watch() -> None:
         while running():
-            count = len(server.call("GET", "/api/sessions").json()["sessions"]) - before
+            count = len(server.sessions()) - before
             if 0 < count < SESSIONS:
                 amid.append(time.perf_counter())
             time.sleep(0.02)
@@ -113,7 +113,7 @@ def test_writes_during_a_restore_never_fail(server: LiveServer, tmp_path: Path) 
     sheet = server.session(session_id)
     assert integrity(sheet, acknowledged=len(saved)) == []
     assert as_sent(sheet["hands"], bodies) == sorted_bodies(saved)
-    sessions = server.call("GET", "/api/sessions").json()["sessions"]
+    sessions = server.sessions()
     assert len(sessions) == before + SESSIONS
     restored = [s for s in sessions if s["name"].startswith("Restored ")]
     assert sorted(s["hand_count"] for s in restored) == [HANDS] * SESSIONS
@@ -131,7 +131,7 @@ def start_restore(server: LiveServer, backup: Path, *options: str) -> subprocess
 
 
 def session_ids(server: LiveServer) -> list[int]:
-    return sorted(s["id"] for s in server.call("GET", "/api/sessions").json()["sessions"])
+    return sorted(s["id"] for s in server.sessions())
 
 
 def wait_for(restore: subprocess.Popen[str], ready: Callable[[], bool]) -> None:

@@ -12,6 +12,7 @@ from typing import IO, Any, ClassVar
 
 from flask import (
     Response,
+    current_app,
     render_template,
     request,
     stream_template,
@@ -29,6 +30,7 @@ from ..exchange.csv_in import CsvRefused, import_session, new_names
 from ..rules import RuleError
 from ..sessions import loading
 from ..sessions.writes import Replay, check_key
+from ..web.security import shown_size
 from .blueprint import bp
 from .forms import NewPlayersForm, RulesForm, typed_rounds
 from .saving import done, roster_write, sent_key
@@ -59,7 +61,12 @@ def settings() -> str:
 
 def _settings_page(form: RestoreForm) -> str:
     """The settings page; it says when a restore is under way or was cut short."""
-    return render_template("settings.html", form=form, unfinished=journal.unfinished())
+    return render_template(
+        "settings.html",
+        form=form,
+        unfinished=journal.unfinished(),
+        upload_limit=shown_size(current_app.config["UPLOAD_LIMIT"]),
+    )
 
 
 @bp.get("/settings/backup.json")

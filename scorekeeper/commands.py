@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
 from . import rules
 from .exchange import journal
-from .exchange.backup import CONFLICT, Restore, Written, backup_text, read_backup
+from .exchange.backup import CONFLICT, Restore, Written, backup_text, open_backup
 from .exchange.csv_in import CsvRefused, import_session
 from .rules import RuleError
 from .sessions import checks
@@ -56,7 +56,7 @@ def import_backup_command(file: IO[bytes], merge: bool) -> None:
     """Restore a backup FILE written by export-backup ("-" for stdin) into an empty database,
     its tables made by `flask db upgrade`. Nothing is changed when the file is refused."""
     try:
-        restore = Restore(read_backup(file.read()), merge=merge)
+        restore = Restore(open_backup(file), merge=merge)
         if restore.undone:
             click.echo(restore.undone)
         with _progress("Checking sessions", restore.total) as checked:

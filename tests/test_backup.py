@@ -672,6 +672,16 @@ def test_settings_page_offers_download_restore_and_csv_import(client: FlaskClien
     assert 'href="/sessions/import"' in page.text
 
 
+def test_settings_page_states_the_upload_limit_and_the_command_for_larger_backups(
+    app: Flask, client: FlaskClient
+) -> None:
+    said = "Backups and CSV files up to {} can be uploaded here; a larger backup restores with "
+    assert said.format("64 MB") in client.get("/settings").text
+    assert "<code>flask --app scorekeeper import-backup</code>" in client.get("/settings").text
+    app.config["UPLOAD_LIMIT"] = 500_000
+    assert said.format("500,000 bytes") in client.get("/settings").text
+
+
 def test_download_backup_is_a_dated_json_attachment(
     app: Flask, client: FlaskClient, api: Api
 ) -> None:

@@ -8,13 +8,17 @@ the file.
 
 from __future__ import annotations
 
+import io
 import json
+import shutil
+import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from itertools import islice
+from typing import IO, Any
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
@@ -47,14 +51,10 @@ from ..sessions.records import (
 )
 from . import journal
 from . import rule_sets as rule_sets_module
+from .backup_file import DENSITY_CHECKED_FROM as DENSITY_CHECKED_FROM
+from .backup_file import VALUE_MARKS, BackupFile, Streamed, check_density, not_json
 from .journal import plural
-from .json_in import (
-    LONE_SURROGATE,
-    event_request,
-    hand_request,
-    season_request,
-    session_request,
-)
+from .json_in import event_request, hand_request, season_request, session_request
 
 FORMAT = "sheepshead-scorekeeper-backup"
 VERSION = 1
@@ -63,12 +63,6 @@ CONFLICT = (
     "restored. Try again."
 )
 
-
-# What a backup's text holds at least, a value to the next: one much denser is refused unread.
-# Counted by the marks that open or follow a value, above a size where it could matter.
-MIN_BYTES_A_VALUE = 5
-VALUE_MARKS = (",", ":", "[", "{")
-DENSITY_CHECKED_FROM = 256 * 1024
 
 # How long a restore leaves the write lock free between batches: a writer of another process
 # (a phone's hand, while `flask import-backup` runs) finds it free only when it looks, every
@@ -80,8 +74,6 @@ SESSIONS_A_BATCH = 100
 # The largest id or version a backup may give: far below 2**31 - 1 (PostgreSQL's integer, and
 # the largest id the routes take), so the ids and versions that come after never run out.
 MAX_KEPT = 1_000_000_000
-# The longest number a backup holds is an id or a version; a longer one is damage.
-MAX_DIGITS = 20
 # The times a backup may give, far enough inside what a datetime holds that every time zone
 # can show them.
 EARLIEST = datetime(2, 1, 1, tzinfo=UTC)
@@ -225,95 +217,25 @@ def event_backup_json(event: Event) -> dict[str, Any]:
 
 
 def read_backup(raw: bytes | str) -> Any:
-    """The JSON of a backup file, or a refusal saying why it can't be read."""
-    _check_density(raw)
-    try:
-        data = json.loads(raw, parse_int=_backup_int)
-    except json.JSONDecodeError as error:
-        raise RuleError(
-            f"This file is damaged or not a backup: it is not valid JSON "
-            f"(line {error.lineno}, column {error.colno}: {error.msg})."
-        ) from None
-    except (UnicodeDecodeError, RecursionError):
-        raise RuleError("This file is damaged or not a backup: it is not JSON text.") from None
-    where = _lone_surrogate(data)
-    if where is not None:
-        raise RuleError(
-            f"{where}: its text holds a lone surrogate (such as \\ud800), which is not a character."
-        )
-    return data
+    """The JSON of a backup held in memory, or a refusal saying why it can't be read."""
+    if isinstance(raw, bytes):
+        return BackupFile(io.BytesIO(raw)).whole()
+    check_density(len(raw), sum(raw.count(mark) for mark in VALUE_MARKS))
+    if raw.startswith("\ufeff"):
+        raise not_json("Unexpected UTF-8 BOM (decode using utf-8-sig)", 1, 1)
+    return BackupFile(io.BytesIO(raw.encode("utf-8", "surrogatepass")), "utf-8").whole()
 
 
-def _check_density(raw: bytes | str) -> None:
-    """Refuse, before reading it, a file much denser in values than a backup: read, each value
-    takes memory, so 60 MB of empty lists would take 1.5 GB, 25 times their size, where a
-    backup (a value every 7 to 8 bytes) takes 5 to 6 times its own."""
-    if len(raw) < DENSITY_CHECKED_FROM:
-        return
-    if isinstance(raw, str):
-        values = sum(raw.count(mark) for mark in VALUE_MARKS)
-    else:
-        values = sum(raw.count(mark.encode()) for mark in VALUE_MARKS)
-    if values * MIN_BYTES_A_VALUE > len(raw):
-        raise RuleError(
-            "This file is damaged or not a backup: it holds a value every "
-            f"{len(raw) / values:.1f} bytes, where a backup holds one every 7 or more."
-        )
-
-
-def _backup_int(literal: str) -> int:
-    # Checked before int(), which raises on thousands of digits.
-    digits = len(literal.lstrip("-"))
-    if digits > MAX_DIGITS:
-        raise RuleError(
-            f"This file is damaged or not a backup: it holds a number of {digits} digits."
-        )
-    return int(literal)
-
-
-PARTS = {
-    "players": "Player",
-    "sessions": "Session",
-    "rule_sets": "Rule set",
-    "trash": "Trashed session",
-    "seasons": "Season",
-}
-
-
-def _lone_surrogate(data: Any) -> str | None:
-    """Where in the backup a text (a key too) holds a lone surrogate, which JSON's escapes can
-    write and no database stores: "Session 3 of the backup"; None when none does."""
-    return next((where for where, part in _parts(data) if _holds_lone_surrogate(part)), None)
-
-
-def _parts(data: Any) -> Iterator[tuple[str, Any]]:
-    """The backup in parts, each with where it is: each player, session and rule set, and the
-    rest."""
-    if not isinstance(data, dict):
-        yield "This backup", data
-        return
-    for key, value in data.items():
-        label = PARTS.get(key)
-        if label is not None and isinstance(value, list):
-            for position, item in enumerate(value, start=1):
-                yield f"{label} {position} of the backup", item
-        else:
-            yield "This backup", [key, value]
-
-
-def _holds_lone_surrogate(value: Any) -> bool:
-    pending = [value]
-    while pending:
-        value = pending.pop()
-        if isinstance(value, str):
-            if LONE_SURROGATE.search(value):
-                return True
-        elif isinstance(value, dict):
-            pending.extend(value)
-            pending.extend(value.values())
-        elif isinstance(value, list):
-            pending.extend(value)
-    return False
+def open_backup(file: IO[bytes]) -> Any:
+    """The JSON of a backup's file (open for reading, bytes) or a refusal saying why it can't
+    be read; its sessions and trash are left in the file, read again as a restore walks them,
+    so the file must stay open until the restore is done. A file that can't be read twice
+    (standard input) is copied to a temporary file first."""
+    if not file.seekable():
+        copy = tempfile.TemporaryFile()  # noqa: SIM115 (open while the restore reads it)
+        shutil.copyfileobj(file, copy)
+        file = copy
+    return BackupFile(file).data
 
 
 @dataclass(frozen=True)
@@ -385,7 +307,7 @@ class Restore:
         _check_rule_sets(self.rule_sets)
         self.merges = _checked_merges(data.get("merges", []))
         self._trash_given = data.get("trash", [])
-        if not isinstance(self._trash_given, list):
+        if not isinstance(self._trash_given, list | Streamed):
             raise RuleError("This backup is damaged: its trash is not a list.")
         self.trash: list[dict[str, Any]] = []
         self.players = _checked_players(players)
@@ -402,7 +324,11 @@ class Restore:
             raise RuleError(f"{self.undone} {refusal.message}" if self.undone else refusal.message)
         self.merge = merge
         self.keep_ids = not (held_sessions or held_players)
-        self.sessions: list[_Checked] = []
+        # What the check found: how many sessions it went through, the largest id, and the
+        # sessions that are tables of an event, each with its link.
+        self._checked = -1
+        self._largest = 0
+        self._links: list[tuple[int, tuple[int, int, int]]] = []
         self.restored = Restored(sessions=0, hands=0, players=0)
         self._players_added = 0
 
@@ -414,16 +340,23 @@ class Restore:
     def check(self) -> Iterator[int]:
         """Check every session and its hands through the rules engine, yielding how many
         sessions each batch's worth checked, then the trash; a refusal raises `RuleError`.
-        Nothing is written."""
-        self.sessions = []
-        pending = 0
-        for session in _checked_sessions(self._given, self.players, self.keep_ids):
-            self.sessions.append(session)
+        Nothing is written, and nothing is kept of a session but its id and its event: the
+        batches check each again as they write it."""
+        self._checked, self._largest, self._links = -1, 0, []
+        checked = pending = 0
+        trash: list[Any] = []
+        given = _sessions_then_trash(self._given, self._trash_given, trash)
+        for session in _checked_sessions(given, self.players, self.keep_ids):
+            self._largest = max(self._largest, session.session_id)
+            if session.link is not None:
+                self._links.append((session.session_id, session.link))
+            checked += 1
             pending += 1
             if pending == SESSIONS_A_BATCH:
                 yield pending
                 pending = 0
-        self.trash = _checked_trash(self._trash_given)
+        self.trash = _checked_trash(trash)
+        self._checked = checked
         if pending:
             yield pending
 
@@ -438,19 +371,20 @@ class Restore:
         the lock of a running restore (see `journal`): a restore a crash cuts short is undone
         later, and while one runs another is refused. Only a backup that `check` went through
         whole is written."""
-        if len(self.sessions) != self.total:
+        if self._checked != self.total:
             raise RuntimeError("The backup's sessions are not checked yet.")
-        starts = range(0, max(len(self.sessions), 1), SESSIONS_A_BATCH)
+        starts = range(0, max(self.total, 1), SESSIONS_A_BATCH)
+        sessions = _checked_sessions(self._given, self.players, self.keep_ids)
         with journal.running() as undone:
             if undone is not None:
                 # Another restore, started alongside this one, was cut short meanwhile.
                 raise Conflict(f"{undone} Nothing of this backup is restored: start again.")
             for start in starts:
-                batch = self.sessions[start : start + SESSIONS_A_BATCH]
                 first, last = start == 0, start == starts[-1]
                 if not first:
                     time.sleep(PAUSE_BETWEEN_BATCHES)
                 try:
+                    batch = list(islice(sessions, SESSIONS_A_BATCH))
                     with writes.roster_write(key if first or last else None, digest) as write:
                         if first:
                             players = self._add_players()
@@ -493,9 +427,7 @@ class Restore:
 
     def _largest_session(self) -> int:
         """The largest id of the backup's sessions, those in its trash included."""
-        return max(
-            (*(checked.session_id for checked in self.sessions), *self._trash_ids()), default=0
-        )
+        return max(self._largest, *self._trash_ids(), 0)
 
     def _add_events(self) -> None:
         """Add the backup's events under their ids, with their players, and link their tables'
@@ -509,10 +441,8 @@ class Restore:
         db.session.flush()
         bulk.reserve_ids(Event.__table__, max(event.id for event in self.events))
         links = [
-            {"at": checked.session_id, "event": e, "round": r, "table": t}
-            for checked in self.sessions
-            if checked.link is not None
-            for e, r, t in [checked.link]
+            {"at": session_id, "event": e, "round": r, "table": t}
+            for session_id, (e, r, t) in self._links
         ]
         if links:
             db.session.execute(
@@ -757,7 +687,7 @@ def _at(where: str) -> Iterator[None]:
         raise RuleError(f"{where}: {error.message}", error.field) from None
 
 
-def _contents(data: Any) -> tuple[list[Any], list[Any]]:
+def _contents(data: Any) -> tuple[list[Any], list[Any] | Streamed]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RuleError(
             f'This file is not a backup of the scorekeeper: it has no "format": "{FORMAT}".'
@@ -769,7 +699,7 @@ def _contents(data: Any) -> tuple[list[Any], list[Any]]:
             f"and this scorekeeper reads version {VERSION}."
         )
     players, sessions = data.get("players"), data.get("sessions")
-    if not isinstance(players, list) or not isinstance(sessions, list):
+    if not isinstance(players, list) or not isinstance(sessions, list | Streamed):
         raise RuleError("This backup is damaged: it needs a list of players and of sessions.")
     return players, sessions
 
@@ -820,8 +750,28 @@ def _retired(players: list[Any]) -> set[int]:
     return retired
 
 
+def _sessions_then_trash(
+    sessions: Iterable[Any], trash: Iterable[Any], kept: list[Any]
+) -> Iterator[Any]:
+    """The backup's sessions, one at a time, and once they are through, its trash in `kept`: of
+    a backup's file, read along with them in one walk through it."""
+    if (
+        isinstance(sessions, Streamed)
+        and isinstance(trash, Streamed)
+        and sessions.file is trash.file
+    ):
+        for streamed, item in sessions.file.items(sessions, trash):
+            if streamed is sessions:
+                yield item
+            else:
+                kept.append(item)
+        return
+    yield from sessions
+    kept.extend(trash)
+
+
 def _checked_sessions(
-    sessions: list[Any], players: dict[int, str], keep_ids: bool
+    sessions: Iterable[Any], players: dict[int, str], keep_ids: bool
 ) -> Iterator[_Checked]:
     """Each session of the backup with its hands, checked by the engine, in turn."""
     keys = {rules.name_key(name) for name in players.values()}
@@ -905,7 +855,7 @@ def _event_link(given: Any) -> tuple[int, int, int] | None:
     return given["id"], given["round"], given["table"]
 
 
-def _checked_trash(given: list[Any]) -> list[dict[str, Any]]:
+def _checked_trash(given: Iterable[Any]) -> list[dict[str, Any]]:
     """The backup's trash, each deleted session checked as a restore from the trash will add
     it, as the rows of the trash here; those deleted too long ago to be kept are left out."""
     entries: list[dict[str, Any]] = []

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import base64
 import difflib
+import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, ClassVar
+from typing import IO, Any, ClassVar
 
 from flask import (
     Response,
+    current_app,
     render_template,
     request,
     stream_template,
@@ -23,11 +25,12 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, StringField
 
 from ..exchange import journal
-from ..exchange.backup import Restore, Restored, backup_text, read_backup
+from ..exchange.backup import Restore, Restored, backup_text, open_backup
 from ..exchange.csv_in import CsvRefused, import_session, new_names
 from ..rules import RuleError
 from ..sessions import loading
 from ..sessions.writes import Replay, check_key
+from ..web.security import shown_size
 from .blueprint import bp
 from .forms import NewPlayersForm, RulesForm, typed_rounds
 from .saving import done, roster_write, sent_key
@@ -58,7 +61,12 @@ def settings() -> str:
 
 def _settings_page(form: RestoreForm) -> str:
     """The settings page; it says when a restore is under way or was cut short."""
-    return render_template("settings.html", form=form, unfinished=journal.unfinished())
+    return render_template(
+        "settings.html",
+        form=form,
+        unfinished=journal.unfinished(),
+        upload_limit=shown_size(current_app.config["UPLOAD_LIMIT"]),
+    )
 
 
 @bp.get("/settings/backup.json")
@@ -81,12 +89,18 @@ def restore_backup() -> str | BaseResponse:
     if form.validate_on_submit():
         key, digest = sent_key()
         check_key(key, digest)
+        # The upload's file (on disk past 500 KB, as Werkzeug spools it) is read as the restore
+        # goes, while the page streams after this view has returned and the request's files
+        # are closed: the restore takes it as its own, and closes it when done.
+        upload = form.backup.data
+        file, upload.stream = upload.stream, io.BytesIO()
         try:
-            restore = Restore(read_backup(form.backup.data.read()), merge=form.merge.data)
+            restore = Restore(open_backup(file), merge=form.merge.data)
         except RuleError as error:
+            file.close()
             form.backup.errors.append(error.message)
         else:
-            steps = _restoring(restore, form, key, digest, url_for("pages.index"))
+            steps = _restoring(restore, form, key, digest, url_for("pages.index"), file)
             page = stream_template(
                 "restore.html", steps=steps, total=restore.total, form=form, undone=restore.undone
             )
@@ -114,7 +128,7 @@ class Step:
 
 
 def _restoring(
-    restore: Restore, form: RestoreForm, key: str | None, digest: str, home: str
+    restore: Restore, form: RestoreForm, key: str | None, digest: str, home: str, file: IO[bytes]
 ) -> Iterator[Step]:
     steps = _steps(restore, form, key, digest, home)
     try:
@@ -124,8 +138,11 @@ def _restoring(
     finally:
         # A phone that leaves the page doesn't stop the restore: the check and the writing go
         # on to the end without it.
-        for _ in steps:
-            pass
+        try:
+            for _ in steps:
+                pass
+        finally:
+            file.close()
 
 
 def _steps(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import cache
 from typing import TypeVar
 
 from .errors import RuleError
@@ -23,4 +24,9 @@ def one_of(given: str, allowed: Sequence[str], label: str, field: str | None) ->
 
 
 def choice(kind: type[Choice], given: str, label: str, field: str | None) -> Choice:
-    return kind(one_of(given, [option.value for option in kind], label, field))
+    return kind(one_of(given, _values(kind), label, field))
+
+
+@cache
+def _values(kind: type[StrEnum]) -> tuple[str, ...]:
+    return tuple(option.value for option in kind)

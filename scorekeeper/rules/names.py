@@ -16,7 +16,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Collection, Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 from .errors import RuleError
 
@@ -44,11 +44,13 @@ def _normal(text: str) -> str:
     return SPACES.sub(" ", text.strip())
 
 
+@lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """The form of a name used to compare it: composed, trimmed, spaces as one, case ignored."""
     return unicodedata.normalize("NFC", _normal(name).casefold())
 
 
+@lru_cache(maxsize=4096)
 def checked_name(text: str, what: str, longest: int, field: str, shortest: int = 1) -> str:
     """`text` as a name of `what` ("A player's name") is kept, or a refusal saying why not."""
     name = _normal(text)

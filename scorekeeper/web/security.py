@@ -97,17 +97,18 @@ def body_limit(req: Request) -> int:
     return int(limit)
 
 
-def _size(limit: int) -> str:
+def shown_size(limit: int) -> str:
+    """A size in bytes as a page says it: "64 MB", or "500,000 bytes"."""
     return f"{limit // MB} MB" if limit >= MB and limit % MB == 0 else f"{limit:,} bytes"
 
 
 def too_large(limit: int) -> RequestEntityTooLarge:
     if is_api(request.path):
         return RequestEntityTooLarge(
-            f"The body is larger than {_size(limit)}, the most this scorekeeper accepts."
+            f"The body is larger than {shown_size(limit)}, the most this scorekeeper accepts."
         )
     return RequestEntityTooLarge(
-        f"The file is larger than {_size(limit)}, the most this scorekeeper accepts. "
+        f"The file is larger than {shown_size(limit)}, the most this scorekeeper accepts. "
         "Choose a smaller file."
     )
 

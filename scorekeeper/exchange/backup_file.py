@@ -1,0 +1,406 @@
+"""A backup's file read as JSON a piece at a time, so that memory stays small however long the
+history: a restore holds one session of it at a time, never the whole file.
+
+`BackupFile` reads the file through twice at once: its bytes, to refuse a file far denser in
+values than a backup or not text at all, then its text, to refuse one that is not JSON, holds a
+number too long to be an id or a text no database stores (a lone surrogate). Each is refused in
+the very sentence `json.loads` of the whole file would give rise to, at the same line and column.
+It keeps every part of the backup's object but the lists of its sessions and its trash, which
+stay in the file (`Streamed`) and are read again, one item at a time, each time they are walked.
+
+Only the top two levels of the text are read here, as `json`'s own decoder reads them; every
+value below them (a player, a session, a rule set) is read whole by `json`'s scanner.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from ..rules import RuleError
+from .json_in import LONE_SURROGATE
+
+# What a backup's text holds at least, a value to the next: one much denser is refused unread.
+# Counted by the marks that open or follow a value, above a size where it could matter.
+MIN_BYTES_A_VALUE = 5
+VALUE_MARKS = (",", ":", "[", "{")
+DENSITY_CHECKED_FROM = 256 * 1024
+# The longest number a backup holds is an id or a version; a longer one is damage.
+MAX_DIGITS = 20
+
+# The lists of a backup's object left in the file, read an item at a time as they are walked.
+STREAMED = ("sessions", "trash")
+# Where in the backup an item of these lists is: "Session 3 of the backup".
+PARTS = {
+    "players": "Player",
+    "sessions": "Session",
+    "rule_sets": "Rule set",
+    "trash": "Trashed session",
+    "seasons": "Season",
+}
+
+# Bytes read from the file at a time (more when a single value is longer).
+CHUNK = 1024 * 1024
+WHITESPACE = re.compile(r"[ \t\n\r]*")
+# The characters of a number or of true, false, null, NaN and Infinity: text read so far that
+# ends in them might end inside one, so they wait for the text after them.
+TOKEN = frozenset("0123456789+-.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# A value the text so far refuses within this many characters of its end (or in a string it
+# ends inside) may be whole with the text after it: `json`'s scanner looks no further ahead.
+LOOKAHEAD = 8
+# What might hold a lone surrogate: its escape, or one decoded from the bytes as they were.
+SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+LONE_SURROGATE_HELD = "its text holds a lone surrogate (such as \\ud800), which is not a character."
+
+
+def not_json(message: str, line: int, column: int) -> RuleError:
+    return RuleError(
+        f"This file is damaged or not a backup: it is not valid JSON "
+        f"(line {line}, column {column}: {message})."
+    )
+
+
+NOT_TEXT = "This file is damaged or not a backup: it is not JSON text."
+
+
+def check_density(size: int, values: int) -> None:
+    """Refuse, before reading it, a file much denser in values than a backup: read, each value
+    takes memory, so 60 MB of empty lists would take 1.5 GB, 25 times their size, where a
+    backup (a value every 7 to 8 bytes) takes 5 to 6 times its own. `values` counts the marks
+    of `VALUE_MARKS` in its `size` bytes (or characters)."""
+    if size < DENSITY_CHECKED_FROM:
+        return
+    if values * MIN_BYTES_A_VALUE > size:
+        raise RuleError(
+            "This file is damaged or not a backup: it holds a value every "
+            f"{size / values:.1f} bytes, where a backup holds one every 7 or more."
+        )
+
+
+def backup_int(literal: str) -> int:
+    # Checked before int(), which raises on thousands of digits.
+    digits = len(literal.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise RuleError(
+            f"This file is damaged or not a backup: it holds a number of {digits} digits."
+        )
+    return int(literal)
+
+
+def holds_lone_surrogate(value: Any) -> bool:
+    pending = [value]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if LONE_SURROGATE.search(value):
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value)
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
+
+
+class _Text:
+    """The file's text from where it has been read to, a window at a time: `text` from `pos` is
+    what is still to read; what came before it is let go, only its lines counted, to say where
+    a refusal is."""
+
+    def __init__(self, file: IO[bytes], encoding: str) -> None:
+        file.seek(0)
+        self._file = file
+        # As `json.loads` decodes bytes.
+        self._decoder = codecs.getincrementaldecoder(encoding)("surrogatepass")
+        self.text = ""
+        self.pos = 0
+        self.ended = False
+        self._held = ""
+        self._lines = 0
+        self._column = 0
+        # The decoder's own scanner (in C), which reads one value at a time.
+        self._scan = json.JSONDecoder(parse_int=backup_int).scan_once  # type: ignore[attr-defined]
+
+    def more(self) -> None:
+        """Read on (at least a character, unless the file has ended), letting go of what
+        was read."""
+        while not self.ended:
+            gone = self.text[: self.pos]
+            newlines = gone.count("\n")
+            if newlines:
+                self._lines += newlines
+                self._column = len(gone) - gone.rfind("\n") - 1
+            else:
+                self._column += len(gone)
+            self.text = self.text[self.pos :]
+            self.pos = 0
+            raw = self._file.read(max(CHUNK, len(self.text)))
+            try:
+                fresh = self._held + self._decoder.decode(raw, final=not raw)
+            except UnicodeDecodeError:
+                raise RuleError(NOT_TEXT) from None
+            if not raw:
+                self.ended, self._held = True, ""
+            else:
+                cut = len(fresh)
+                while cut and fresh[cut - 1] in TOKEN:
+                    cut -= 1
+                fresh, self._held = fresh[:cut], fresh[cut:]
+            if fresh:
+                self.text += fresh
+                return
+
+    def next_char(self) -> str:
+        """Skip whitespace: the character at `pos` then, or "" at the end of the file."""
+        while True:
+            self.pos += len(WHITESPACE.match(self.text, self.pos)[0])  # type: ignore[index]
+            if self.pos < len(self.text):
+                return self.text[self.pos]
+            if self.ended:
+                return ""
+            self.more()
+
+    def value(self) -> tuple[Any, bool]:
+        """The JSON value at `pos`, read whole, `pos` moved past it; and whether its text might
+        hold a lone surrogate."""
+        while True:
+            text, start = self.text, self.pos
+            try:
+                value, end = self._scan(text, start)
+            except StopIteration as stop:
+                message, at = "Expecting value", stop.value
+            except json.JSONDecodeError as error:
+                message, at = error.msg, error.pos
+            except RecursionError:
+                raise RuleError(NOT_TEXT) from None
+            else:
+                self.pos = end
+                return value, SURROGATE_HINT.search(text, start, end) is not None
+            cut_short = message.startswith("Unterminated string") or at >= len(text) - LOOKAHEAD
+            if self.ended or not cut_short:
+                raise self.refused(message, at)
+            self.more()
+
+    def refused(self, message: str, at: int) -> RuleError:
+        """A refusal of the text at `at`, saying its line and column in the whole file."""
+        line = self._lines + self.text.count("\n", 0, at) + 1
+        last = self.text.rfind("\n", 0, at)
+        return not_json(message, line, at - last if last >= 0 else self._column + at + 1)
+
+
+@dataclass(frozen=True, eq=False)
+class Streamed:
+    """A list of the backup left in its file (its sessions, its trash; or the whole of a file
+    that is a list): how many items it holds, each read again from the file as it is walked.
+    `key` names it in the backup's object (None for the file's own list); `occurrence` counts
+    the lists of that name before it, which a file may repeat (the last one counts)."""
+
+    file: BackupFile = field(repr=False)
+    key: str | None
+    occurrence: int
+    length: int
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __iter__(self) -> Iterator[Any]:
+        for _, item in self.file.items(self):
+            yield item
+
+
+_Item = tuple[str | None, int, int, Any, bool]
+
+
+class BackupFile:
+    """A backup's file (bytes, open for reading, seekable), read through once to refuse what is
+    not JSON as `json.loads` would; `data` is its JSON but for the lists `Streamed` from it."""
+
+    def __init__(self, file: IO[bytes], encoding: str | None = None) -> None:
+        self._file = file
+        self._encoding = encoding or self._checked_bytes()
+        self.data = self._read()
+
+    def _checked_bytes(self) -> str:
+        """Refuse a file much denser in values than a backup, then one that is not text; the
+        encoding of its text, as `json.loads` tells it."""
+        self._file.seek(0)
+        encoding = json.detect_encoding(self._file.read(4))
+        self._file.seek(0)
+        decoder = codecs.getincrementaldecoder(encoding)("surrogatepass")
+        marks = [mark.encode() for mark in VALUE_MARKS]
+        size = values = 0
+        text = True
+        while chunk := self._file.read(CHUNK):
+            size += len(chunk)
+            values += sum(chunk.count(mark) for mark in marks)
+            if text:
+                try:
+                    decoder.decode(chunk)
+                except UnicodeDecodeError:
+                    text = False
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            text = False
+        check_density(size, values)
+        if not text:
+            raise RuleError(NOT_TEXT)
+        return encoding
+
+    def _read(self) -> Any:
+        """Read the file through: its JSON, with its lists to stream left in it; refused where a
+        text holds a lone surrogate, once the whole is known to be JSON."""
+        lengths: dict[tuple[str | None, int], int] = {}
+        held: dict[tuple[str | None, int], int] = {}
+        walk = self._walk(_Text(self._file, self._encoding))
+        try:
+            while True:
+                key, occurrence, position, item, hinted = next(walk)
+                lengths[key, occurrence] = position
+                if hinted and (key, occurrence) not in held and holds_lone_surrogate(item):
+                    held[key, occurrence] = position
+        except StopIteration as walked:
+            data = walked.value
+
+        def streamed(value: Any) -> Any:
+            if not isinstance(value, _List):
+                return value
+            length = lengths.get((value.key, value.occurrence), 0)
+            return Streamed(self, value.key, value.occurrence, length)
+
+        if isinstance(data, dict):
+            data = {key: streamed(value) for key, value in data.items()}
+        else:
+            data = streamed(data)
+        where = _lone_surrogate(data, held)
+        if where is not None:
+            raise RuleError(f"{where}: {LONE_SURROGATE_HELD}")
+        return data
+
+    def items(self, *lists: Streamed) -> Iterator[tuple[Streamed, Any]]:
+        """The items of these lists of the file, each with its list, in the file's order."""
+        wanted = {(s.key, s.occurrence): s for s in lists if s.length}
+        left = len(wanted)
+        if not left:
+            return
+        walk = self._walk(_Text(self._file, self._encoding))
+        for key, occurrence, position, item, _ in walk:
+            streamed = wanted.get((key, occurrence))
+            if streamed is None:
+                continue
+            yield streamed, item
+            if position == streamed.length:
+                left -= 1
+                if not left:
+                    walk.close()
+                    return
+
+    def whole(self) -> Any:
+        """The file's JSON, whole."""
+        if isinstance(self.data, Streamed):
+            return list(self.data)
+        if isinstance(self.data, dict):
+            return {
+                key: list(value) if isinstance(value, Streamed) else value
+                for key, value in self.data.items()
+            }
+        return self.data
+
+    def _walk(self, text: _Text) -> Generator[_Item, None, Any]:
+        """Read the text as `json.loads` would, yielding each item of the lists to stream (with
+        its list's key and occurrence, its position from 1 and whether it might hold a lone
+        surrogate) instead of keeping it; return the JSON, each such list a `_List`."""
+        first = text.next_char()
+        if first == "[":
+            data: Any = yield from self._list(text, None, 0)
+        elif first == "{":
+            data = yield from self._object(text)
+        else:
+            data, _ = text.value()
+        if text.next_char():
+            raise text.refused("Extra data", text.pos)
+        return data
+
+    def _object(self, text: _Text) -> Generator[_Item, None, dict[str, Any]]:
+        text.pos += 1
+        pairs: dict[str, Any] = {}
+        occurrences: dict[str, int] = {}
+        char = text.next_char()
+        if char == "}":
+            text.pos += 1
+            return pairs
+        while True:
+            if char != '"':
+                raise text.refused("Expecting property name enclosed in double quotes", text.pos)
+            key, _ = text.value()
+            if text.next_char() != ":":
+                raise text.refused("Expecting ':' delimiter", text.pos)
+            text.pos += 1
+            if text.next_char() == "[" and key in STREAMED:
+                occurrence = occurrences[key] = occurrences.get(key, -1) + 1
+                pairs[key] = yield from self._list(text, key, occurrence)
+            else:
+                pairs[key], _ = text.value()
+            char = text.next_char()
+            if char == "}":
+                text.pos += 1
+                return pairs
+            if char != ",":
+                raise text.refused("Expecting ',' delimiter", text.pos)
+            text.pos += 1
+            char = text.next_char()
+
+    def _list(self, text: _Text, key: str | None, occurrence: int) -> Generator[_Item, None, _List]:
+        text.pos += 1
+        listed = _List(key, occurrence)
+        if text.next_char() == "]":
+            text.pos += 1
+            return listed
+        position = 0
+        while True:
+            item, hinted = text.value()
+            position += 1
+            yield key, occurrence, position, item, hinted
+            char = text.next_char()
+            if char == "]":
+                text.pos += 1
+                return listed
+            if char != ",":
+                raise text.refused("Expecting ',' delimiter", text.pos)
+            text.pos += 1
+            text.next_char()
+
+
+@dataclass(frozen=True)
+class _List:
+    """A list to stream, as the first read through finds it."""
+
+    key: str | None
+    occurrence: int
+
+
+def _lone_surrogate(data: Any, held: dict[tuple[str | None, int], int]) -> str | None:
+    """Where in the backup a text (a key too) holds a lone surrogate, which JSON's escapes can
+    write and no database stores: "Session 3 of the backup"; None when none does. `held` gives
+    the first item of each list streamed that holds one."""
+    if isinstance(data, Streamed):
+        return "This backup" if (None, 0) in held else None
+    if not isinstance(data, dict):
+        return "This backup" if holds_lone_surrogate(data) else None
+    for key, value in data.items():
+        label = PARTS.get(key)
+        if isinstance(value, Streamed):
+            position = held.get((key, value.occurrence))
+            if position is not None:
+                return f"{label} {position} of the backup"
+        elif label is not None and isinstance(value, list):
+            for position, item in enumerate(value, start=1):
+                if holds_lone_surrogate(item):
+                    return f"{label} {position} of the backup"
+        elif holds_lone_surrogate([key, value]):
+            return "This backup"
+    return None

@@ -29,7 +29,7 @@ from scorekeeper.exchange import backup as backup_module
 from scorekeeper.exchange import journal
 from scorekeeper.exchange.backup import FORMAT
 from scorekeeper.rules import OPTION_NAMES, RuleError
-from scorekeeper.sessions import bulk, loading
+from scorekeeper.sessions import bulk, hand_rows
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Hand, HandPlayer, Player, Session
 
@@ -980,7 +980,7 @@ def test_a_backup_is_written_a_few_sessions_at_a_time(
     app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     build_sessions(api)
-    monkeypatch.setattr(loading, "SESSIONS_AT_A_TIME", 2)
+    monkeypatch.setattr(hand_rows, "SESSIONS_AT_A_TIME", 2)
     with app.app_context():
         whole = export_backup()
         written = backup_module.Written()

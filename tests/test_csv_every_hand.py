@@ -11,11 +11,14 @@ from collections import Counter
 
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 from werkzeug.http import parse_options_header
 
 from scorekeeper.exchange.csv_out import EXTRAS, HEADER, SESSION_HEADER, csv_lines, hand_row
 from scorekeeper.insights.dates import day_of
 from scorekeeper.sessions import loading
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Session
 
 from .helpers.api import SEATS, Api, pick, session_with
 from .helpers.database import dated, statements_for
@@ -199,7 +202,10 @@ def test_every_number_is_the_engines_replay(app: Flask, api: Api, client: FlaskC
         players = loading.seated_players()
         replayed = [(*HANDS_HEADER, *players)]
         long = [LONG_HEADER]
-        for session, sheet in loading.every_sheet():
+        ordered = select(Session.id).order_by(Session.created_at, Session.id)
+        for session_id in db.session.scalars(ordered).all():
+            session = loading.session_or_404(session_id)
+            sheet = loading.sheet_of(session)
             lead = (session.id, day_of(session.created_at), session.name)
             for number, result in enumerate(sheet.results, start=1):
                 cells = hand_row(number, result, players)

@@ -27,22 +27,24 @@ from sqlalchemy.orm import selectinload
 from .. import rules
 from ..rules import RuleError
 from ..rules.choices import choice
-from ..sessions import bulk, events, loading, rows, seasons, writes
+from ..sessions import bulk, events, hand_rows, loading, rows, seasons, writes
 from ..sessions.database import database_busy
 from ..sessions.errors import Conflict
 from ..sessions.extensions import db
 from ..sessions.models import (
+    Change,
     Event,
     Player,
     PlayerMerge,
     RuleSet,
     Season,
+    Seat,
     Session,
     TrashedSession,
 )
 from ..sessions.players import PLAYER_ACTIONS
 from ..sessions.records import (
-    change_json,
+    changed,
     hand_input_json,
     iso,
     merge_json,
@@ -121,12 +123,12 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
     written.players = len(players)
     head = {"format": FORMAT, "version": VERSION, "exported_at": iso(datetime.now(UTC))}
     yield _dumps(head)[:-1] + ',\n"players": ' + _dumps(players) + ',\n"sessions": ['
-    for session in loading.every_session(Session.id, with_changes=True):
+    for session, hands, settled, changes in _every_session():
         comma = "," if written.sessions else ""
-        changes = [change_json(change) for change in session.changes]
-        yield f"{comma}\n{_dumps(session_backup_json(session) | {'changes': changes})}"
+        kept = session_backup_json(session, hands, settled) | {"changes": changes}
+        yield f"{comma}\n{_dumps(kept)}"
         written.sessions += 1
-        written.hands += len(session.hands)
+        written.hands += len(hands)
     rule_sets = [
         rule_sets_module.backup_json(rule_set)
         for rule_set in db.session.scalars(select(RuleSet).order_by(RuleSet.id))
@@ -167,8 +169,50 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def session_backup_json(session: Session) -> dict[str, Any]:
+def _every_session() -> Iterator[
+    tuple[Session, list[rules.Hand], rules.Settled, list[dict[str, Any]]]
+]:
+    """Every session by id, with its hands, its early payments and its changes as the backup
+    writes them: the
+    sessions and their seats loaded a batch at a time, the hands and changes read as plain
+    rows, so a long history is read in a few statements a batch."""
+    connection = db.session.connection()
+    ids = select(Session.id)
+    found = hand_rows.every_hand(connection, ids, by_id=True)
+    for batch in iter(lambda: list(islice(found, hand_rows.SESSIONS_AT_A_TIME)), []):
+        chosen = [read.session_id for read in batch]
+        sessions = db.session.scalars(
+            select(Session)
+            .where(Session.id.in_(chosen))
+            .order_by(Session.id)
+            .options(selectinload(Session.seats).joinedload(Seat.player))
+        ).all()
+        changes: dict[int, list[dict[str, Any]]] = {session_id: [] for session_id in chosen}
+        for change in connection.execute(
+            select(Change.__table__).where(Change.session_id.in_(chosen)).order_by(Change.id)
+        ):
+            changes[change.session_id].append(
+                changed(change.at, change.action, change.number, change.before, change.after)
+            )
+        settled = loading.settled_in(chosen)
+        for session, read in zip(sessions, batch, strict=True):
+            hands = [stored.hand for stored in read.hands]
+            yield session, hands, settled.get(session.id, {}), changes[session.id]
+        db.session.expunge_all()
+
+
+def session_backup_json(
+    session: Session,
+    hands: Sequence[rules.Hand] | None = None,
+    settled: rules.Settled | None = None,
+) -> dict[str, Any]:
+    """The session as a backup (and the trash) keeps it; its `hands` and early payments
+    (`settled`) when they were read already, else read from the session."""
     table = loading.table_of(session)
+    if hands is None:
+        hands = [loading.hand_of(row) for row in session.hands]
+    if settled is None:
+        settled = loading.settled_of(session)
     return {
         "id": session.id,
         "name": session.name,
@@ -178,11 +222,11 @@ def session_backup_json(session: Session) -> dict[str, Any]:
         "version": session.version,
         "first_dealer": table.first_dealer,
         "rules": options_json(table.options),
-        "hands": [hand_input_json(loading.hand_of(row)) for row in session.hands],
+        "hands": [hand_input_json(hand) for hand in hands],
         "ended": table.ended,
         "paid": [
             {"player": leaver, **payment}
-            for leaver, payments in loading.settled_of(session).items()
+            for leaver, payments in settled.items()
             for payment in payments_json(payments)
         ],
     } | (

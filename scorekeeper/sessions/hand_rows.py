@@ -80,12 +80,15 @@ def players_of(connection: Connection, session_ids: Select[int]) -> list[str]:
     )
 
 
-def every_hand(connection: Connection, session_ids: Select[int]) -> Iterator[SessionHands]:
-    """These sessions, oldest first, each with its hands in order."""
+def every_hand(
+    connection: Connection, session_ids: Select[int], by_id: bool = False
+) -> Iterator[SessionHands]:
+    """These sessions, oldest first (or by id), each with its hands in order."""
+    order = (Session.id,) if by_id else (Session.created_at, Session.id)
     sessions = connection.execute(
         select(Session.id, Session.created_at, Session.name)
         .where(Session.id.in_(session_ids))
-        .order_by(Session.created_at, Session.id)
+        .order_by(*order)
     ).all()
     names = {
         player_id: name for player_id, name in connection.execute(select(Player.id, Player.name))

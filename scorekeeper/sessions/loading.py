@@ -7,7 +7,7 @@ stored copies of the scores, or nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -225,33 +225,6 @@ def seated_players() -> list[str]:
     )
 
 
-# Sessions loaded at a time by `every_session`: few enough that memory stays small however
-# long the history (a backup of 60,000 hands peaks at 91 MiB), enough that queries are few.
-SESSIONS_AT_A_TIME = 20
-
-
-def every_session(*order: Any, with_changes: bool = False) -> Iterator[Session]:
-    """Every session, whole (and `with_changes`, its changes), in the given order, loaded a
-    few at a time; the database session lets go of each few before the next are loaded."""
-    ids = list(db.session.scalars(select(Session.id).order_by(*order)))
-    options = (*WHOLE_SESSION, selectinload(Session.changes)) if with_changes else WHOLE_SESSION
-    for start in range(0, len(ids), SESSIONS_AT_A_TIME):
-        sessions = db.session.scalars(
-            select(Session)
-            .where(Session.id.in_(ids[start : start + SESSIONS_AT_A_TIME]))
-            .order_by(*order)
-            .options(*options)
-        ).all()
-        yield from sessions
-        db.session.expunge_all()
-
-
-def every_sheet() -> Iterator[tuple[Session, rules.Sheet]]:
-    """Every session, oldest first, with its scoresheet."""
-    for session in every_session(Session.created_at, Session.id):
-        yield session, sheet_of(session)
-
-
 def roster(everyone: bool = False) -> list[str]:
     """The names offered for a new session or an arrival: the regulars first (most sessions
     within `REGULAR_DAYS`), then by name; retired players only for `everyone`."""
@@ -300,17 +273,26 @@ def settled_of(session: Session) -> dict[str, tuple[rules.Payment, ...]]:
     other is asked."""
     if not session.stake:
         return {}
+    return settled_in([session.id]).get(session.id, {})
+
+
+def settled_in(
+    session_ids: Sequence[int],
+) -> dict[int, dict[str, tuple[rules.Payment, ...]]]:
+    """`settled_of` of many sessions at once, by session id (those with none left out)."""
     leaver, payer, payee = aliased(Player), aliased(Player), aliased(Player)
-    settled: dict[str, tuple[rules.Payment, ...]] = {}
-    for name, payer_name, payee_name, amount in db.session.execute(
-        select(leaver.name, payer.name, payee.name, EarlyPayment.amount)
+    settled: dict[int, dict[str, tuple[rules.Payment, ...]]] = {}
+    for session_id, name, payer_name, payee_name, amount in db.session.execute(
+        select(EarlyPayment.session_id, leaver.name, payer.name, payee.name, EarlyPayment.amount)
         .join(leaver, leaver.id == EarlyPayment.leaver_id)
         .join(payer, payer.id == EarlyPayment.payer_id)
         .join(payee, payee.id == EarlyPayment.payee_id)
-        .where(EarlyPayment.session_id == session.id)
+        .where(EarlyPayment.session_id.in_(session_ids))
         .order_by(EarlyPayment.id)
     ):
-        settled[name] = (*settled.get(name, ()), rules.Payment(payer_name, payee_name, amount))
+        of_session = settled.setdefault(session_id, {})
+        payment = rules.Payment(payer_name, payee_name, amount)
+        of_session[name] = (*of_session.get(name, ()), payment)
     return settled
 
 

@@ -134,13 +134,14 @@ def result_of(hand: dict[str, Any]) -> rules.HandResult:
 
 def change_json(change: Change) -> dict[str, Any]:
     """A session's change, as the API lists it and the trash keeps it."""
-    return {
-        "at": iso(change.at),
-        "action": change.action,
-        "number": change.number,
-        "before": change.before,
-        "after": change.after,
-    }
+    return changed(change.at, change.action, change.number, change.before, change.after)
+
+
+def changed(
+    at: datetime, action: str, number: int | None, before: Any, after: Any
+) -> dict[str, Any]:
+    """A change's JSON from its stored values, as `change_json` writes it."""
+    return {"at": iso(at), "action": action, "number": number, "before": before, "after": after}
 
 
 def session_summary(session: Session, table: rules.Table, hand_count: int) -> dict[str, Any]:

@@ -83,14 +83,23 @@ def recount(session_ids: Collection[int]) -> Select[*tuple[Any, ...]]:
     )
 
 
+def rewrite(session: Session, hand_count: int, complete: bool) -> None:
+    """Rewrite one session's summary rows from its hands, in the write under way, which knows
+    its hand count and whether the rules find it complete with them; the places when it is."""
+    _recount([session.id])
+    session.hand_count = hand_count
+    session.completed = complete
+    if complete:
+        _place([session.id])
+
+
 def refresh(session_ids: Collection[int]) -> None:
     """Rewrite the sessions' summary rows, hand counts, completeness and places from their
     hands and seats, in the transaction under way."""
     ids = sorted(set(session_ids))
     if not ids:
         return
-    db.session.execute(delete(SessionPlayer).where(SessionPlayer.session_id.in_(ids)))
-    db.session.execute(insert(SessionPlayer).from_select([*KEY, *NUMBERS, "stake"], recount(ids)))
+    _recount(ids)
     hand_count = select(func.count(Hand.id)).where(Hand.session_id == Session.id).scalar_subquery()
     db.session.execute(
         update(Session)
@@ -99,6 +108,13 @@ def refresh(session_ids: Collection[int]) -> None:
         .execution_options(synchronize_session=False)
     )
     _place(ids)
+
+
+def _recount(session_ids: list[int]) -> None:
+    db.session.execute(delete(SessionPlayer).where(SessionPlayer.session_id.in_(session_ids)))
+    db.session.execute(
+        insert(SessionPlayer).from_select([*KEY, *NUMBERS, "stake"], recount(session_ids))
+    )
 
 
 def _place(session_ids: list[int]) -> None:

@@ -359,7 +359,18 @@ class SessionWrite(Write):
                     after=after,
                 )
             )
-        summary.refresh([self.session.id])
+        self._summarize()
+
+    def _summarize(self) -> None:
+        """Keep the session's summary: its hand count is the sheet's when the write replayed
+        the hands, else the count it had and the hands it appended; the rules say whether the
+        session is complete with them."""
+        if self._after is not None:
+            count = len(self._after.results)
+        else:
+            count = self.session.hand_count + len(self._appended)
+        complete = loading.table_of(self.session).is_complete(count)
+        summary.rewrite(self.session, count, complete)
 
     def hand_after(self, number: int) -> dict[str, Any]:
         """Hand `number` as the write leaves it."""

@@ -101,7 +101,7 @@ def test_the_next_round_is_drawn_once_as_the_last_table_completes(server: LiveSe
     answers = at_once(len(tables) + WRITERS, work)
     recorders, askers = answers[: len(tables)], answers[len(tables) :]
 
-    assert all(status == 201 for statuses in recorders for status in statuses)
+    assert all(status == 201 for statuses in recorders for status in statuses), recorders
     asked = Counter(status for statuses in askers for status in statuses)
     assert asked[201] == 1, asked
     assert set(asked) == {201, 409}, asked

@@ -110,7 +110,7 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
     ]
     if changes:
         db.session.execute(insert(Change.__table__), changes)
-    summary.refresh(session_ids)
+    summary.add(session_ids)
     return session_ids
 
 
@@ -207,6 +207,8 @@ def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) ->
                 default=0,
             ),
             "origin": new.origin,
+            "hand_count": len(new.sheet.results),
+            "completed": table.is_complete(len(new.sheet.results)),
             **options_json(table.options),
         }
         if new.event is not None:

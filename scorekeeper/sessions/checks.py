@@ -75,7 +75,7 @@ def problems(session: Session) -> Iterator[str]:
 
 
 def _summary_problems(session: Session, sheet: rules.Sheet) -> Iterator[str]:
-    """Where the session's summary (`summary.refresh`) differs from its hands."""
+    """Where the session's summary (`summary`) differs from its hands."""
     where = f"Session {session.id}"
     complete = sheet.table.is_complete(len(sheet.results))
     if (session.hand_count, session.completed) != (len(sheet.results), complete):

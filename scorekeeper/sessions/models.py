@@ -93,7 +93,7 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     seats_since: Mapped[int] = mapped_column(default=0, server_default="0")
     # Ended early: complete with the hands it has, until it is reopened.
     ended: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
-    # Kept by every write from the hands and seats (`summary.refresh`), so that lists of
+    # Kept by every write from the hands and seats (`summary`), so that lists of
     # sessions never count hands: how many it has, and whether it is complete with them.
     hand_count: Mapped[int] = mapped_column(default=0, server_default="0")
     completed: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
@@ -292,7 +292,7 @@ class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
 
 class SessionPlayer(db.Model):  # type: ignore[name-defined,misc]
     """What a player did in a session at tables of one size (`seated`), added up from the hands
-    they played by every write to the session (`summary.refresh`): the statistics, the
+    they played by every write to the session (`summary`): the statistics, the
     leaderboard and a player's sessions read these rows instead of every hand. `place` is the
     player's place in the session's standings once it is complete, on each of their rows."""
 

@@ -2,9 +2,10 @@
 session's hand count and whether it is complete.
 
 Every write that changes a session's hands or seats rewrites these from the hands, in its own
-transaction (`refresh`): the one write path when it finishes, the bulk insert of a restore,
-the trash or an import, and a merge of two players. A league's statistics then add up a few
-rows a session instead of every hand, and `recount` is what `flask check` compares them to.
+transaction: the one write path when it finishes (`rewrite`), the bulk insert of a restore,
+the trash or an import (`add`), and a merge of two players (which moves the rows). A league's
+statistics then add up a few rows a session instead of every hand, and `recount` is what
+`flask check` compares them to.
 """
 
 from __future__ import annotations
@@ -85,29 +86,24 @@ def recount(session_ids: Collection[int]) -> Select[*tuple[Any, ...]]:
 
 def rewrite(session: Session, hand_count: int, complete: bool) -> None:
     """Rewrite one session's summary rows from its hands, in the write under way, which knows
-    its hand count and whether the rules find it complete with them; the places when it is."""
-    _recount([session.id])
+    its hand count and whether the rules find it complete with them; the places when it is.
+    The count is set first, so that it goes out in the one update of the session's row that
+    the write makes: PostgreSQL checks the row's keys again when a transaction updates it a
+    second time, and that check would wait for a club event's lock."""
     session.hand_count = hand_count
     session.completed = complete
+    _recount([session.id])
     if complete:
         _place([session.id])
 
 
-def refresh(session_ids: Collection[int]) -> None:
-    """Rewrite the sessions' summary rows, hand counts, completeness and places from their
-    hands and seats, in the transaction under way."""
+def add(session_ids: Collection[int]) -> None:
+    """Write the summary rows and places of sessions just inserted whole, their hand counts
+    and completeness inserted with them."""
     ids = sorted(set(session_ids))
-    if not ids:
-        return
-    _recount(ids)
-    hand_count = select(func.count(Hand.id)).where(Hand.session_id == Session.id).scalar_subquery()
-    db.session.execute(
-        update(Session)
-        .where(Session.id.in_(ids))
-        .values(hand_count=hand_count, completed=Session.complete(hand_count))
-        .execution_options(synchronize_session=False)
-    )
-    _place(ids)
+    if ids:
+        _recount(ids)
+        _place(ids)
 
 
 def _recount(session_ids: list[int]) -> None:

@@ -8,7 +8,8 @@
 4. let the caller check and write, through `rows` and so the rules engine;
 5. rewrite the stored scores from the hands, record each change to a hand (or to the session
    itself: ended, reopened, a leaver settled) in the session's changes, bump the session's
-   version, and keep the answer under the write key;
+   version, rewrite its summary (`summary`: what each player did in it, its hand count and
+   whether it is complete), and keep the answer under the write key;
 6. commit, or roll everything back.
 """
 

@@ -15,14 +15,9 @@ from sqlalchemy import (
     ColumnElement,
     ForeignKey,
     Index,
-    SQLColumnExpression,
     String,
     Text,
     UniqueConstraint,
-    and_,
-    func,
-    or_,
-    select,
 )
 from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
@@ -117,24 +112,6 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     # Its changes, oldest first, as a backup reads it; a write adds `Change` rows itself, and
     # the database deletes them with the session.
     changes: Mapped[list[Change]] = relationship(order_by="Change.id", viewonly=True)
-
-    @classmethod
-    def complete(cls, hand_count: SQLColumnExpression[int]) -> ColumnElement[bool]:
-        """Whether a session is complete with `hand_count` hands, in SQL: `complete_when` of its
-        row and how many are seated now."""
-        seats = select(func.count()).where(Seat.session_id == cls.id).scalar_subquery()
-        return complete_when(cls.ended, cls.rounds, seats, hand_count)
-
-
-def complete_when(
-    ended: SQLColumnExpression[bool],
-    rounds: SQLColumnExpression[int],
-    seats: SQLColumnExpression[int],
-    hand_count: SQLColumnExpression[int],
-) -> ColumnElement[bool]:
-    """The SQL form of `rules.Table.is_complete`: ended, or every round played (`rounds` of
-    `seats` hands each; no rounds is open-ended). Its tests hold the two to agree."""
-    return or_(ended, and_(rounds > 0, hand_count >= rounds * seats))
 
 
 class Event(db.Model):  # type: ignore[name-defined,misc]

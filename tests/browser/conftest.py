@@ -149,6 +149,7 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "leaderboard": "/leaderboard",
         "players": "/players",
         "player": f"/players/{player_id}",
+        "player-sessions": f"/players/{player_id}/sessions",
         "rule-sets": "/rule-sets",
         "share": f"/rule-sets/{rule_set_id}/share",
         "settings": "/settings",

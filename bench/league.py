@@ -48,9 +48,10 @@ from urllib.parse import quote
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import MetaData, create_engine, delete, make_url, text
+from sqlalchemy import create_engine, delete, make_url, text
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
+from harness.database import drop_everything
 from scorekeeper import create_app, rules
 from scorekeeper.sessions import bulk, writes
 from scorekeeper.sessions.extensions import db
@@ -445,17 +446,6 @@ def build(app: Flask, league: League, seed: int, history: bool) -> dict[str, Any
 
 
 # The database, its schema and its stamp.
-
-
-def drop_everything(url: str) -> None:
-    """Every table, alembic_version and the stamp included."""
-    engine = create_engine(url)
-    try:
-        tables = MetaData()
-        tables.reflect(engine)
-        tables.drop_all(engine)
-    finally:
-        engine.dispose()
 
 
 def flask_command(*args: str) -> list[str]:

@@ -10,12 +10,12 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import settings
 from sqlalchemy import create_engine, make_url, text
-from sqlalchemy.exc import ProgrammingError
 from xdist.scheduler import LoadScopeScheduling
 
 from scorekeeper import create_app
@@ -109,9 +109,10 @@ def fresh_app(database: str, csrf: bool = False) -> Iterator[Flask]:
             db.engine.dispose()
 
 
-# The PostgreSQL databases whose tables this process made: emptied with one TRUNCATE from then
-# on, which takes a fraction of the time that dropping and making them again does.
-MADE_HERE: set[str] = set()
+# The PostgreSQL databases whose tables this process made, each with what empties them from then
+# on: a DELETE a table and its ids started again, in one round trip. That takes a fraction of the
+# time dropping and making them again does, and a third of a TRUNCATE's on tables this small.
+MADE_HERE: dict[str, str] = {}
 
 
 def empty_tables(database: str) -> None:
@@ -123,17 +124,30 @@ def empty_tables(database: str) -> None:
         copy_schema(Path(url.database))
         return
     if database in MADE_HERE:
-        names = ", ".join(f'"{table.name}"' for table in db.metadata.sorted_tables)
         try:
-            db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            driver = db.session.connection().connection.driver_connection
+            assert driver is not None
+            driver.execute(MADE_HERE[database])
             db.session.commit()
             return
-        except ProgrammingError:
+        except psycopg.errors.UndefinedTable:
             db.session.rollback()
     db.drop_all()
     db.create_all()
     if make_url(database).get_backend_name() == "postgresql":
-        MADE_HERE.add(database)
+        sequences = db.session.scalars(
+            text(
+                "SELECT sequence_name FROM information_schema.sequences "
+                "WHERE sequence_schema = current_schema()"
+            )
+        ).all()
+        db.session.rollback()
+        MADE_HERE[database] = "; ".join(
+            [
+                *(f'DELETE FROM "{table.name}"' for table in reversed(db.metadata.sorted_tables)),
+                *(f'ALTER SEQUENCE "{sequence}" RESTART' for sequence in sequences),
+            ]
+        )
 
 
 def copy_schema(target: Path) -> None:

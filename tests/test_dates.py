@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.insights import stats
-from scorekeeper.insights.dates import DateRange, day_of, days_of
+from scorekeeper.insights.dates import DateRange, day_of, days_of, days_of_quarters
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Session
 
@@ -112,6 +112,31 @@ def test_many_moments_fall_on_the_days_one_at_a_time_gives(zone: str) -> None:
     moments = [start + timedelta(minutes=7 * n) for start in starts for n in range(400)]
     moments.append(EVENING.replace(tzinfo=None))
     assert [day.isoformat() for day in days_of(moments)] == [day_of(m) for m in moments]
+
+
+# Before 18 November 1883 Chicago kept local mean time, 5:50:36 behind UTC: these two moments
+# of one quarter hour of UTC fall there on the last day of 1849 and the first of 1850.
+MEAN_TIME_MIDNIGHT = [
+    datetime(1850, 1, 1, 5, 50, tzinfo=UTC),
+    datetime(1850, 1, 1, 5, 51, tzinfo=UTC),
+]
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def seconds(moment: datetime) -> int:
+    return int((moment - EPOCH).total_seconds())
+
+
+def test_the_moments_of_a_quarter_hour_fall_on_the_day_each_does(zone: str) -> None:
+    starts = [datetime(2026, 11, 1, 0, tzinfo=UTC), datetime(2026, 3, 8, 0, tzinfo=UTC)]
+    moments = [start + timedelta(minutes=7 * n) for start in starts for n in range(400)]
+    spans = [(seconds(moment), seconds(moment)) for moment in moments]
+    assert days_of_quarters(spans) == days_of(moments)
+    quarters = [(second - second % 900, second - second % 900 + 899) for second, _ in spans]
+    assert days_of_quarters(quarters) == days_of(moments)
+    first, last = MEAN_TIME_MIDNIGHT
+    on_two_days = days_of_quarters([(seconds(first), seconds(last))])
+    assert on_two_days == ([None] if zone == "America/Chicago" else [date(1850, 1, 1)])
 
 
 @pytest.mark.parametrize("day", ["0001-01-01", "9999-12-31"])

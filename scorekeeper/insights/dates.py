@@ -9,6 +9,7 @@ begun at 8 pm in Wisconsin is on that evening's date, though it is past midnight
 
 from __future__ import annotations
 
+import time as clock
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -74,6 +75,26 @@ def days_of(moments: Iterable[datetime]) -> list[date]:
             start = moment.replace(minute=quarter[-1] * 15, second=0, microsecond=0)
             offset = offsets[quarter] = start.astimezone().utcoffset() or timedelta()
         days.append((moment + offset).date())
+    return days
+
+
+# A quarter hour and a day, in seconds; and the day 0 seconds falls on in UTC.
+QUARTER = 15 * 60
+DAY = 24 * 60 * 60
+EPOCH_DAY = date(1970, 1, 1).toordinal()
+
+
+def days_of_quarters(spans: Iterable[tuple[int, int]]) -> list[date | None]:
+    """The day each of many spans of moments falls on in the server's time zone, as `days_of`
+    finds it for each moment: a span is the first and last moment of some within one quarter
+    hour, in whole seconds from 1970 in UTC (rounded down). None for a span that falls on two
+    days, as it can only where the offset is not whole quarter hours (local mean time)."""
+    days: list[date | None] = []
+    for first, last in spans:
+        # The offset `datetime.astimezone` finds for the quarter's first moment.
+        offset = clock.localtime(first - first % QUARTER).tm_gmtoff
+        day = (first + offset) // DAY
+        days.append(date.fromordinal(EPOCH_DAY + day) if (last + offset) // DAY == day else None)
     return days
 
 

@@ -12,11 +12,12 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from scorekeeper.insights import stats
 from scorekeeper.insights.dates import DateRange, day_of, days_of, days_of_quarters
 from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import Session
+from scorekeeper.sessions.models import Player, Session
 
 from .helpers.api import SEATS, Api, pick
 
@@ -137,6 +138,40 @@ def test_the_moments_of_a_quarter_hour_fall_on_the_day_each_does(zone: str) -> N
     first, last = MEAN_TIME_MIDNIGHT
     on_two_days = days_of_quarters([(seconds(first), seconds(last))])
     assert on_two_days == ([None] if zone == "America/Chicago" else [date(1850, 1, 1)])
+
+
+def test_a_players_days_are_the_days_of_their_sessions(app: Flask, api: Api, zone: str) -> None:
+    """Sessions on the nights clocks go back and forward, a few in one quarter hour, and two
+    either side of a midnight of local mean time."""
+    started = [
+        datetime(2026, 11, 1, 6, 50, tzinfo=UTC),
+        datetime(2026, 11, 1, 7, 5, tzinfo=UTC),
+        datetime(2026, 3, 8, 5, 59, tzinfo=UTC),
+        datetime(2026, 3, 8, 6, 0, tzinfo=UTC),
+        datetime(2026, 3, 8, 6, 1, tzinfo=UTC),
+        EVENING,
+        MORNING,
+        *MEAN_TIME_MIDNIGHT,
+    ]
+    for number, moment in enumerate(started):
+        session_id = api.new_session(name=f"S{number}")["id"]
+        for _ in range(number % 3 + 1):
+            api.record(session_id, **pick("Ann", "Bob", 40 + 10 * number))
+        with app.app_context():
+            session = db.session.get(Session, session_id)
+            assert session is not None
+            session.created_at = moment
+            db.session.commit()
+    with app.app_context():
+        ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
+        numbers = stats.player_stats(ann, DateRange())
+        lines = stats.sessions_of(ann.id, DateRange())
+    expected: dict[date, int] = {}
+    for day, line in zip(days_of(line.created_at for line in lines), lines, strict=True):
+        expected[day] = expected.get(day, 0) + line.total
+    assert numbers.days == tuple(expected.items())
+    assert numbers.sessions_played == len(started)
+    assert [line.session_id for line in numbers.recent] == [line.session_id for line in lines]
 
 
 @pytest.mark.parametrize("day", ["0001-01-01", "9999-12-31"])

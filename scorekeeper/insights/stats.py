@@ -17,18 +17,37 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, Label, Select, func, not_, or_, select
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Label,
+    Row,
+    Select,
+    case,
+    cast,
+    distinct,
+    extract,
+    func,
+    not_,
+    null,
+    or_,
+    select,
+    union_all,
+)
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.functions import FunctionElement
 
 from .. import rules
 from ..sessions import summary
 from ..sessions.extensions import db
 from ..sessions.models import Player, Session, SessionPlayer
-from .dates import DateRange
+from .dates import QUARTER, DateRange, days_of, days_of_quarters
 
 DEFAULT_MIN_PICKS = 10
 # The most sessions a player's page lists; the rest come with "More".
@@ -197,27 +216,21 @@ class PlayerStats(Totals):
     # Penalty hands in which the player was the penalized one.
     penalties: int
     card_points: CardPoints
-    # Every session played, oldest first.
-    season: tuple[SessionLine, ...]
+    sessions_played: int
+    sessions_won: int
+    # Whether any session was played for a stake.
+    staked: bool
+    # The last sessions played (SESSIONS_SHOWN, or as many as asked for), oldest first.
+    recent: tuple[SessionLine, ...]
+    # The total of each day played on, in the server's time zone, in the order played.
+    days: tuple[tuple[date, int], ...]
     # Smallest table first, only the sizes the player played at.
     by_size: tuple[TableSize, ...]
 
     @property
     def sessions(self) -> tuple[SessionLine, ...]:
         """The last sessions played, oldest first: a page lists these."""
-        return self.season[-SESSIONS_SHOWN:]
-
-    @property
-    def sessions_played(self) -> int:
-        return len(self.season)
-
-    @property
-    def staked(self) -> bool:
-        return any(line.stake for line in self.season)
-
-    @property
-    def sessions_won(self) -> int:
-        return sum(1 for line in self.season if line.place == 1)
+        return self.recent[-SESSIONS_SHOWN:]
 
     @property
     def more_sessions(self) -> int:
@@ -253,6 +266,10 @@ SP = SessionPlayer
 
 def _summed(*names: str) -> list[Label[int]]:
     return [func.coalesce(func.sum(getattr(SP, name)), 0).label(name) for name in names]
+
+
+# Every number of a player's summary rows, added up: made once, as they are the same every time.
+_ALL_SUMMED = _summed(*summary.NUMBERS)
 
 
 def _in_scope(dates: DateRange, house: RuleFilter | None) -> list[ColumnElement[bool]]:
@@ -296,17 +313,17 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
     ]
 
 
-def player_stats(player: Player, dates: DateRange, house: RuleFilter | None = None) -> PlayerStats:
-    """All of one player's numbers, by table size and in all, and their sessions oldest first,
-    over the sessions in the range played by the rules `house` asks for. The
-    numbers are added up per table size by the database; the sizes (at most six) are then
-    added together."""
+def player_stats(
+    player: Player, dates: DateRange, house: RuleFilter | None = None, recent: int = 0
+) -> PlayerStats:
+    """All of one player's numbers, by table size and in all, their days and their last
+    sessions (SESSIONS_SHOWN, or `recent` when more), over the sessions in the range played by
+    the rules `house` asks for. The numbers are added up per table size by the database; the
+    sizes (at most six) are then added together. The sessions and days are read in one query
+    (`_season`)."""
     mine = [SP.player_id == player.id, *_in_scope(dates, house)]
     rows = db.session.execute(
-        select(SP.seated, *_summed(*summary.NUMBERS))
-        .where(*mine)
-        .group_by(SP.seated)
-        .order_by(SP.seated)
+        select(SP.seated, *_ALL_SUMMED).where(*mine).group_by(SP.seated).order_by(SP.seated)
     ).all()
     by_size = tuple(
         TableSize(
@@ -321,10 +338,7 @@ def player_stats(player: Player, dates: DateRange, house: RuleFilter | None = No
     def n(field: str) -> int:
         return sum(getattr(row, field) for row in rows)
 
-    season = tuple(
-        SessionLine(*line)
-        for line in reversed(db.session.execute(_lines(player.id, dates, house)).all())
-    )
+    season = _season(player.id, dates, house, max(recent, SESSIONS_SHOWN))
     return PlayerStats(
         player_id=player.id,
         name=player.name,
@@ -342,10 +356,129 @@ def player_stats(player: Player, dates: DateRange, house: RuleFilter | None = No
         card_points=CardPoints(
             n("card_points"), n("picks_with_points"), n("picks") - n("picks_with_points")
         ),
-        season=season,
+        sessions_played=season.played,
+        sessions_won=season.won,
+        staked=season.staked,
+        recent=season.recent,
+        days=season.days,
         by_size=by_size,
-        money=sum(line.total * line.stake for line in season),
+        money=season.money,
     )
+
+
+class _Quarter(NamedTuple):
+    """The sessions of a player started in one quarter hour: played and won, their total and
+    money, the rows with a stake, and the first and last second they started in."""
+
+    played: int
+    won: int
+    total: int
+    money: int
+    staked: int
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class _Season:
+    played: int
+    won: int
+    money: int
+    staked: bool
+    recent: tuple[SessionLine, ...]
+    days: tuple[tuple[date, int], ...]
+
+
+class WholeSeconds(FunctionElement[int]):
+    """A moment in whole seconds from 1970 in UTC, rounded down, as SQLite's are."""
+
+    type = BigInteger()
+    name = "whole_seconds"
+    inherit_cache = True
+
+
+@compiles(WholeSeconds)
+def _whole_seconds(element: WholeSeconds, compiler: SQLCompiler, **kw: Any) -> str:
+    (moment,) = element.clauses
+    return compiler.process(cast(func.floor(extract("epoch", moment)), BigInteger), **kw)
+
+
+@compiles(WholeSeconds, "sqlite")
+def _whole_seconds_sqlite(element: WholeSeconds, compiler: SQLCompiler, **kw: Any) -> str:
+    (moment,) = element.clauses
+    return compiler.process(extract("epoch", moment), **kw)
+
+
+# The seconds from the first moment of the year 1 to 1970's, a whole number of quarter hours:
+# added to a moment's seconds from 1970 they make a number never below 0, which a query
+# divides as it should (rounding towards 0).
+SECONDS_BEFORE_1970 = 62_135_596_800
+# Each quarter hour of UTC, which the sessions started in it are added up by.
+_QUARTER_STARTED = (WholeSeconds(Session.created_at) + SECONDS_BEFORE_1970) // QUARTER
+_ADDED_BY_QUARTER = (
+    func.count(distinct(SP.session_id)),
+    func.count(distinct(case((SP.place == 1, SP.session_id)))),
+    func.sum(SP.total),
+    func.sum(SP.total * SP.stake),
+    func.count(case((SP.stake != 0, 1))),
+    WholeSeconds(func.min(Session.created_at)),
+    WholeSeconds(func.max(Session.created_at)),
+)
+
+
+def _season(player_id: int, dates: DateRange, house: RuleFilter | None, recent: int) -> _Season:
+    """The player's last `recent` sessions in scope, and all of them added up a quarter hour of
+    UTC at a time (`_Quarter`), in one query: the sessions of a quarter hour fall on one day
+    where the server is (`days_of_quarters`), so the days are added up from them."""
+    lines = _lines(player_id, dates, house).limit(recent).subquery()
+    width = len(lines.c)
+    newest = select(*lines.c, *(null().label(name) for name in _Quarter._fields))
+    added = (
+        select(*(null() for _ in range(width)), *_ADDED_BY_QUARTER)
+        .join(Session, Session.id == SP.session_id)
+        .where(SP.player_id == player_id, *_in_scope(dates, house))
+        .group_by(_QUARTER_STARTED)
+    )
+    last: list[SessionLine] = []
+    quarters: list[_Quarter] = []
+    rows: Sequence[Row[*tuple[Any, ...]]] = db.session.execute(union_all(newest, added)).all()
+    for row in rows:
+        if row[0] is None:
+            quarters.append(_Quarter(*row[width:]))
+        else:
+            last.append(SessionLine(*row[:width]))
+    last.sort(key=lambda line: (line.created_at, line.session_id))
+    quarters.sort(key=lambda quarter: quarter.first)
+    days: dict[date, int] = {}
+    spans = ((quarter.first, quarter.last) for quarter in quarters)
+    for day, quarter in zip(days_of_quarters(spans), quarters, strict=True):
+        if day is None:
+            days = _days_one_by_one(player_id, dates, house)
+            break
+        days[day] = days.get(day, 0) + quarter.total
+    return _Season(
+        played=sum(quarter.played for quarter in quarters),
+        won=sum(quarter.won for quarter in quarters),
+        money=sum(quarter.money for quarter in quarters),
+        staked=any(quarter.staked for quarter in quarters),
+        recent=tuple(last),
+        days=tuple(days.items()),
+    )
+
+
+def _days_one_by_one(player_id: int, dates: DateRange, house: RuleFilter | None) -> dict[date, int]:
+    """Each day's total from the time of every session: when the sessions of a quarter hour
+    can fall on two days."""
+    rows = db.session.execute(
+        select(Session.created_at, SP.total)
+        .join(Session, Session.id == SP.session_id)
+        .where(SP.player_id == player_id, *_in_scope(dates, house))
+        .order_by(Session.created_at, SP.session_id)
+    ).all()
+    days: dict[date, int] = {}
+    for day, (_, total) in zip(days_of(row.created_at for row in rows), rows, strict=True):
+        days[day] = days.get(day, 0) + total
+    return days
 
 
 def _lines(player_id: int, dates: DateRange, house: RuleFilter | None) -> Select[*tuple[Any, ...]]:

@@ -78,8 +78,12 @@ def _player_view(
     }
     if filters.errors:
         return render_template("player.html", **shown), 400
-    numbers = stats.player_stats(player, filters.dates, filters.house)
-    chart = season_chart(player.name, numbers.season) if numbers.season else None
+    numbers = stats.player_stats(player, filters.dates, filters.house, CHART_POINTS)
+    chart = None
+    if numbers.sessions_played > CHART_POINTS:
+        chart = days_chart(player.name, numbers.days)
+    elif numbers.sessions_played:
+        chart = season_chart(player.name, numbers.recent)
     return render_template("player.html", stats=numbers, chart=chart, **shown), status
 
 
@@ -172,11 +176,21 @@ def season_chart(name: str, sessions: Sequence[stats.SessionLine]) -> Markup:
     week (the week's Monday), so the chart stays as small as a season's."""
     started = days_of(line.created_at for line in sessions)
     days = [(day, line.total) for day, line in zip(started, sessions, strict=True)]
-    unit = "sessions"
     if len(days) > CHART_POINTS:
-        days, unit = _summed_by(days, lambda day: day), "days"
+        return days_chart(name, _summed_by(days, lambda day: day))
+    return _chart(name, days, "sessions")
+
+
+def days_chart(name: str, days: Sequence[tuple[date, int]]) -> Markup:
+    """The season chart of a history of more than CHART_POINTS sessions, from the total of
+    each day played in the order played: a point a day, or a week."""
     if len(days) > CHART_POINTS:
-        days, unit = _summed_by(days, lambda day: day - timedelta(days=day.weekday())), "weeks"
+        weeks = _summed_by(days, lambda day: day - timedelta(days=day.weekday()))
+        return _chart(name, weeks, "weeks")
+    return _chart(name, days, "days")
+
+
+def _chart(name: str, days: Sequence[tuple[date, int]], unit: str) -> Markup:
     running = list(accumulate((total for _, total in days), initial=0))
     first, last = days[0][0].isoformat(), days[-1][0].isoformat()
     span = first if first == last else f"{first} to {last}"

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import atexit
+import functools
 import os
 import shutil
 import sqlite3
@@ -77,28 +79,34 @@ MEMORY = Path("/dev/shm")
 
 
 @pytest.fixture(params=BACKENDS)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The test's database: for SQLite, a file in a folder of this process's, the same for
+    every test, so that its app is made once (`app`); each test empties it."""
     if request.param != "sqlite":
-        yield database_url(request.param, tmp_path)
-        return
-    folder = Path(tempfile.mkdtemp(dir=MEMORY if MEMORY.is_dir() else tmp_path))
-    try:
-        yield database_url(request.param, folder)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        return database_url(request.param, tmp_path)
+    return database_url(request.param, sqlite_folder())
+
+
+@functools.cache
+def sqlite_folder() -> Path:
+    folder = Path(tempfile.mkdtemp(dir=MEMORY if MEMORY.is_dir() else None))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def app_config(database: str, csrf: bool = False) -> dict[str, Any]:
+    return {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": database,
+        "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": csrf,
+    }
 
 
 @contextmanager
 def fresh_app(database: str, csrf: bool = False) -> Iterator[Flask]:
     """An app on an emptied database."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": database,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": csrf,
-        }
-    )
+    app = create_app(app_config(database, csrf))
     with app.app_context():
         empty_tables(database)
     try:
@@ -163,10 +171,28 @@ def copy_schema(target: Path) -> None:
         schema.backup(copy)
 
 
+# The app of each test database, with the config it was made with: making an app compiles
+# every route, a good part of a small test's time, so it is made once and each test gets it
+# back on emptied tables, its config as made.
+HELD: dict[str, tuple[Flask, dict[str, Any]]] = {}
+
+
 @pytest.fixture
 def app(database: str) -> Iterator[Flask]:
-    with fresh_app(database) as app:
+    if database not in HELD:
+        made = create_app(app_config(database))
+        HELD[database] = made, dict(made.config)
+    app, config = HELD[database]
+    with app.app_context():
+        empty_tables(database)
+    try:
         yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        app.config.clear()
+        app.config.update(config)
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -574,8 +575,10 @@ def test_cookies_are_httponly_and_lax_and_secure_over_https(database: str, new_a
 # --- a busy database
 
 
-def lock_timeouts(app: Flask, milliseconds: int) -> None:
-    """Short waits for the database's write lock, so the test needn't wait seconds."""
+@contextmanager
+def lock_timeouts(app: Flask, milliseconds: int) -> Iterator[None]:
+    """Short waits for the database's write lock while the `with` lasts, so the test needn't
+    wait seconds."""
 
     def on_connect(connection: Any, _record: Any) -> None:
         cursor = connection.cursor()
@@ -587,32 +590,38 @@ def lock_timeouts(app: Flask, milliseconds: int) -> None:
         cursor.close()
 
     with app.app_context():
-        db.engine.dispose()
-        event.listen(db.engine, "connect", on_connect)
+        engine = db.engine
+    engine.dispose()
+    event.listen(engine, "connect", on_connect)
+    try:
+        yield
+    finally:
+        event.remove(engine, "connect", on_connect)
+        engine.dispose()
 
 
 def test_a_busy_database_is_503_with_retry_after(
     app: Flask, api: Api, client: FlaskClient, sid: int
 ) -> None:
-    lock_timeouts(app, 100)
-    with app.app_context():
-        url = db.engine.url
-    if url.get_backend_name() == "sqlite":
-        # Another program (the sqlite3 shell, say) holds the database's write lock.
-        other = sqlite3.connect(str(url.database), isolation_level=None)
-        other.execute("BEGIN IMMEDIATE")
-        other.execute("UPDATE session SET name = 'restoring'")
-        response = client.patch(f"/api/sessions/{sid}", json={"name": "Friday"})
-        page = client.post(f"/sessions/{sid}/undo", data={"number": "1"})
-        other.rollback()
-        other.close()
-    else:
-        with app.app_context(), db.engine.connect() as pg:
-            # Another writer (a restore, say) holds the lock on the sessions table.
-            pg.execute(text('LOCK TABLE "session" IN ACCESS EXCLUSIVE MODE'))
+    with lock_timeouts(app, 100):
+        with app.app_context():
+            url = db.engine.url
+        if url.get_backend_name() == "sqlite":
+            # Another program (the sqlite3 shell, say) holds the database's write lock.
+            other = sqlite3.connect(str(url.database), isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("UPDATE session SET name = 'restoring'")
             response = client.patch(f"/api/sessions/{sid}", json={"name": "Friday"})
             page = client.post(f"/sessions/{sid}/undo", data={"number": "1"})
-            pg.rollback()
+            other.rollback()
+            other.close()
+        else:
+            with app.app_context(), db.engine.connect() as pg:
+                # Another writer (a restore, say) holds the lock on the sessions table.
+                pg.execute(text('LOCK TABLE "session" IN ACCESS EXCLUSIVE MODE'))
+                response = client.patch(f"/api/sessions/{sid}", json={"name": "Friday"})
+                page = client.post(f"/sessions/{sid}/undo", data={"number": "1"})
+                pg.rollback()
     answer = assert_json(response, 503)
     assert answer == {
         "error": "The scorekeeper is busy saving a restore or an import. Try again in a moment."

@@ -32,7 +32,6 @@ from ..sessions.database import database_busy
 from ..sessions.errors import Conflict
 from ..sessions.extensions import db
 from ..sessions.models import (
-    Change,
     Event,
     Player,
     PlayerMerge,
@@ -44,14 +43,13 @@ from ..sessions.models import (
 )
 from ..sessions.players import PLAYER_ACTIONS
 from ..sessions.records import (
-    changed,
     hand_input_json,
     iso,
     merge_json,
     options_json,
     payments_json,
 )
-from . import journal
+from . import backup_rows, journal
 from . import rule_sets as rule_sets_module
 from .backup_file import DENSITY_CHECKED_FROM as DENSITY_CHECKED_FROM
 from .backup_file import VALUE_MARKS, BackupFile, Streamed, check_density, not_json
@@ -125,8 +123,9 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
     yield _dumps(head)[:-1] + ',\n"players": ' + _dumps(players) + ',\n"sessions": ['
     for session, hands, settled, changes in _every_session():
         comma = "," if written.sessions else ""
-        kept = session_backup_json(session, hands, settled) | {"changes": changes}
-        yield f"{comma}\n{_dumps(kept)}"
+        # "changes" is the last key: their text goes in as it was written.
+        kept = _dumps(_session_json(session, hands, settled))
+        yield f'{comma}\n{kept[:-1]}, "changes": {changes}}}'
         written.sessions += 1
         written.hands += len(hands)
     rule_sets = [
@@ -169,35 +168,33 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _every_session() -> Iterator[
-    tuple[Session, list[rules.Hand], rules.Settled, list[dict[str, Any]]]
-]:
-    """Every session by id, with its hands, its early payments and its changes as the backup
-    writes them: the
-    sessions and their seats loaded a batch at a time, the hands and changes read as plain
-    rows, so a long history is read in a few statements a batch."""
+def _every_session() -> Iterator[tuple[Session, list[dict[str, Any]], rules.Settled, str]]:
+    """Every session by id, with its hands, its early payments and the JSON text of its changes
+    as the backup writes them: the sessions and their seats loaded a batch at a time, the hands
+    and changes read as plain rows, so a long history is read in a few statements a batch."""
     connection = db.session.connection()
-    ids = select(Session.id)
-    found = hand_rows.every_hand(connection, ids, by_id=True)
-    for batch in iter(lambda: list(islice(found, hand_rows.SESSIONS_AT_A_TIME)), []):
-        chosen = [read.session_id for read in batch]
+    ids = list(db.session.scalars(select(Session.id).order_by(Session.id)))
+    names = {
+        player_id: name for player_id, name in db.session.execute(select(Player.id, Player.name))
+    }
+    for start in range(0, len(ids), hand_rows.SESSIONS_AT_A_TIME):
+        chosen = ids[start : start + hand_rows.SESSIONS_AT_A_TIME]
         sessions = db.session.scalars(
             select(Session)
             .where(Session.id.in_(chosen))
             .order_by(Session.id)
             .options(selectinload(Session.seats).joinedload(Seat.player))
         ).all()
-        changes: dict[int, list[dict[str, Any]]] = {session_id: [] for session_id in chosen}
-        for change in connection.execute(
-            select(Change.__table__).where(Change.session_id.in_(chosen)).order_by(Change.id)
-        ):
-            changes[change.session_id].append(
-                changed(change.at, change.action, change.number, change.before, change.after)
-            )
+        hands = backup_rows.recorded_hands(connection, chosen, names)
+        changes = backup_rows.changes_text(connection, chosen)
         settled = loading.settled_in(chosen)
-        for session, read in zip(sessions, batch, strict=True):
-            hands = [stored.hand for stored in read.hands]
-            yield session, hands, settled.get(session.id, {}), changes[session.id]
+        for session in sessions:
+            yield (
+                session,
+                hands.get(session.id, []),
+                settled.get(session.id, {}),
+                changes.get(session.id, "[]"),
+            )
         db.session.expunge_all()
 
 
@@ -208,11 +205,18 @@ def session_backup_json(
 ) -> dict[str, Any]:
     """The session as a backup (and the trash) keeps it; its `hands` and early payments
     (`settled`) when they were read already, else read from the session."""
-    table = loading.table_of(session)
     if hands is None:
         hands = [loading.hand_of(row) for row in session.hands]
     if settled is None:
         settled = loading.settled_of(session)
+    return _session_json(session, [hand_input_json(hand) for hand in hands], settled)
+
+
+def _session_json(
+    session: Session, hands: list[dict[str, Any]], settled: rules.Settled
+) -> dict[str, Any]:
+    """`session_backup_json` with its hands as the backup keeps them."""
+    table = loading.table_of(session)
     return {
         "id": session.id,
         "name": session.name,
@@ -222,7 +226,7 @@ def session_backup_json(
         "version": session.version,
         "first_dealer": table.first_dealer,
         "rules": options_json(table.options),
-        "hands": [hand_input_json(hand) for hand in hands],
+        "hands": hands,
         "ended": table.ended,
         "paid": [
             {"player": leaver, **payment}

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -38,8 +39,14 @@ def register_commands(app: Flask) -> None:
 def export_backup_command(file: IO[str]) -> None:
     """Write every player, session and hand to FILE as JSON ("-" for stdout)."""
     written = Written()
-    for text in backup_text(written):
-        file.write(text)
+    # What is alive now outlives the backup: kept out of the collector's full passes, which
+    # would walk all of it again every few batches of sessions, a third of the time it takes.
+    gc.freeze()
+    try:
+        for text in backup_text(written):
+            file.write(text)
+    finally:
+        gc.unfreeze()
     # On stderr, so that "-" writes nothing but the backup to stdout.
     click.echo(f"Backed up {written} to {click.format_filename(file.name)}.", err=True)
 

@@ -15,8 +15,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
+from scorekeeper.exchange import backup_rows
 from scorekeeper.rules import RuleError
+from scorekeeper.sessions import loading
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Change, Player, Session
+from scorekeeper.sessions.records import changed, hand_input_json
 
 from .helpers.api import Api, pick, without_time
 from .helpers.backups import (
@@ -62,6 +68,43 @@ def story(api: Api) -> dict[str, int]:
     assert client.delete(f"/api/sessions/{thrown}").status_code == 204
     ids["thrown"] = thrown
     return ids
+
+
+def test_hands_and_changes_read_as_rows_are_written_as_the_records_write_them(
+    app: Flask, api: Api
+) -> None:
+    """A backup reads its hands and changes as plain rows (`backup_rows`): each hand is what
+    `hand_input_json` makes of the engine's hand of its row, and each session's changes the
+    text of `changed` of every change, byte for byte, for every kind of hand and change."""
+    ids = story(api)
+    penalties = api.new_session(players=["Ann", "Bob", "Cat", "Dan", "Zoë"], rules=PENALTIES)
+    api.record(penalties["id"], kind="penalty", penalized="Zoë")
+    api.record(penalties["id"], **pick("Ann", None, 70))
+    renamed = api.client.patch("/api/players/1", json={"name": "Anne \\ Back"})
+    assert renamed.status_code == 200, renamed.json
+    with app.app_context():
+        connection = db.session.connection()
+        sessions = db.session.scalars(select(Session).order_by(Session.id)).all()
+        chosen = [session.id for session in sessions]
+        assert set(chosen) >= set(ids.values()) - {ids["thrown"]} | {penalties["id"]}
+        names = {row.id: row.name for row in db.session.execute(select(Player.id, Player.name))}
+        hands = backup_rows.recorded_hands(connection, chosen, names)
+        changes = backup_rows.changes_text(connection, chosen)
+        for session in sessions:
+            written = [hand_input_json(loading.hand_of(row)) for row in session.hands]
+            assert dumped(hands.get(session.id, [])) == dumped(written)
+            kept = db.session.scalars(
+                select(Change).where(Change.session_id == session.id).order_by(Change.id)
+            )
+            records = [changed(c.at, c.action, c.number, c.before, c.after) for c in kept]
+            assert changes.get(session.id, "[]") == dumped(records)
+
+
+PENALTIES = {"penalties": True, "no_bid": "doubler"}
+
+
+def dumped(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 # A change as the Changes page tells it (its id there is the row's, which a restore renumbers).

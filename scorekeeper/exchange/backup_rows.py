@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Text, cast, select
 
 from .. import rules
 from ..sessions.models import Change, Hand, HandPlayer
+from ..sessions.records import iso
 
 _PICK = rules.Kind.PICK.value
 _LEASTER = rules.Kind.LEASTER.value
@@ -133,7 +133,7 @@ def changes_text(connection: Connection, session_ids: Sequence[int]) -> dict[int
         if (said := actions.get(action)) is None:
             said = actions[action] = json.dumps(action, ensure_ascii=False)
         text = (
-            f'{{"at": "{_iso(at)}", "action": {said}, '
+            f'{{"at": "{iso(at)}", "action": {said}, '
             f'"number": {"null" if number is None else int(number)}, '
             f'"before": {_as_written(before)}, "after": {_as_written(after)}}}'
         )
@@ -142,15 +142,6 @@ def changes_text(connection: Connection, session_ids: Sequence[int]) -> dict[int
         else:
             changes.append(text)
     return {session_id: f"[{', '.join(texts)}]" for session_id, texts in listed.items()}
-
-
-def _iso(moment: datetime) -> str:
-    """`records.iso`: in UTC, a naive time (SQLite's) taken as UTC."""
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC).isoformat()
-    if moment.tzinfo is UTC:
-        return moment.isoformat()
-    return moment.astimezone(UTC).isoformat()
 
 
 def _as_written(stored: str | None) -> str:

@@ -13,6 +13,9 @@ from .models import Change, PlayerMerge, Session, as_utc
 
 def iso(moment: datetime) -> str:
     """In UTC, whatever the database's time zone; SQLite hands back naive times, all UTC."""
+    if moment.tzinfo is UTC:
+        # Most are, and a backup writes one for every change: spared the conversion.
+        return moment.isoformat()
     return as_utc(moment).astimezone(UTC).isoformat()
 
 

@@ -174,16 +174,17 @@ def check_command(repair: bool) -> None:
     is wrong (after --repair: still)."""
     wrong = _check_restore(repair)
     ids = checks.session_ids()
-    for session_id in ids:
-        found = checks.check_session(session_id)
-        if found and repair:
-            checks.repair_session(session_id)
+    for start in range(0, len(ids), checks.SESSIONS_A_BATCH):
+        checked = checks.check_sessions(ids[start : start + checks.SESSIONS_A_BATCH])
+        for session_id, found in checked.items():
+            if found and repair:
+                checks.repair_session(session_id)
+                for problem in found:
+                    click.echo(f"Repaired: {problem}")
+                found = checks.check_sessions([session_id])[session_id]
             for problem in found:
-                click.echo(f"Repaired: {problem}")
-            found = checks.check_session(session_id)
-        for problem in found:
-            click.echo(problem)
-        wrong += len(found)
+                click.echo(problem)
+            wrong += len(found)
     sessions = f"{len(ids)} session{'' if len(ids) == 1 else 's'}"
     if wrong:
         raise click.ClickException(

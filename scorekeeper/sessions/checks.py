@@ -3,7 +3,9 @@ over the hands themselves. `flask --app scorekeeper check` runs this; `--repair`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from sqlalchemy import select
 
@@ -14,9 +16,13 @@ from .models import Session, SessionPlayer
 from .records import hand_input_json, recorded_hand
 from .writes import session_write
 
+# A session's summary rows: as its hands add them up, or as it keeps them.
+Rows = Sequence[Any]
 
-def problems(session: Session) -> Iterator[str]:
-    """What is wrong with a session, in sentences; nothing when it is consistent."""
+
+def problems(session: Session, counted: Rows, kept: Rows) -> Iterator[str]:
+    """What is wrong with a session, in sentences; nothing when it is consistent. `counted` is
+    its summary as its hands add it up (`summary.recount`), `kept` the summary it keeps."""
     where = f"Session {session.id}"
     numbers = [row.number for row in session.hands]
     if numbers != list(range(1, len(numbers) + 1)):
@@ -71,10 +77,12 @@ def problems(session: Session) -> Iterator[str]:
                     f"{where}, hand {position}: {player}'s stored score, win or schneider "
                     f"{stored} differs from the hands' {derived}."
                 )
-    yield from _summary_problems(session, sheet)
+    yield from _summary_problems(session, sheet, counted, kept)
 
 
-def _summary_problems(session: Session, sheet: rules.Sheet) -> Iterator[str]:
+def _summary_problems(
+    session: Session, sheet: rules.Sheet, counted: Rows, kept: Rows
+) -> Iterator[str]:
     """Where the session's summary (`summary`) differs from its hands."""
     where = f"Session {session.id}"
     complete = sheet.table.is_complete(len(sheet.results))
@@ -86,25 +94,23 @@ def _summary_problems(session: Session, sheet: rules.Sheet) -> Iterator[str]:
         )
     ids = {p.player.name: p.player_id for row in session.hands for p in row.players}
     places = {ids.get(s.player): s.place for s in sheet.standings} if complete else {}
-    counted = {
+    added_up = {
         (row.player_id, row.seated): (
             *(getattr(row, n) for n in summary.NUMBERS),
             row.stake,
             places.get(row.player_id),
         )
-        for row in db.session.execute(summary.recount([session.id]))
+        for row in counted
     }
-    stored = {
+    held = {
         (row.player_id, row.seated): (
             *(getattr(row, n) for n in summary.NUMBERS),
             row.stake,
             row.place,
         )
-        for row in db.session.scalars(
-            select(SessionPlayer).where(SessionPlayer.session_id == session.id)
-        )
+        for row in kept
     }
-    if stored != counted:
+    if held != added_up:
         yield f"{where}: its players' summary differs from what its hands add up to."
 
 
@@ -117,8 +123,30 @@ def session_ids() -> list[int]:
     return list(db.session.scalars(select(Session.id).order_by(Session.id)))
 
 
-def check_session(session_id: int) -> list[str]:
-    found = list(problems(loading.session_or_404(session_id)))
+# Sessions checked together, each batch read in a few statements however many hands it holds.
+SESSIONS_A_BATCH = 100
+
+
+def check_sessions(session_ids: Sequence[int]) -> dict[int, list[str]]:
+    """What is wrong with each of the sessions, by id (those that are not there left out)."""
+    sessions = db.session.scalars(
+        select(Session)
+        .where(Session.id.in_(session_ids))
+        .order_by(Session.id)
+        .options(*loading.WHOLE_SESSION)
+    ).all()
+    counted: dict[int, list[Any]] = defaultdict(list)
+    for row in db.session.execute(summary.recount(session_ids)):
+        counted[row.session_id].append(row)
+    kept: dict[int, list[Any]] = defaultdict(list)
+    for row in db.session.scalars(
+        select(SessionPlayer).where(SessionPlayer.session_id.in_(session_ids))
+    ):
+        kept[row.session_id].append(row)
+    found = {
+        session.id: list(problems(session, counted[session.id], kept[session.id]))
+        for session in sessions
+    }
     db.session.expunge_all()
     return found
 

@@ -31,9 +31,10 @@ from .helpers.database import BACKENDS, Fresh, NewApp, database_url
 settings.register_profile("scorekeeper", deadline=None)
 settings.load_profile("scorekeeper")
 
-# The tests that serve pages to Chromium, and those that run a gunicorn server, measure how it
-# answers in time: under pytest-xdist (`make test`) each kind runs one test after another on a
-# worker of its own, so no two browsers or two servers ever run at once; the rest fill in.
+# The tests that serve pages to Chromium or run a gunicorn server measure how it answers in
+# time: under pytest-xdist (`make test`) they run one after another on one worker, while the
+# other takes the rest. (Split between the two workers, the server tests took half as long
+# again beside the browsers, and the whole run longer on PostgreSQL.)
 SERIAL = ("tests/browser/", "tests/faults/")
 
 
@@ -42,11 +43,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeSch
 
 
 class SerialLiveTests(LoadScopeScheduling):
-    """Each test a scope of its own, but the browser tests one scope together, and the server
-    tests another."""
+    """Each test a scope of its own, but the browser and server tests one scope together."""
 
     def _split_scope(self, nodeid: str) -> str:
-        return next((kind for kind in SERIAL if nodeid.startswith(kind)), nodeid)
+        return "serial" if nodeid.startswith(SERIAL) else nodeid
 
 
 def pytest_configure(config: pytest.Config) -> None:

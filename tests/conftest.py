@@ -32,9 +32,11 @@ settings.register_profile("scorekeeper", deadline=None)
 settings.load_profile("scorekeeper")
 
 # The tests that serve pages to Chromium or run a gunicorn server measure how it answers in
-# time: under pytest-xdist (`make test`) they run one after another on one worker, while the
-# other takes the rest. (Split between the two workers, the server tests took half as long
-# again beside the browsers, and the whole run longer on PostgreSQL.)
+# time: under pytest-xdist (`make test`) they run one after another, never two browsers or two
+# servers at once. On SQLite alone the browser tests take one worker and the server tests the
+# other, the rest filling in (454 s for the suite where one worker for both took 628 s); with
+# PostgreSQL too, where the server tests are twice as many, beside the browsers they took half
+# as long again, so both kinds share one worker while the other takes the rest.
 SERIAL = ("tests/browser/", "tests/faults/")
 
 
@@ -43,10 +45,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeSch
 
 
 class SerialLiveTests(LoadScopeScheduling):
-    """Each test a scope of its own, but the browser and server tests one scope together."""
+    """Each test a scope of its own, but the browser and server tests one scope each (one
+    together when PostgreSQL is tested too)."""
 
     def _split_scope(self, nodeid: str) -> str:
-        return "serial" if nodeid.startswith(SERIAL) else nodeid
+        kind = next((kind for kind in SERIAL if nodeid.startswith(kind)), None)
+        if kind is None:
+            return nodeid
+        return "serial" if "postgresql" in BACKENDS else kind
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, Text, cast, select
 
 from .. import rules
+from ..sessions import hand_rows
 from ..sessions.models import Change, Hand, HandPlayer
 from ..sessions.records import iso
 
@@ -35,15 +36,10 @@ def recorded_hands(
     left out); `names` by player id."""
     hand, seat = Hand.__table__.c, HandPlayer.__table__.c
     rows = connection.execute(
-        select(
-            hand.id, hand.session_id, hand.dealer_id, hand.kind, hand.picker_id, hand.partner_id,
-            hand.called_card, hand.forced, hand.picking_points, hand.cracked_by_id,
-            hand.recracked, hand.black_blitz, hand.red_blitz, hand.winner_id, hand.result,
-            hand.penalized_id,
-        )
+        select(hand.id, hand.session_id, *hand_rows.RECORDED)
         .where(hand.session_id.in_(session_ids))
         .order_by(hand.session_id, hand.number)
-    ).all()  # fmt: skip
+    ).all()
     in_hand = Hand.__table__.c.session_id.in_(session_ids)
     seated: dict[int, list[str]] = {}
     for hand_id, player_id in connection.execute(

@@ -25,6 +25,15 @@ from .models import Hand, HandPlayer, Player, Seat, Session
 # history, and the statements few.
 SESSIONS_AT_A_TIME = 200
 
+# The columns of a hand's row that hold what was recorded (its seats are its `hand_player`
+# rows), in this order.
+_HAND = Hand.__table__.c
+RECORDED = (
+    _HAND.dealer_id, _HAND.kind, _HAND.picker_id, _HAND.partner_id, _HAND.called_card,
+    _HAND.forced, _HAND.picking_points, _HAND.cracked_by_id, _HAND.recracked,
+    _HAND.black_blitz, _HAND.red_blitz, _HAND.winner_id, _HAND.result, _HAND.penalized_id,
+)  # fmt: skip
+
 
 class SeatScore(NamedTuple):
     """A player seated for a hand: whether they played it (or sat out) and their score."""
@@ -106,15 +115,10 @@ def _hands_of(
     """The sessions' hands in order, by session id."""
     hand, seat = Hand.__table__.c, HandPlayer.__table__.c
     rows = connection.execute(
-        select(
-            hand.id, hand.session_id, hand.number, hand.dealer_id, hand.kind, hand.picker_id,
-            hand.partner_id, hand.called_card, hand.forced, hand.picking_points,
-            hand.cracked_by_id, hand.recracked, hand.black_blitz, hand.red_blitz, hand.winner_id,
-            hand.result, hand.penalized_id, hand.multiplier,
-        )
+        select(hand.id, hand.session_id, hand.number, *RECORDED, hand.multiplier)
         .where(hand.session_id.in_(session_ids))
         .order_by(hand.session_id, hand.number)
-    ).all()  # fmt: skip
+    ).all()
     seated: dict[int, list[tuple[str, int | None, int | None]]] = {row.id: [] for row in rows}
     scores: dict[int, list[SeatScore]] = {row.id: [] for row in rows}
     for hand_id, player_id, played, score, points, tricks in connection.execute(

@@ -4,8 +4,10 @@ killed midway is noticed and undone."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+import shutil
 import subprocess
 import threading
 import time
@@ -16,9 +18,21 @@ from typing import Any
 import pytest
 
 from harness.hands import integrity, pick_bodies
-from harness.live_server import ROOT, TIMEOUT, LiveServer, at_once, flask, flask_command, server_env
+from harness.live_server import (
+    ROOT,
+    SEATS,
+    TIMEOUT,
+    LiveServer,
+    at_once,
+    flask,
+    flask_command,
+    server_env,
+)
+from scorekeeper import create_app
+from scorekeeper.sessions.extensions import db
 
 from ..helpers.live import as_sent, assert_check_clean, sorted_bodies
+from .server import upgraded_sqlite
 
 # Many batches (a hundred sessions each), so that writers keep coming between them.
 SESSIONS = 600
@@ -29,15 +43,27 @@ FEW_HANDS = 10
 WRITERS = 4
 
 
-def large_backup(server: LiveServer, folder: Path, hands: int = HANDS) -> Path:
-    """A backup of SESSIONS sessions of `hands` hands: one session made through the API,
-    exported by the app, and copied under new ids and names."""
-    session_id = server.new_session(name="Template")["id"]
-    for body in pick_bodies(hands):
-        assert server.call("POST", f"/api/sessions/{session_id}/hands", body).status == 201
-    exported = server.call("GET", "/settings/backup.json")
-    assert exported.status == 200
-    backup: dict[str, Any] = exported.json()
+def large_backup(folder: Path, hands: int) -> Path:
+    """A backup of SESSIONS sessions of `hands` hands: one session made through the API of an
+    app in this process on a database of its own, exported, and copied under new ids and names.
+    The servers' databases stay empty for it."""
+    database = folder / "template.sqlite3"
+    shutil.copyfile(upgraded_sqlite(), database)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "test"})
+    try:
+        client = app.test_client()
+        made = client.post("/api/sessions", json={"players": SEATS, "rounds": 0, "name": "T"})
+        assert made.status_code == 201, made.json
+        session_id = json.loads(made.data)["id"]
+        for body in pick_bodies(hands):
+            added = client.post(f"/api/sessions/{session_id}/hands", json=body)
+            assert added.status_code == 201, added.json
+        exported = client.get("/settings/backup.json")
+        assert exported.status_code == 200
+        backup: dict[str, Any] = json.loads(exported.data)
+    finally:
+        with app.app_context():
+            db.engine.dispose()
     (template,) = backup["sessions"]
     assert len(template["hands"]) == hands
     backup["sessions"] = [
@@ -49,8 +75,16 @@ def large_backup(server: LiveServer, folder: Path, hands: int = HANDS) -> Path:
     return path
 
 
-def test_writes_during_a_restore_never_fail(server: LiveServer, tmp_path: Path) -> None:
-    backup = large_backup(server, tmp_path)
+@pytest.fixture(scope="module")
+def backups(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], Path]:
+    """The backups these tests restore, each made once: `backups(hands)`."""
+    return functools.cache(lambda hands: large_backup(tmp_path_factory.mktemp("backup"), hands))
+
+
+def test_writes_during_a_restore_never_fail(
+    server: LiveServer, backups: Callable[[int], Path]
+) -> None:
+    backup = backups(HANDS)
     session_id = server.new_session()["id"]
     before = len(server.sessions())
     path = f"/api/sessions/{session_id}/hands"
@@ -144,15 +178,12 @@ def wait_for(restore: subprocess.Popen[str], ready: Callable[[], bool]) -> None:
 
 
 def test_sessions_started_during_a_restore_never_take_its_ids(
-    server: LiveServer, tmp_path: Path
+    server: LiveServer, backups: Callable[[int], Path]
 ) -> None:
     """A restore keeps the backup's ids; the ids are taken with its first batch, so sessions
     phones start meanwhile get others, and every batch after goes in. A phone records hands
     into a restored session as soon as it is there."""
-    backup = large_backup(server, tmp_path, FEW_HANDS)
-    server.stop()
-    server.fresh_schema()
-    server.start()
+    backup = backups(FEW_HANDS)
     restore = start_restore(server, backup)
     try:
         # Session 1 is there once the first batch is in, the restore running on or done.
@@ -187,15 +218,12 @@ def test_sessions_started_during_a_restore_never_take_its_ids(
 
 @pytest.mark.parametrize("recovery", ["next start", "check --repair"])
 def test_a_restore_killed_midway_is_reported_then_undone(
-    server: LiveServer, tmp_path: Path, recovery: str
+    server: LiveServer, backups: Callable[[int], Path], recovery: str
 ) -> None:
     """kill -9 in the middle of a restore: `flask check` says it was cut short; the next start of
     the server (or `check --repair`) takes out what it wrote, but for a session a phone wrote to
     since; the same backup then restores whole."""
-    backup = large_backup(server, tmp_path, FEW_HANDS)
-    server.stop()
-    server.fresh_schema()
-    server.start()
+    backup = backups(FEW_HANDS)
     restore = start_restore(server, backup)
     try:
         # Two batches written, four to go.

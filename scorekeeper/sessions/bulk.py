@@ -53,6 +53,7 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
             for position, player in enumerate(new.sheet.table.seats)
         ],
     )
+    hand_ids: Sequence[int] = ()
     results = [
         (session_id, number, result)
         for session_id, new in zip(session_ids, sessions, strict=True)
@@ -109,7 +110,7 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
         for change in new.changes
     ]
     _insert_rows(Change.__table__, changes)
-    summary.add(session_ids)
+    summary.add(session_ids, (min(hand_ids), max(hand_ids)) if hand_ids else None)
     return session_ids
 
 

@@ -72,16 +72,27 @@ NUMBERS = tuple(count.name for count in COUNTS)
 KEY = ("session_id", "player_id", "seated")
 
 
-def recount(session_ids: Collection[int]) -> Select[*tuple[Any, ...]]:
+# The least and greatest id of the hands of the sessions recounted together.
+HandIds = tuple[int, int]
+
+
+def recount(
+    session_ids: Collection[int], hand_ids: HandIds | None = None
+) -> Select[*tuple[Any, ...]]:
     """The summary rows of the sessions, added up from their hands, with each session's stake
-    (without places)."""
-    return (
+    (without places). For many sessions, `hand_ids` bounds the hands' players read: without it
+    PostgreSQL reads every hand's players, the history over, to find those of a hundred
+    sessions."""
+    counted = (
         select(Hand.session_id, HandPlayer.player_id, Hand.seated, *COUNTS, Session.stake)
         .join(Hand, Hand.id == HandPlayer.hand_id)
         .join(Session, Session.id == Hand.session_id)
         .where(HandPlayer.played, Hand.session_id.in_(session_ids))
         .group_by(Hand.session_id, HandPlayer.player_id, Hand.seated, Session.stake)
     )
+    if hand_ids is None:
+        return counted
+    return counted.where(HandPlayer.hand_id.between(*hand_ids))
 
 
 def rewrite(session: Session, hand_count: int, complete: bool) -> None:
@@ -97,19 +108,22 @@ def rewrite(session: Session, hand_count: int, complete: bool) -> None:
         _place([session.id])
 
 
-def add(session_ids: Collection[int]) -> None:
+def add(session_ids: Collection[int], hand_ids: HandIds | None) -> None:
     """Write the summary rows and places of sessions just inserted whole, their hand counts
-    and completeness inserted with them."""
+    and completeness inserted with them; `hand_ids` bounds their hands' ids (None: they have
+    none)."""
     ids = sorted(set(session_ids))
     if ids:
-        _recount(ids)
+        _recount(ids, hand_ids)
         _place(ids)
 
 
-def _recount(session_ids: list[int]) -> None:
+def _recount(session_ids: list[int], hand_ids: HandIds | None = None) -> None:
     db.session.execute(delete(SessionPlayer).where(SessionPlayer.session_id.in_(session_ids)))
     db.session.execute(
-        insert(SessionPlayer).from_select([*KEY, *NUMBERS, "stake"], recount(session_ids))
+        insert(SessionPlayer).from_select(
+            [*KEY, *NUMBERS, "stake"], recount(session_ids, hand_ids)
+        )
     )
 
 

@@ -1013,6 +1013,7 @@ def test_a_restore_inserts_sessions_in_batches_and_tells_its_progress(
         with pytest.raises(RuntimeError, match="not checked yet"):
             next(restore.batches())
         assert list(restore.check()) == [2, 2, 1] and inserted == []
+        restore.close()
         restored = import_backup(copy.deepcopy(backup), progress=told.append)
     assert str(restored) == "5 sessions with 19 hands, and 11 new players"
     assert inserted == [2, 2, 1] and told == [2, 2, 1]
@@ -1025,6 +1026,29 @@ def test_a_restore_inserts_sessions_in_batches_and_tells_its_progress(
         again = import_backup(copy.deepcopy(backup), merge=True, progress=told.append)
     assert again.sessions == 0 and again.already == 5
     assert inserted == [0, 0, 0] and told == [2, 2, 1]
+
+
+def test_a_restore_checks_each_session_once_and_writes_what_it_checked(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_sessions(api)
+    original, backup = answers(client), backup_of(app)
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    checked: list[int | None] = []
+    check = backup_module.checked_session
+    monkeypatch.setattr(
+        backup_module,
+        "checked_session",
+        lambda given, session_id, where: (
+            checked.append(session_id) or check(given, session_id, where)
+        ),
+    )
+    target = fresh()
+    with target.app_context():
+        restored = import_backup(copy.deepcopy(backup))
+    assert restored.sessions == 5
+    assert checked == [session["id"] for session in backup["sessions"]]
+    assert_same_answers(answers(target.test_client()), original)
 
 
 def fail_at_batch(monkeypatch: pytest.MonkeyPatch, failing: int) -> list[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 import shutil
 import tempfile
 import time
@@ -276,8 +277,8 @@ def read_backup(raw: bytes | str) -> Any:
 
 def open_backup(file: IO[bytes]) -> Any:
     """The JSON of a backup's file (open for reading, bytes) or a refusal saying why it can't
-    be read; its sessions and trash are left in the file, read again as a restore walks them,
-    so the file must stay open until the restore is done. A file that can't be read twice
+    be read; its sessions and trash are left in the file, read again as a restore checks them,
+    so the file must stay open until the check is done. A file that can't be read twice
     (standard input) is copied to a temporary file first."""
     if not file.seekable():
         copy = tempfile.TemporaryFile()  # noqa: SIM115 (open while the restore reads it)
@@ -377,6 +378,7 @@ class Restore:
         self._checked = -1
         self._largest = 0
         self._links: list[tuple[int, tuple[int, int, int]]] = []
+        self._spill: IO[bytes] | None = None
         self.restored = Restored(sessions=0, hands=0, players=0)
         self._players_added = 0
 
@@ -388,25 +390,47 @@ class Restore:
     def check(self) -> Iterator[int]:
         """Check every session and its hands through the rules engine, yielding how many
         sessions each batch's worth checked, then the trash; a refusal raises `RuleError`.
-        Nothing is written, and nothing is kept of a session but its id and its event: the
-        batches check each again as they write it."""
+        Nothing is written. Each batch's worth of checked sessions goes to a temporary file
+        for the batches to write, so memory holds one batch however large the backup."""
         self._checked, self._largest, self._links = -1, 0, []
-        checked = pending = 0
+        self.close()
         trash: list[Any] = []
         given = _sessions_then_trash(self._given, self._trash_given, trash)
-        for session in _checked_sessions(given, self.players, self.keep_ids):
-            self._largest = max(self._largest, session.session_id)
-            if session.link is not None:
-                self._links.append((session.session_id, session.link))
-            checked += 1
-            pending += 1
-            if pending == SESSIONS_A_BATCH:
-                yield pending
-                pending = 0
-        self.trash = _checked_trash(trash)
+        sessions = _checked_sessions(given, self.players, self.keep_ids)
+        checked = 0
+        self._spill = tempfile.TemporaryFile()  # noqa: SIM115 (read back by the batches)
+        try:
+            while batch := list(islice(sessions, SESSIONS_A_BATCH)):
+                for session in batch:
+                    self._largest = max(self._largest, session.session_id)
+                    if session.link is not None:
+                        self._links.append((session.session_id, session.link))
+                pickle.dump(batch, self._spill, pickle.HIGHEST_PROTOCOL)
+                checked += len(batch)
+                yield len(batch)
+            self.trash = _checked_trash(trash)
+        except BaseException:
+            self.close()
+            raise
         self._checked = checked
-        if pending:
-            yield pending
+
+    def close(self) -> None:
+        """Let go of the sessions `check` keeps for the batches, which let go of them when
+        done: for a backup checked and not written."""
+        if self._spill is not None:
+            self._spill.close()
+            self._spill = None
+
+    def _read_checked(self) -> Iterator[_Checked]:
+        """The sessions `check` checked, in order, read back a batch at a time."""
+        assert self._spill is not None
+        self._spill.seek(0)
+        while True:
+            try:
+                batch: list[_Checked] = pickle.load(self._spill)
+            except EOFError:
+                return
+            yield from batch
 
     def batches(
         self, key: str | None = None, digest: str = "", answer: AnswerOf | None = None
@@ -422,31 +446,34 @@ class Restore:
         if self._checked != self.total:
             raise RuntimeError("The backup's sessions are not checked yet.")
         starts = range(0, max(self.total, 1), SESSIONS_A_BATCH)
-        sessions = _checked_sessions(self._given, self.players, self.keep_ids)
-        with journal.running() as undone:
-            if undone is not None:
-                # Another restore, started alongside this one, was cut short meanwhile.
-                raise Conflict(f"{undone} Nothing of this backup is restored: start again.")
-            for start in starts:
-                first, last = start == 0, start == starts[-1]
-                if not first:
-                    time.sleep(PAUSE_BETWEEN_BATCHES)
-                try:
-                    batch = list(islice(sessions, SESSIONS_A_BATCH))
-                    with writes.roster_write(key if first or last else None, digest) as write:
-                        if first:
-                            players = self._add_players()
-                            self._players_added = len(players)
-                            journal.begin(self.merge, self.total, players)
-                        journal.record(self._add_sessions(batch), len(batch))
-                        if last:
-                            self._finish(write, answer)
-                            journal.end()
-                except Exception as error:
-                    if first and not isinstance(error, SQLAlchemyError):
-                        raise
-                    raise self._failed(error, start) from error
-                yield len(batch)
+        sessions = self._read_checked()
+        try:
+            with journal.running() as undone:
+                if undone is not None:
+                    # Another restore, started alongside this one, was cut short meanwhile.
+                    raise Conflict(f"{undone} Nothing of this backup is restored: start again.")
+                for start in starts:
+                    first, last = start == 0, start == starts[-1]
+                    if not first:
+                        time.sleep(PAUSE_BETWEEN_BATCHES)
+                    try:
+                        batch = list(islice(sessions, SESSIONS_A_BATCH))
+                        with writes.roster_write(key if first or last else None, digest) as write:
+                            if first:
+                                players = self._add_players()
+                                self._players_added = len(players)
+                                journal.begin(self.merge, self.total, players)
+                            journal.record(self._add_sessions(batch), len(batch))
+                            if last:
+                                self._finish(write, answer)
+                                journal.end()
+                    except Exception as error:
+                        if first and not isinstance(error, SQLAlchemyError):
+                            raise
+                        raise self._failed(error, start) from error
+                    yield len(batch)
+        finally:
+            self.close()
 
     def _add_players(self) -> list[int]:
         """Add the backup's players, or find them by name; return the ids of those added."""

@@ -121,9 +121,7 @@ def add(session_ids: Collection[int], hand_ids: HandIds | None) -> None:
 def _recount(session_ids: list[int], hand_ids: HandIds | None = None) -> None:
     db.session.execute(delete(SessionPlayer).where(SessionPlayer.session_id.in_(session_ids)))
     db.session.execute(
-        insert(SessionPlayer).from_select(
-            [*KEY, *NUMBERS, "stake"], recount(session_ids, hand_ids)
-        )
+        insert(SessionPlayer).from_select([*KEY, *NUMBERS, "stake"], recount(session_ids, hand_ids))
     )
 
 

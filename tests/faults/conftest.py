@@ -1,11 +1,11 @@
 """Fault tests run against a real gunicorn server with several workers, on SQLite and, when
 TEST_DATABASE_URL is set, on PostgreSQL too (a database of their own beside it). Each test gets
-a freshly upgraded database."""
+its backend's server on emptied tables: started once a process, since starting gunicorn took
+longer than many a test."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -30,33 +30,53 @@ def tally(request: pytest.FixtureRequest) -> Iterator[None]:
             )
 
 
-@contextmanager
-def served(database: str) -> Iterator[LiveServer]:
-    server = FaultServer(database)
-    server.fresh_schema()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
-        server.log.unlink(missing_ok=True)
-
-
 def fault_url(backend: str, folder: Path) -> str:
     url = database_url(backend, folder)
     return fault_database(url) if backend == "postgresql" else url
 
 
+@pytest.fixture(scope="session")
+def servers() -> Iterator[dict[str, FaultServer]]:
+    """Each backend's server, started when a test first asks for it."""
+    running: dict[str, FaultServer] = {}
+    yield running
+    for live in running.values():
+        live.kill()
+        live.log.unlink(missing_ok=True)
+
+
+def ready_server(
+    backend: str, servers: dict[str, FaultServer], tmp_path_factory: pytest.TempPathFactory
+) -> FaultServer:
+    """The backend's server on emptied tables, started again if a test before stopped it."""
+    live = servers.get(backend)
+    if live is None:
+        live = FaultServer(fault_url(backend, tmp_path_factory.mktemp("db")))
+        live.fresh_schema()
+        servers[backend] = live
+    else:
+        live.empty()
+    if live.process is not None and live.process.poll() is not None:
+        live.stop()
+    if live.process is None:
+        live.start()
+    return live
+
+
 @pytest.fixture(params=BACKENDS)
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServer]:
-    with served(fault_url(request.param, tmp_path)) as live:
-        yield live
+def server(
+    request: pytest.FixtureRequest,
+    servers: dict[str, FaultServer],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> LiveServer:
+    return ready_server(request.param, servers, tmp_path_factory)
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def shared_server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[LiveServer]:
-    """One server for a module whose tests don't disturb each other."""
-    with served(fault_url(request.param, tmp_path_factory.mktemp("db"))) as live:
-        yield live
+    request: pytest.FixtureRequest,
+    servers: dict[str, FaultServer],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> LiveServer:
+    """The server for a module whose tests don't disturb each other, emptied once for them."""
+    return ready_server(request.param, servers, tmp_path_factory)

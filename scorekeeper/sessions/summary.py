@@ -111,10 +111,11 @@ def rewrite(session: Session, hand_count: int, complete: bool) -> None:
 def add(session_ids: Collection[int], hand_ids: HandIds | None) -> None:
     """Write the summary rows and places of sessions just inserted whole, their hand counts
     and completeness inserted with them; `hand_ids` bounds their hands' ids (None: they have
-    none)."""
+    none, so there is nothing to add up)."""
     ids = sorted(set(session_ids))
     if ids:
-        _recount(ids, hand_ids)
+        if hand_ids is not None:
+            _recount(ids, hand_ids)
         _place(ids)
 
 

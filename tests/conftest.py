@@ -4,10 +4,9 @@ import atexit
 import functools
 import os
 import shutil
-import sqlite3
 import tempfile
 from collections.abc import Iterator
-from contextlib import ExitStack, closing, contextmanager
+from contextlib import ExitStack, contextmanager
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from xdist.scheduler import LoadScopeScheduling
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
-from .faults.server import upgraded_sqlite
+from .faults.server import copy_schema
 from .helpers.api import Api
 from .helpers.database import BACKENDS, Fresh, NewApp, database_url
 
@@ -163,19 +162,6 @@ def empty_tables(database: str) -> None:
                 *(f'ALTER SEQUENCE "{sequence}" RESTART' for sequence in sequences),
             ]
         )
-
-
-def copy_schema(target: Path) -> None:
-    """A new file is copied whole; a database already there is overwritten through SQLite, so
-    that an app still connected to it sees the copy."""
-    if not target.exists():
-        shutil.copyfile(upgraded_sqlite(), target)
-        return
-    with (
-        closing(sqlite3.connect(upgraded_sqlite())) as schema,
-        closing(sqlite3.connect(target)) as copy,
-    ):
-        schema.backup(copy)
 
 
 # The app of each test database, with the config it was made with: making an app compiles

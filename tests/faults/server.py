@@ -34,6 +34,19 @@ def upgraded_sqlite() -> Path:
     return path
 
 
+def copy_schema(target: Path) -> None:
+    """A new file is copied whole; a database already there is overwritten through SQLite, so
+    that an app still connected to it sees the copy."""
+    if not target.exists():
+        shutil.copyfile(upgraded_sqlite(), target)
+        return
+    with (
+        closing(sqlite3.connect(upgraded_sqlite())) as schema,
+        closing(sqlite3.connect(target)) as copy,
+    ):
+        schema.backup(copy)
+
+
 def fault_database(url: str) -> str:
     """The database the fault servers use beside the PostgreSQL database `url`: one of their
     own, since each test makes it afresh."""
@@ -92,11 +105,7 @@ class FaultServer(LiveServer):
         self.log.write_bytes(b"")
         url = make_url(self.database)
         if url.get_backend_name() == "sqlite" and url.database:
-            with (
-                closing(sqlite3.connect(upgraded_sqlite())) as schema,
-                closing(sqlite3.connect(url.database)) as target,
-            ):
-                schema.backup(target)
+            copy_schema(Path(url.database))
             return
         # TRUNCATE, not DELETE: a restore's many rows deleted would stay behind as dead rows
         # that slow every test after it.

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import shutil
 import subprocess
 import threading
 import time
@@ -32,7 +31,7 @@ from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
 from ..helpers.live import as_sent, assert_check_clean, sorted_bodies
-from .server import upgraded_sqlite
+from .server import copy_schema
 
 # Many batches (a hundred sessions each), so that writers keep coming between them.
 SESSIONS = 600
@@ -48,7 +47,7 @@ def large_backup(folder: Path, hands: int) -> Path:
     app in this process on a database of its own, exported, and copied under new ids and names.
     The servers' databases stay empty for it."""
     database = folder / "template.sqlite3"
-    shutil.copyfile(upgraded_sqlite(), database)
+    copy_schema(database)
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "test"})
     try:
         client = app.test_client()

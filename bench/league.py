@@ -833,6 +833,7 @@ PROBES = [
         "the player page of the player of median attendance",
         lambda b: f"/players/{b.facts['typical']['id']}",
     ),
+    page("players", "the players page", lambda b: "/players"),
     page("leaderboard", "the leaderboard, all time", lambda b: "/leaderboard"),
     page("leaderboard-house", "the leaderboard of bump sessions", lambda b: "/leaderboard?bump=on"),
     page(

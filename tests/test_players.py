@@ -55,6 +55,24 @@ def test_the_list_counts_sessions_hands_and_totals_by_name(api: Api, client: Fla
     assert ann["total"] == sum(sheet["totals"]["Ann"] for sheet in sheets)
 
 
+def test_the_list_counts_a_session_sat_in_without_playing_a_hand(
+    api: Api, client: FlaskClient
+) -> None:
+    """Fay deals the first hand at six seated, sits it out and leaves; Gus is seated at a
+    session with no hands yet. Each sat in one session and played no hand."""
+    six = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+    session_id = session_with(api, [pick("Ann", "Bob", 90)], players=six, first_dealer="Fay")
+    assert api.session(session_id)["hands"][0]["sitting_out"] == ["Fay"]
+    left = client.patch(f"/api/sessions/{session_id}", json={"players": six[:5]})
+    assert left.status_code == 200, left.json
+    session_with(api, players=["Ann", "Bob", "Gus"])
+    listed = players(client)
+    for name in ("Fay", "Gus"):
+        assert (listed[name]["sessions"], listed[name]["hands"], listed[name]["total"]) == (1, 0, 0)
+        assert listed[name]["last_played"] is not None
+    assert (listed["Ann"]["sessions"], listed["Ann"]["hands"]) == (2, 1)
+
+
 def test_a_rename_shows_everywhere_and_is_in_every_session_history(
     api: Api, client: FlaskClient
 ) -> None:

@@ -1,6 +1,6 @@
-"""Each session's summary (what each player did in it, its hand count and whether it is complete)
-is kept by every write, and always equals what the hands add up to; `flask check` finds and
-repairs one that doesn't."""
+"""Each session's summary (what each player did in it, who sat in it, its hand count and whether
+it is complete) is kept by every write, and always equals what the hands add up to; `flask check`
+finds and repairs one that doesn't."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import Session, SessionPlayer
+from scorekeeper.sessions.models import Session, SessionMember, SessionPlayer
 
 from .helpers.api import SEATS, Api, pick
 
@@ -137,6 +137,27 @@ def test_a_summary_that_differs_from_the_hands_is_found_and_repaired(
         "and complete.",
         f"Session {session_id}: its players' summary differs from what its hands add up to.",
         "Error: Checked 1 session: 2 problems.",
+    ]
+    assert runner.invoke(args=["check", "--repair"]).exit_code == 0
+    check_clean(runner)
+
+
+def test_who_sat_in_a_session_is_checked_and_repaired(
+    app: Flask, api: Api, runner: FlaskCliRunner
+) -> None:
+    session_id = api.new_session(players=SEATS, rounds=1)["id"]
+    api.record(session_id, **pick("Ann", None, 75))
+    with app.app_context():
+        members = select(SessionMember.player_id).where(SessionMember.session_id == session_id)
+        assert len(db.session.scalars(members).all()) == len(SEATS)
+        db.session.execute(delete(SessionMember).where(SessionMember.session_id == session_id))
+        db.session.commit()
+    found = runner.invoke(args=["check"])
+    assert found.exit_code == 1
+    assert found.output.splitlines() == [
+        f"Session {session_id}: the players it says sat in it are not those seated or at its "
+        "hands.",
+        "Error: Checked 1 session: 1 problem.",
     ]
     assert runner.invoke(args=["check", "--repair"]).exit_code == 0
     check_clean(runner)

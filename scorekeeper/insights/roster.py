@@ -1,5 +1,6 @@
 """The players page's list: every player with the sessions they sat in, the hands they played,
-when they last played and their total; and the merges that can still be undone."""
+when they last played and their total, from the sessions' summaries (`sessions.summary`); and
+the merges that can still be undone."""
 
 from __future__ import annotations
 
@@ -7,10 +8,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, union
+from sqlalchemy import func, select
 
 from ..sessions.extensions import db
-from ..sessions.models import Hand, HandPlayer, Player, PlayerMerge, Seat, Session, as_utc
+from ..sessions.models import (
+    Player,
+    PlayerMerge,
+    Session,
+    SessionMember,
+    SessionPlayer,
+    as_utc,
+)
 from ..sessions.records import iso
 
 
@@ -27,27 +35,23 @@ class Listed:
 
 def players(search: str = "", player_id: int | None = None) -> list[Listed]:
     """Every player (whose name holds `search`, case ignored; or the one `player_id`), by name."""
-    seated = union(
-        select(Seat.player_id.label("player_id"), Seat.session_id.label("session_id")),
-        select(HandPlayer.player_id, Hand.session_id).join(Hand),
-    ).subquery()
     sessions = (
         select(
-            seated.c.player_id,
+            SessionMember.player_id,
             func.count().label("sessions"),
             func.max(Session.created_at).label("last"),
         )
-        .join(Session, Session.id == seated.c.session_id)
-        .group_by(seated.c.player_id)
+        .join(Session, Session.id == SessionMember.session_id)
+        .group_by(SessionMember.player_id)
         .subquery()
     )
     hands = (
         select(
-            HandPlayer.player_id,
-            func.count().filter(HandPlayer.played).label("hands"),
-            func.coalesce(func.sum(HandPlayer.score), 0).label("total"),
+            SessionPlayer.player_id,
+            func.sum(SessionPlayer.hands).label("hands"),
+            func.sum(SessionPlayer.total).label("total"),
         )
-        .group_by(HandPlayer.player_id)
+        .group_by(SessionPlayer.player_id)
         .subquery()
     )
     query = (

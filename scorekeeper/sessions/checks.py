@@ -12,7 +12,7 @@ from sqlalchemy import select
 from .. import rules
 from . import loading, summary
 from .extensions import db
-from .models import Session, SessionPlayer
+from .models import Session, SessionMember, SessionPlayer
 from .records import hand_input_json, recorded_hand
 from .writes import session_write
 
@@ -20,9 +20,10 @@ from .writes import session_write
 Rows = Sequence[Any]
 
 
-def problems(session: Session, counted: Rows, kept: Rows) -> Iterator[str]:
+def problems(session: Session, counted: Rows, kept: Rows, members: set[int]) -> Iterator[str]:
     """What is wrong with a session, in sentences; nothing when it is consistent. `counted` is
-    its summary as its hands add it up (`summary.recount`), `kept` the summary it keeps."""
+    its summary as its hands add it up (`summary.recount`), `kept` the summary it keeps and
+    `members` the players it keeps as having sat in it."""
     where = f"Session {session.id}"
     numbers = [row.number for row in session.hands]
     if numbers != list(range(1, len(numbers) + 1)):
@@ -78,6 +79,10 @@ def problems(session: Session, counted: Rows, kept: Rows) -> Iterator[str]:
                     f"{stored} differs from the hands' {derived}."
                 )
     yield from _summary_problems(session, sheet, counted, kept)
+    sat_in = {seat.player_id for seat in session.seats}
+    sat_in.update(p.player_id for row in session.hands for p in row.players)
+    if members != sat_in:
+        yield f"{where}: the players it says sat in it are not those seated or at its hands."
 
 
 def _summary_problems(
@@ -145,8 +150,17 @@ def check_sessions(session_ids: Sequence[int]) -> dict[int, list[str]]:
         select(SessionPlayer).where(SessionPlayer.session_id.in_(session_ids))
     ):
         kept[row.session_id].append(row)
+    members: dict[int, set[int]] = defaultdict(set)
+    for session_id, player_id in db.session.execute(
+        select(SessionMember.session_id, SessionMember.player_id).where(
+            SessionMember.session_id.in_(session_ids)
+        )
+    ):
+        members[session_id].add(player_id)
     found = {
-        session.id: list(problems(session, counted[session.id], kept[session.id]))
+        session.id: list(
+            problems(session, counted[session.id], kept[session.id], members[session.id])
+        )
         for session in sessions
     }
     db.session.expunge_all()

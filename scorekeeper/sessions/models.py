@@ -319,6 +319,21 @@ class SessionPlayer(db.Model):  # type: ignore[name-defined,misc]
     place: Mapped[int | None]
 
 
+class SessionMember(db.Model):  # type: ignore[name-defined,misc]
+    """A player who sat in a session: seated now, or at any of its hands, played or sat out;
+    kept by every write to the session (`summary`), so that the players page counts a
+    player's sessions from these rows instead of every hand."""
+
+    __table_args__ = (Index("ix_session_member_player", "player_id", "session_id"),)
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("session.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+
+
 class EarlyPayment(db.Model):  # type: ignore[name-defined,misc]
     """A payment, in cents, that settled a player who left the session (the leaver, its payer
     or its payee) before the session's own settle-up."""

@@ -31,6 +31,7 @@ from .models import (
     PlayerMerge,
     Seat,
     Session,
+    SessionMember,
     SessionPlayer,
     TrashedSession,
     as_utc,
@@ -251,11 +252,12 @@ def _move(source: int, target: int, sessions: Collection[int] | None) -> None:
         .values(player_id=target)
     )
     # The two never sat in one session, so the rows keep their sums and places.
-    db.session.execute(
-        update(SessionPlayer)
-        .where(SessionPlayer.player_id == source, *within(SessionPlayer.session_id))
-        .values(player_id=target)
-    )
+    for kept in (SessionPlayer, SessionMember):
+        db.session.execute(
+            update(kept)
+            .where(kept.player_id == source, *within(kept.session_id))
+            .values(player_id=target)
+        )
     for column in PAYMENT_COLUMNS:
         db.session.execute(
             update(EarlyPayment)

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import delete, inspect, select, update
 
 from .. import rules
+from . import summary
 from .extensions import db
 from .loading import Tail, checked_hand, hand_of, seats_since_of, sheet_of, table_of
 from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session, utcnow
@@ -124,6 +125,7 @@ def new_session(
     _set_rules(session, options)
     db.session.add(session)
     db.session.flush()
+    summary.started(session.id)
     return session
 
 

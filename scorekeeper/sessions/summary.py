@@ -1,5 +1,5 @@
 """What each player did in each session, kept beside the hands: `SessionPlayer` rows, a
-session's hand count and whether it is complete.
+session's hand count and whether it is complete, and who sat in it (`SessionMember` rows).
 
 Every write that changes a session's hands or seats rewrites these from the hands, in its own
 transaction: the one write path when it finishes (`rewrite`), the bulk insert of a restore,
@@ -24,13 +24,14 @@ from sqlalchemy import (
     insert,
     literal,
     select,
+    union,
     union_all,
     update,
 )
 
 from .. import rules
 from .extensions import db
-from .models import Hand, HandPlayer, Seat, Session, SessionPlayer
+from .models import Hand, HandPlayer, Seat, Session, SessionMember, SessionPlayer
 
 
 def _count(condition: ColumnExpressionArgument[bool]) -> ColumnElement[int]:
@@ -104,18 +105,25 @@ def rewrite(session: Session, hand_count: int, complete: bool) -> None:
     session.hand_count = hand_count
     session.completed = complete
     _recount([session.id])
+    _remember([session.id])
     if complete:
         _place([session.id])
 
 
+def started(session_id: int) -> None:
+    """Keep who sits in a session just added, before its first hand: its seats."""
+    _remember([session_id])
+
+
 def add(session_ids: Collection[int], hand_ids: HandIds | None) -> None:
-    """Write the summary rows and places of sessions just inserted whole, their hand counts
-    and completeness inserted with them; `hand_ids` bounds their hands' ids (None: they have
-    none, so there is nothing to add up)."""
+    """Write the summary rows, members and places of sessions just inserted whole, their hand
+    counts and completeness inserted with them; `hand_ids` bounds their hands' ids (None: they
+    have none, so there is nothing to add up)."""
     ids = sorted(set(session_ids))
     if ids:
         if hand_ids is not None:
             _recount(ids, hand_ids)
+        _remember(ids, hand_ids)
         _place(ids)
 
 
@@ -124,6 +132,28 @@ def _recount(session_ids: list[int], hand_ids: HandIds | None = None) -> None:
     db.session.execute(
         insert(SessionPlayer).from_select([*KEY, *NUMBERS, "stake"], recount(session_ids, hand_ids))
     )
+
+
+def members(
+    session_ids: Collection[int], hand_ids: HandIds | None = None
+) -> Select[tuple[int, int]]:
+    """Who sat in each of the sessions: seated now, or at any of their hands (`hand_ids`
+    bounds the hands' players read, as for `recount`)."""
+    at_hands = (
+        select(Hand.session_id, HandPlayer.player_id)
+        .join(Hand, Hand.id == HandPlayer.hand_id)
+        .where(Hand.session_id.in_(session_ids))
+    )
+    if hand_ids is not None:
+        at_hands = at_hands.where(HandPlayer.hand_id.between(*hand_ids))
+    seated = select(Seat.session_id, Seat.player_id).where(Seat.session_id.in_(session_ids))
+    return select(*union(seated, at_hands).subquery().c)
+
+
+def _remember(session_ids: list[int], hand_ids: HandIds | None = None) -> None:
+    db.session.execute(delete(SessionMember).where(SessionMember.session_id.in_(session_ids)))
+    sat_in = members(session_ids, hand_ids)
+    db.session.execute(insert(SessionMember).from_select(["session_id", "player_id"], sat_in))
 
 
 def _place(session_ids: list[int]) -> None:

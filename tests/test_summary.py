@@ -20,7 +20,7 @@ from .helpers.api import SEATS, Api, pick
 OTHERS = ["Fay", "Gus", "Hal"]
 ACTIONS = [
     *("add", "add", "add", "edit", "delete", "undo"),
-    *("end", "rounds", "seats", "trash", "merge"),
+    *("end", "rounds", "seats", "stake", "trash", "merge"),
 ]
 
 
@@ -79,6 +79,9 @@ def test_after_any_writes_the_summary_is_what_the_hands_add_up_to(
             client.patch(f"/api/sessions/{sid}", json={"ended": not now["ended"]})
         elif action == "rounds":
             client.patch(f"/api/sessions/{sid}", json={"rounds": data.draw(st.integers(0, 2))})
+        elif action == "stake":
+            stake = data.draw(st.sampled_from([0, 25, 100]))
+            client.patch(f"/api/sessions/{sid}", json={"rules": {"stake": stake}})
         elif action == "seats":
             seated = SEATS if sid == ids[0] else OTHERS
             arrived = data.draw(st.sampled_from([seated, [*seated, "Ivy"]]))
@@ -160,4 +163,19 @@ def test_who_sat_in_a_session_is_checked_and_repaired(
         "Error: Checked 1 session: 1 problem.",
     ]
     assert runner.invoke(args=["check", "--repair"]).exit_code == 0
+    check_clean(runner)
+
+
+def test_a_stake_changed_after_hands_is_in_the_summary(
+    app: Flask, api: Api, client: FlaskClient, runner: FlaskCliRunner
+) -> None:
+    session_id = api.new_session(players=SEATS, rounds=0)["id"]
+    api.record(session_id, **pick("Ann", None, 75))
+    changed = client.patch(f"/api/sessions/{session_id}", json={"rules": {"stake": 25}})
+    assert changed.status_code == 200, changed.json
+    with app.app_context():
+        stakes = db.session.scalars(
+            select(SessionPlayer.stake).where(SessionPlayer.session_id == session_id)
+        ).all()
+    assert stakes == [25] * len(SEATS)
     check_clean(runner)

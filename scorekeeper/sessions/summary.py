@@ -96,16 +96,22 @@ def recount(
     return counted.where(HandPlayer.hand_id.between(*hand_ids))
 
 
-def rewrite(session: Session, hand_count: int, complete: bool) -> None:
-    """Rewrite one session's summary rows from its hands, in the write under way, which knows
-    its hand count and whether the rules find it complete with them; the places when it is.
-    The count is set first, so that it goes out in the one update of the session's row that
-    the write makes: PostgreSQL checks the row's keys again when a transaction updates it a
-    second time, and that check would wait for a club event's lock."""
+def rewrite(
+    session: Session, hand_count: int, complete: bool, hands: bool = True, seats: bool = True
+) -> None:
+    """Rewrite one session's summary in the write under way, which knows its hand count and
+    whether the rules find it complete with them: its rows from its hands when the write
+    changed them or the rules they are scored by (`hands`), who sat in it when it changed its
+    seats or hands (`seats`), and the places when it is complete. The count is set first, so
+    that it goes out in the one update of the session's row that the write makes: PostgreSQL
+    checks the row's keys again when a transaction updates it a second time, and that check
+    would wait for a club event's lock."""
     session.hand_count = hand_count
     session.completed = complete
-    _recount([session.id])
-    _remember([session.id])
+    if hands:
+        _recount([session.id])
+    if seats:
+        _remember([session.id])
     if complete:
         _place([session.id])
 

@@ -141,6 +141,9 @@ class SessionWrite(Write):
         self._before: rules.Sheet | None = None
         self._after: rules.Sheet | None = None
         self._appended: dict[int, tuple[rules.HandResult, tuple[str, ...]]] = {}
+        # Whether the write seats other players, or changes the rules the hands are scored by.
+        self._seated = False
+        self._rules = False
         self._changes: list[_Change] = []
         self._removed = False
         self._touched = False
@@ -241,6 +244,8 @@ class SessionWrite(Write):
                 rules.check_stake_change(settled, current["stake"], new_rules.stake)
         count = self.tail().count
         rows.update_session(self.session, count, name, rounds, players, new_rules, new_players)
+        self._seated = self._seated or players is not None
+        self._rules = self._rules or new_rules is not None
         self._touched = True
 
     def end(self, ended: bool) -> None:
@@ -365,13 +370,21 @@ class SessionWrite(Write):
     def _summarize(self) -> None:
         """Keep the session's summary: its hand count is the sheet's when the write replayed
         the hands, else the count it had and the hands it appended; the rules say whether the
-        session is complete with them."""
+        session is complete with them. Hands appended are played by the seats, who sit in the
+        session already; only replayed hands and other seats change who sat in it."""
+        replayed = self._after is not None
         if self._after is not None:
             count = len(self._after.results)
         else:
             count = self.session.hand_count + len(self._appended)
         complete = loading.table_of(self.session).is_complete(count)
-        summary.rewrite(self.session, count, complete)
+        summary.rewrite(
+            self.session,
+            count,
+            complete,
+            hands=replayed or bool(self._appended) or self._rules,
+            seats=replayed or self._seated,
+        )
 
     def hand_after(self, number: int) -> dict[str, Any]:
         """Hand `number` as the write leaves it."""

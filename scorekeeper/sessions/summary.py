@@ -96,9 +96,7 @@ def recount(
     return counted.where(HandPlayer.hand_id.between(*hand_ids))
 
 
-def rewrite(
-    session: Session, hand_count: int, complete: bool, hands: bool = True, seats: bool = True
-) -> None:
+def rewrite(session: Session, hand_count: int, complete: bool, *, hands: bool, seats: bool) -> None:
     """Rewrite one session's summary in the write under way, which knows its hand count and
     whether the rules find it complete with them: its rows from its hands when the write
     changed them or the rules they are scored by (`hands`), who sat in it when it changed its

@@ -42,6 +42,15 @@ def check_clean(runner: FlaskCliRunner) -> None:
     assert result.exit_code == 0, result.output
 
 
+def found_and_repaired(runner: FlaskCliRunner, *lines: str) -> None:
+    """`flask check` finds exactly `lines` and fails; `--repair` leaves nothing to find."""
+    found = runner.invoke(args=["check"])
+    assert found.exit_code == 1
+    assert found.output.splitlines() == list(lines)
+    assert runner.invoke(args=["check", "--repair"]).exit_code == 0
+    check_clean(runner)
+
+
 @settings(
     max_examples=12,
     deadline=None,
@@ -133,16 +142,13 @@ def test_a_summary_that_differs_from_the_hands_is_found_and_repaired(
         )
         db.session.execute(update(Session).values(hand_count=4, completed=False))
         db.session.commit()
-    found = runner.invoke(args=["check"])
-    assert found.exit_code == 1
-    assert found.output.splitlines() == [
+    found_and_repaired(
+        runner,
         f"Session {session_id}: it says it has 4 hands and is not complete; its hands say 5 "
         "and complete.",
         f"Session {session_id}: its players' summary differs from what its hands add up to.",
         "Error: Checked 1 session: 2 problems.",
-    ]
-    assert runner.invoke(args=["check", "--repair"]).exit_code == 0
-    check_clean(runner)
+    )
 
 
 def test_who_sat_in_a_session_is_checked_and_repaired(
@@ -155,15 +161,12 @@ def test_who_sat_in_a_session_is_checked_and_repaired(
         assert len(db.session.scalars(members).all()) == len(SEATS)
         db.session.execute(delete(SessionMember).where(SessionMember.session_id == session_id))
         db.session.commit()
-    found = runner.invoke(args=["check"])
-    assert found.exit_code == 1
-    assert found.output.splitlines() == [
+    found_and_repaired(
+        runner,
         f"Session {session_id}: the players it says sat in it are not those seated or at its "
         "hands.",
         "Error: Checked 1 session: 1 problem.",
-    ]
-    assert runner.invoke(args=["check", "--repair"]).exit_code == 0
-    check_clean(runner)
+    )
 
 
 def test_a_stake_changed_after_hands_is_in_the_summary(

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Integer, func, select, union
+from sqlalchemy import Integer, func, select
 from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .. import rules
 from .database import check_id, one_or_404
 from .extensions import db
-from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session, utcnow
+from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session, SessionMember, utcnow
 
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.
 # A regular has played within this many days; the roster offers the regulars first.
@@ -215,11 +215,10 @@ def hand_of_row(row: Any, seated: list[Any], names: dict[int, str]) -> rules.Han
 
 def seated_players() -> list[str]:
     """Everyone who has sat in a session, seated now or for a hand, by name."""
-    at_a_hand = select(HandPlayer.player_id).where(HandPlayer.player_id == Player.id).exists()
     return list(
         db.session.scalars(
             select(Player.name)
-            .where(Player.id.in_(select(Seat.player_id)) | at_a_hand)
+            .where(Player.id.in_(select(SessionMember.player_id)))
             .order_by(Player.name_key)
         )
     )
@@ -228,15 +227,11 @@ def seated_players() -> list[str]:
 def roster(everyone: bool = False) -> list[str]:
     """The names offered for a new session or an arrival: the regulars first (most sessions
     within `REGULAR_DAYS`), then by name; retired players only for `everyone`."""
-    seated = union(
-        select(Seat.player_id.label("player_id"), Seat.session_id.label("session_id")),
-        select(HandPlayer.player_id, Hand.session_id).join(Hand),
-    ).subquery()
     recent = (
-        select(seated.c.player_id, func.count().label("sessions"))
-        .join(Session, Session.id == seated.c.session_id)
+        select(SessionMember.player_id, func.count().label("sessions"))
+        .join(Session, Session.id == SessionMember.session_id)
         .where(Session.created_at >= utcnow() - timedelta(days=REGULAR_DAYS))
-        .group_by(seated.c.player_id)
+        .group_by(SessionMember.player_id)
         .subquery()
     )
     query = (

@@ -238,7 +238,8 @@ class HandPlayer(db.Model):  # type: ignore[name-defined,misc]
     played it or sat out, their score, whether they won it, and for a leaster the card points
     and tricks when they were recorded."""
 
-    # Every player's totals for the leaderboard come from this index alone, in its order.
+    # A player's hands, found by player: a merge moves them; an undone restore keeps a player
+    # who has any.
     __table_args__ = (
         Index(
             "ix_hand_player_player_totals",

@@ -138,7 +138,7 @@ def _recount(session_ids: list[int], hand_ids: HandIds | None = None) -> None:
     )
 
 
-def members(
+def _members(
     session_ids: Collection[int], hand_ids: HandIds | None = None
 ) -> Select[tuple[int, int]]:
     """Who sat in each of the sessions: seated now, or at any of their hands (`hand_ids`
@@ -156,7 +156,7 @@ def members(
 
 def _remember(session_ids: list[int], hand_ids: HandIds | None = None) -> None:
     db.session.execute(delete(SessionMember).where(SessionMember.session_id.in_(session_ids)))
-    sat_in = members(session_ids, hand_ids)
+    sat_in = _members(session_ids, hand_ids)
     db.session.execute(insert(SessionMember).from_select(["session_id", "player_id"], sat_in))
 
 

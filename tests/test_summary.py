@@ -182,3 +182,19 @@ def test_a_stake_changed_after_hands_is_in_the_summary(
         ).all()
     assert stakes == [25] * len(SEATS)
     check_clean(runner)
+
+
+def test_a_session_no_longer_complete_keeps_no_places(
+    app: Flask, api: Api, client: FlaskClient, runner: FlaskCliRunner
+) -> None:
+    session_id = api.new_session(players=SEATS, rounds=1)["id"]
+    for picker in SEATS:
+        api.record(session_id, **pick(picker, None, 75))
+    more = client.patch(f"/api/sessions/{session_id}", json={"rounds": 2})
+    assert (more.status_code, more.json["complete"]) == (200, False)
+    with app.app_context():
+        places = db.session.scalars(
+            select(SessionPlayer.place).where(SessionPlayer.session_id == session_id)
+        ).all()
+    assert places == [None] * len(SEATS)
+    check_clean(runner)

@@ -100,14 +100,19 @@ def rewrite(session: Session, hand_count: int, complete: bool, *, hands: bool, s
     """Rewrite one session's summary in the write under way, which knows its hand count and
     whether the rules find it complete with them: its rows from its hands when the write
     changed them or the rules they are scored by (`hands`), who sat in it when it changed its
-    seats or hands (`seats`), and the places when it is complete. The count is set first, so
-    that it goes out in the one update of the session's row that the write makes: PostgreSQL
-    checks the row's keys again when a transaction updates it a second time, and that check
-    would wait for a club event's lock."""
+    seats or hands (`seats`), and the places when it is complete (none when it is no longer).
+    The count is set first, so that it goes out in the one update of the session's row that
+    the write makes: PostgreSQL checks the row's keys again when a transaction updates it a
+    second time, and that check would wait for a club event's lock."""
+    was_complete = session.completed
     session.hand_count = hand_count
     session.completed = complete
     if hands:
         _recount([session.id])
+    elif was_complete and not complete:
+        db.session.execute(
+            update(SessionPlayer).where(SessionPlayer.session_id == session.id).values(place=None)
+        )
     if seats:
         _remember([session.id])
     if complete:

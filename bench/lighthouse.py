@@ -18,10 +18,9 @@ import threading
 from pathlib import Path
 from urllib.request import Request, urlopen
 
-from werkzeug.serving import make_server
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from harness.threaded_server import make_closing_server
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
@@ -64,7 +63,7 @@ def main() -> int:
         )
         with app.app_context():
             db.create_all()
-        server = make_server("127.0.0.1", 0, app, threaded=True)
+        server = make_closing_server(app)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}"
         players = ["Ann", "Bob", "Cat", "Dan", "Eve"]

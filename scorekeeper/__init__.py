@@ -63,13 +63,16 @@ def register_extensions(app: Flask) -> None:
 
 
 def read_static_file_whole(response: Response) -> Response:
-    """A static file (a few KB, the service worker too) read whole, so that it is compressed
-    like a page; a file answer is otherwise a stream, which goes uncompressed."""
+    """A static file (a few KB: the icons and the service worker too) read whole and closed at
+    once, so that it is compressed like a page and no open file waits on a phone that hung up;
+    a file answer is otherwise a stream, which goes uncompressed."""
     if (
-        request.endpoint in ("static", "pages.service_worker")
+        request.endpoint in ("static", "pages.favicon", "pages.service_worker")
         and response.is_streamed
         and response.status_code == 200
     ):
+        opened = response.response
         response.direct_passthrough = False
         response.make_sequence()
+        getattr(opened, "close", lambda: None)()
     return response

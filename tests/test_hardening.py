@@ -11,7 +11,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,8 +21,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, text
-from werkzeug.serving import make_server
 
+from harness.threaded_server import serving
 from scorekeeper.config import upload_limit
 from scorekeeper.serving import HEADER_SECONDS
 from scorekeeper.sessions.extensions import db
@@ -322,23 +321,17 @@ def test_upload_limit_refuses_nonsense() -> None:
 def test_50_mb_body_is_refused_by_a_live_server_unread(tmp_path: Path, new_app: NewApp) -> None:
     """A real server, a real socket: the 413 comes back while the client has sent only the
     headers, so the 50 MB never reach the server's memory."""
-    with new_app(f"sqlite:///{tmp_path / 'live.sqlite3'}") as app:
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            with socket.create_connection(("127.0.0.1", server.server_port), timeout=10) as s:
-                s.sendall(
-                    b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    b"Content-Type: application/json\r\n"
-                    + f"Content-Length: {50 * MB}\r\n\r\n".encode()
-                )
-                answer = b""
-                while chunk := s.recv(65536):
-                    answer += chunk
-        finally:
-            server.shutdown()
-            thread.join()
+    with new_app(f"sqlite:///{tmp_path / 'live.sqlite3'}") as app, serving(app) as url:
+        port = int(url.rpartition(":")[2])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(
+                b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\n"
+                + f"Content-Length: {50 * MB}\r\n\r\n".encode()
+            )
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
     assert answer.startswith(b"HTTP/1.1 413")
     assert b'{"error":"The body is larger than 1 MB' in answer
 

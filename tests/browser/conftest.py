@@ -11,6 +11,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from harness.browser import chromium_path
+from harness.threaded_server import serving
 from scorekeeper import rules
 from scorekeeper.exchange import rule_sets as saved_rule_sets
 from scorekeeper.sessions.extensions import db
@@ -22,7 +23,6 @@ from ..helpers.browser import (
     api,
     app_on_new_database,
     event_drawn,
-    serving,
     session_with_hands,
 )
 

@@ -12,7 +12,9 @@ from urllib.request import urlopen
 import pytest
 from playwright.sync_api import Page
 
-from ..helpers.browser import NAMES, WIDTHS, Shot, app_on_new_database, axe_violations, serving
+from harness.threaded_server import serving
+
+from ..helpers.browser import NAMES, WIDTHS, Shot, app_on_new_database, axe_violations
 
 # Targets smaller than 44x44 px, as WCAG 2.5.8 allows only for a link inside a sentence of
 # running text (its "inline" exception): a link in a paragraph with words of its own around it.

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from harness.threaded_server import serving
+
 from ..helpers.browser import (
     WIDTHS,
     Shot,
@@ -19,7 +21,6 @@ from ..helpers.browser import (
     chip,
     fill,
     save,
-    serving,
     session_with_hands,
 )
 

@@ -9,11 +9,12 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 from sqlalchemy import update
 
+from harness.threaded_server import serving
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Session
 
 from ..helpers.api import SEATS, pick
-from ..helpers.browser import Shot, api, app_on_new_database, at_widths, serving
+from ..helpers.browser import Shot, api, app_on_new_database, at_widths
 
 
 def test_a_season_made_on_its_page_shows_its_standings(

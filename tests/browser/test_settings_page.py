@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from harness.threaded_server import serving
+
 from ..helpers.api import SEATS
 from ..helpers.browser import (
     Shot,
@@ -17,7 +19,6 @@ from ..helpers.browser import (
     app_on_new_database,
     assert_phone_friendly,
     axe_violations,
-    serving,
 )
 
 

@@ -7,8 +7,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from harness.threaded_server import serving
+
 from ..helpers.api import SEATS
-from ..helpers.browser import Shot, api, app_on_new_database, assert_phone_friendly, serving
+from ..helpers.browser import Shot, api, app_on_new_database, assert_phone_friendly
 
 PASSCODE = "Sheep-1234"
 

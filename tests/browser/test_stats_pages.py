@@ -12,11 +12,12 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 from sqlalchemy import select, update
 
+from harness.threaded_server import serving
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, Session
 
 from ..helpers.api import pick
-from ..helpers.browser import Shot, api, app_on_new_database, axe_violations, serving
+from ..helpers.browser import Shot, api, app_on_new_database, axe_violations
 from ..helpers.tables import FIRST_SEATS, HANDS
 
 CLUB = ["Greta", "Hank", "Irma", "Jules", "Kurt", "Lena", "Milo", "Nora"]

@@ -4,7 +4,6 @@ controls tapped and checked, and what axe-core finds wrong."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,7 +12,6 @@ from urllib.request import Request, urlopen
 
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
-from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
@@ -38,17 +36,6 @@ def app_on_new_database(folder: Path) -> Iterator[Flask]:
     yield app
     with app.app_context():
         db.engine.dispose()
-
-
-@contextmanager
-def serving(app: Flask) -> Iterator[str]:
-    """The app served on a free local port, in a thread; yields its URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
 
 
 AXE = Path(__file__).parents[1] / "browser" / "vendor" / "axe-core" / "axe.min.js"

@@ -15,18 +15,21 @@ from flask.typing import ResponseReturnValue
 from .. import rules
 from ..exchange import trash
 from ..exchange.json_in import (
+    NightRequest,
     day_in,
     hand_request,
+    is_night,
     json_object,
     leaver_request,
     merge_request,
+    night_request,
     player_change,
     session_change,
     session_request,
     whole_in,
 )
 from ..insights import roster, sessions_list, stats
-from ..insights.dates import DateRange
+from ..insights.dates import DateRange, start_of, today
 from ..insights.roster import player_json
 from ..insights.settle_up import of_range
 from ..sessions import loading, players, rows, writes
@@ -110,7 +113,10 @@ def _session_answer(write: writes.Write, session: Any, sheet: Any, status: int) 
 
 @bp.post("/sessions")
 def create_session() -> Response:
-    given = session_request(json_object(request))
+    body = json_object(request)
+    if is_night(body):
+        return _create_night(night_request(body))
+    given = session_request(body)
     with writes.roster_write(*write_key()) as write:
         session = rows.new_session(
             given.name,
@@ -120,6 +126,14 @@ def create_session() -> Response:
             given.options,
             new_players=given.new_players,
         )
+        return _session_answer(write, session, loading.sheet_of(session), 201)
+
+
+def _create_night(given: NightRequest) -> Response:
+    assert given.nets is not None
+    played_on = start_of(given.played_on or today())
+    with writes.roster_write(*write_key()) as write:
+        session = rows.new_night(given.name or "", given.nets, played_on, given.new_players)
         return _session_answer(write, session, loading.sheet_of(session), 201)
 
 
@@ -178,7 +192,11 @@ def settle_up() -> dict[str, Any]:
 def update_session(session_id: int) -> Response:
     change = session_change(json_object(request))
     with _session_write(session_id) as write:
-        if change.changes_table:
+        if change.night is not None:
+            night = change.night
+            played_on = None if night.played_on is None else start_of(night.played_on)
+            write.change_night(night.name, played_on, night.nets, night.new_players)
+        elif change.changes_table:
             write.update(
                 change.name, change.rounds, change.players, change.rules, change.new_players
             )

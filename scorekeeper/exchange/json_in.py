@@ -32,10 +32,11 @@ HAND_OUTPUT_KEYS = {
     "number", "multiplier", "scores", "doubled", "bumped", "players", "seats", "sitting_out",
 }  # fmt: skip
 SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules", "new_players"}
+NIGHT_KEYS = {"name", "played_on", "totals", "new_players"}
 SESSION_OUTPUT_KEYS = {
     "id", "created_at", "hands", "totals", "hands_won", "standings", "next_dealer",
     "pending_doublers", "complete", "hand_count", "version", "sitting_out_next", "settle_up",
-    "ended",
+    "ended", "totals_only",
 }  # fmt: skip
 RULE_FLAGS = {option.name for option in rules.OPTIONS if option.kind is bool}
 RULE_NUMBERS = {option.name for option in rules.OPTIONS if option.kind is int}
@@ -282,6 +283,38 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
     )
 
 
+def is_night(body: Mapping[str, Any]) -> bool:
+    """Whether a new session's body is a night kept without hands: it gives `totals`."""
+    return body.get("totals") is not None
+
+
+@dataclass(frozen=True)
+class NightRequest:
+    """A night kept without hands, or a change to one (None: not given, left as it is)."""
+
+    name: str | None
+    played_on: date | None
+    nets: dict[str, int] | None
+    new_players: list[str]
+
+
+def night_request(body: Mapping[str, Any]) -> NightRequest:
+    _check_keys(body, NIGHT_KEYS, SESSION_OUTPUT_KEYS)
+    return _night_fields(body)
+
+
+def _night_fields(body: Mapping[str, Any]) -> NightRequest:
+    given = body.get("played_on")
+    played_on = None if given is None else _day(given, "played_on")
+    nets = None if body.get("totals") is None else rules.check_night(body["totals"])
+    return NightRequest(
+        name=_name_or_none(body, "name"),
+        played_on=played_on,
+        nets=nets,
+        new_players=_new_players(body),
+    )
+
+
 def _new_players(body: Mapping[str, Any]) -> list[str]:
     """The names confirmed as new players, though they look like another player's."""
     value = body.get("new_players")
@@ -320,7 +353,8 @@ def _rounds(value: Any) -> int:
 
 @dataclass(frozen=True)
 class SessionChange:
-    """`ended` None: neither ending nor reopening the session."""
+    """`ended` None: neither ending nor reopening the session; `night` the change to a night
+    kept without hands, when its date or totals are given."""
 
     name: str | None
     rounds: int | None
@@ -328,6 +362,7 @@ class SessionChange:
     rules: dict[str, Any] | None = None
     new_players: list[str] = field(default_factory=list)
     ended: bool | None = None
+    night: NightRequest | None = None
 
     @property
     def changes_table(self) -> bool:
@@ -338,8 +373,17 @@ class SessionChange:
 
 def session_change(body: Mapping[str, Any]) -> SessionChange:
     _check_keys(
-        body, {"name", "rounds", "players", "rules", "new_players", "ended"}, SESSION_OUTPUT_KEYS
+        body,
+        {"name", "rounds", "players", "rules", "new_players", "ended", "played_on", "totals"},
+        SESSION_OUTPUT_KEYS,
     )
+    if body.get("played_on") is not None or body.get("totals") is not None:
+        night = _night_fields(body)
+        if any(body.get(key) is not None for key in ("rounds", "players", "rules", "ended")):
+            raise RuleError(
+                "A night kept without hands changes its name, date and totals alone.", "totals"
+            )
+        return SessionChange(night.name, None, new_players=night.new_players, night=night)
     name = _name_or_none(body, "name")
     rounds = None if body.get("rounds") is None else _rounds(body["rounds"])
     players = None if body.get("players") is None else _names(body["players"], "players")

@@ -52,6 +52,18 @@ def check_day(day: date | None, field: str) -> None:
         raise RuleError(f"The {field} date must be a day from {FIRST_DAY} to {LAST_DAY}.", field)
 
 
+def start_of(day: date, field: str = "played_on") -> datetime:
+    """The first moment of a day in the server's time zone, in UTC: when a night kept without
+    hands started."""
+    check_day(day, field)
+    return _utc(datetime.combine(day, time.min))
+
+
+def today() -> date:
+    """Today in the server's time zone."""
+    return datetime.now().astimezone().date()
+
+
 def _utc(local: datetime) -> datetime:
     return local.astimezone().astimezone(UTC)
 

@@ -60,6 +60,7 @@ from .names import (
     refuse_look_alikes,
     session_name,
 )
+from .nights import MAX_NET, check_night, night_sheet
 from .options import (
     MULTIPLIER_CAPS,
     OPTION_NAMES,
@@ -119,6 +120,7 @@ __all__ = [
     "EXACT_LIMIT",
     "MAX_HANDS",
     "MAX_NAME_LENGTH",
+    "MAX_NET",
     "MAX_ROUNDS",
     "MAX_SEATS",
     "MAX_SESSION_NAME_LENGTH",
@@ -170,6 +172,7 @@ __all__ = [
     "change_seats",
     "check_card_points",
     "check_hands",
+    "check_night",
     "check_partner_said",
     "check_prizes",
     "check_stake_change",
@@ -191,6 +194,7 @@ __all__ = [
     "new_table",
     "next_dealer_after",
     "next_hand",
+    "night_sheet",
     "opponent_value",
     "options_from",
     "pending_doublers",

@@ -55,18 +55,21 @@ def bidding_order_of(seats: Sequence[str], dealer: str, options: Options) -> tup
 
 
 ENDED = "This session has ended. Reopen it to record another hand."
+NO_HANDS = "This night was kept without hands, so it takes none: change its totals instead."
 
 
 @dataclass(frozen=True)
 class Table:
     """Who sits where (clockwise), the rules they play, for how many rounds (0: open-ended),
-    and whether the session was ended early (complete with the hands it has)."""
+    whether the session was ended early (complete with the hands it has), and whether it is a
+    night kept without hands (complete with none, its players' nets its totals)."""
 
     seats: tuple[str, ...]
     options: Options = field(default_factory=Options)
     rounds: int = 0
     first_dealer: str = ""
     ended: bool = False
+    totals_only: bool = False
 
     def __post_init__(self) -> None:
         if not self.first_dealer and self.seats:
@@ -141,9 +144,11 @@ class Table:
 
     def is_complete(self, hand_count: int) -> bool:
         limit = self.hands_per_session
-        return self.ended or (limit is not None and hand_count >= limit)
+        return self.ended or self.totals_only or (limit is not None and hand_count >= limit)
 
     def check_room_for_hand(self, hand_count: int) -> None:
+        if self.totals_only:
+            raise SessionComplete(NO_HANDS)
         if self.ended:
             raise SessionComplete(ENDED)
         if self.is_complete(hand_count):

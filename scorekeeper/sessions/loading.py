@@ -174,7 +174,11 @@ def read_session_or_404(session_id: int) -> Read:
         seated[hand_id].append((name, points, tricks))
         names[player_id] = name
     hands = [hand_of_row(row, seated[row.id], names) for row in rows]
-    sheet = rules.score_sheet(table_of(session), hands)
+    sheet = (
+        rules.night_sheet(nets_of(session), table_of(session).options)
+        if session.totals_only
+        else rules.score_sheet(table_of(session), hands)
+    )
     player_ids = {name: player_id for player_id, name in names.items()}
     return Read(session, sheet, player_ids, settled_of(session))
 
@@ -259,7 +263,13 @@ def table_of(session: Session) -> rules.Table:
         rounds=session.rounds,
         first_dealer=names_of(session)[session.first_dealer_id],
         ended=session.ended,
+        totals_only=session.totals_only,
     )
+
+
+def nets_of(session: Session) -> dict[str, int]:
+    """A night's nets by player, in the order they were given."""
+    return {seat.player.name: seat.net or 0 for seat in session.seats}
 
 
 def settled_of(session: Session) -> dict[str, tuple[rules.Payment, ...]]:
@@ -309,6 +319,8 @@ def hand_of(row: Hand) -> rules.Hand:
 
 
 def sheet_of(session: Session) -> rules.Sheet:
+    if session.totals_only:
+        return rules.night_sheet(nets_of(session), table_of(session).options)
     return rules.score_sheet(table_of(session), [hand_of(row) for row in session.hands])
 
 

@@ -88,6 +88,8 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     seats_since: Mapped[int] = mapped_column(default=0, server_default="0")
     # Ended early: complete with the hands it has, until it is reopened.
     ended: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    # A night kept without hands: complete with none, each player's net on their seat.
+    totals_only: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     # Kept by every write from the hands and seats (`summary`), so that lists of
     # sessions never count hands: how many it has, and whether it is complete with them.
     hand_count: Mapped[int] = mapped_column(default=0, server_default="0")
@@ -193,6 +195,8 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
     )
     position: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    # The player's net for a night kept without hands; None in a session with hands.
+    net: Mapped[int | None]
 
     session: Mapped[Session] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()

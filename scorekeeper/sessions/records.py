@@ -157,7 +157,14 @@ def session_summary(session: Session, table: rules.Table, hand_count: int) -> di
         "complete": table.is_complete(hand_count),
         "ended": table.ended,
         "hand_count": hand_count,
+        "totals_only": table.totals_only,
     }
+
+
+def night_json(session: Session, nets: dict[str, int]) -> dict[str, Any]:
+    """What a change to a night kept without hands changes, as its history keeps it: its name,
+    when it started (as `created_at`) and its nets."""
+    return {"name": session.name, "created_at": iso(session.created_at), "totals": nets}
 
 
 def event_of(session: Session) -> dict[str, Any] | None:

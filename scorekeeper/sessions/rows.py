@@ -125,8 +125,64 @@ def new_session(
     _set_rules(session, options)
     db.session.add(session)
     db.session.flush()
-    summary.started(session.id)
+    summary.started(session)
     return session
+
+
+def new_night(
+    name: str,
+    nets: dict[str, int],
+    played_on: datetime,
+    new_players: Collection[str] = (),
+    session_id: int | None = None,
+) -> Session:
+    """Add a night kept without hands (its nets checked by `rules.check_night`), started at
+    `played_on`, without committing. A new player's name that looks like another's is refused
+    unless among `new_players`."""
+    seated = players_named(list(nets), new_players, "totals")
+    session = Session(
+        id=session_id,
+        created_at=played_on,
+        name=rules.session_name(name),
+        rounds=0,
+        totals_only=True,
+        completed=True,
+        first_dealer=seated[0],
+        seats=[
+            Seat(position=i, player=player, net=net)
+            for i, (player, net) in enumerate(zip(seated, nets.values(), strict=True))
+        ],
+    )
+    _set_rules(session, rules.Options())
+    db.session.add(session)
+    db.session.flush()
+    summary.started(session)
+    return session
+
+
+def change_night(
+    session: Session,
+    name: str | None,
+    played_on: datetime | None,
+    nets: dict[str, int] | None,
+    new_players: Collection[str] = (),
+) -> None:
+    """Rename a night, move it to another day or give it other nets (checked by
+    `rules.check_night`)."""
+    if name is not None:
+        session.name = rules.session_name(name)
+    if played_on is not None:
+        session.created_at = played_on
+    if nets is not None:
+        seated = players_named(list(nets), new_players, "totals")
+        session.seats.clear()
+        db.session.flush()
+        session.seats.extend(
+            Seat(position=i, player=player, net=net)
+            for i, (player, net) in enumerate(zip(seated, nets.values(), strict=True))
+        )
+        session.first_dealer = seated[0]
+        db.session.flush()
 
 
 def _set_rules(session: Session, options: rules.Options) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     ColumnExpressionArgument,
+    CompoundSelect,
     Label,
     Select,
     bindparam,
@@ -73,17 +74,38 @@ NUMBERS = tuple(count.name for count in COUNTS)
 KEY = ("session_id", "player_id", "seated")
 
 
+# What a night kept without hands is summed up under instead of a table size: its rows hold
+# each player's net, and nothing where hands count.
+NIGHT = 0
+
 # The least and greatest id of the hands of the sessions recounted together.
 HandIds = tuple[int, int]
 
 
 def recount(
-    session_ids: Collection[int], hand_ids: HandIds | None = None
-) -> Select[*tuple[Any, ...]]:
+    session_ids: Collection[int], hand_ids: HandIds | None = None, *, hands: bool = True
+) -> CompoundSelect[*tuple[Any, ...]]:
     """The summary rows of the sessions, added up from their hands, with each session's stake
-    (without places). For many sessions, `hand_ids` bounds the hands' players read: without it
-    PostgreSQL reads every hand's players, the history over, to find those of a hundred
-    sessions."""
+    (without places); a night kept without hands has a row for each player, seated 0, with no
+    hands and their net as total. For many sessions, `hand_ids` bounds the hands' players read:
+    without it PostgreSQL reads every hand's players, the history over, to find those of a
+    hundred sessions; `hands` False reads no hand (the sessions have none)."""
+    nights = (
+        select(
+            Seat.session_id,
+            Seat.player_id,
+            literal(NIGHT).label("seated"),
+            *(
+                (func.coalesce(Seat.net, 0) if name == "total" else literal(0)).label(name)
+                for name in NUMBERS
+            ),
+            Session.stake,
+        )
+        .join(Session, Session.id == Seat.session_id)
+        .where(Session.totals_only, Seat.session_id.in_(session_ids))
+    )
+    if not hands:
+        return union_all(nights)
     counted = (
         select(Hand.session_id, HandPlayer.player_id, Hand.seated, *COUNTS, Session.stake)
         .join(Hand, Hand.id == HandPlayer.hand_id)
@@ -91,9 +113,9 @@ def recount(
         .where(HandPlayer.played, Hand.session_id.in_(session_ids))
         .group_by(Hand.session_id, HandPlayer.player_id, Hand.seated, Session.stake)
     )
-    if hand_ids is None:
-        return counted
-    return counted.where(HandPlayer.hand_id.between(*hand_ids))
+    if hand_ids is not None:
+        counted = counted.where(HandPlayer.hand_id.between(*hand_ids))
+    return union_all(counted, nights)
 
 
 def rewrite(session: Session, hand_count: int, complete: bool, *, hands: bool, seats: bool) -> None:
@@ -119,9 +141,13 @@ def rewrite(session: Session, hand_count: int, complete: bool, *, hands: bool, s
         _place([session.id])
 
 
-def started(session_id: int) -> None:
-    """Keep who sits in a session just added, before its first hand: its seats."""
-    _remember([session_id])
+def started(session: Session) -> None:
+    """Keep who sits in a session just added, before its first hand: its seats; and a night
+    kept without hands whole, complete as it is made."""
+    if session.totals_only:
+        add([session.id], None)
+    else:
+        _remember([session.id])
 
 
 def add(session_ids: Collection[int], hand_ids: HandIds | None) -> None:
@@ -130,16 +156,19 @@ def add(session_ids: Collection[int], hand_ids: HandIds | None) -> None:
     have none, so there is nothing to add up)."""
     ids = sorted(set(session_ids))
     if ids:
-        if hand_ids is not None:
-            _recount(ids, hand_ids)
+        _recount(ids, hand_ids, hands=hand_ids is not None)
         _remember(ids, hand_ids)
         _place(ids)
 
 
-def _recount(session_ids: list[int], hand_ids: HandIds | None = None) -> None:
+def _recount(
+    session_ids: list[int], hand_ids: HandIds | None = None, *, hands: bool = True
+) -> None:
     db.session.execute(delete(SessionPlayer).where(SessionPlayer.session_id.in_(session_ids)))
     db.session.execute(
-        insert(SessionPlayer).from_select([*KEY, *NUMBERS, "stake"], recount(session_ids, hand_ids))
+        insert(SessionPlayer).from_select(
+            [*KEY, *NUMBERS, "stake"], recount(session_ids, hand_ids, hands=hands)
+        )
     )
 
 

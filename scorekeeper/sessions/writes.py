@@ -20,7 +20,7 @@ import json
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -31,13 +31,24 @@ from .database import begin_write
 from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
 from .models import Change, Hand, Session, WriteKey, as_utc, utcnow
-from .records import hand_json, options_json, payments_of, recorded_hand, settlement_json
+from .records import (
+    hand_json,
+    night_json,
+    options_json,
+    payments_of,
+    recorded_hand,
+    settlement_json,
+)
 
 KEY_LIFETIME = timedelta(hours=24)
+NIGHT_CHANGES = (
+    "A night kept without hands has no rounds, seats or rules, and is never ended or reopened: "
+    "change its name, date or totals."
+)
 # What a session's change is recorded as (`Change.action`): a change to a hand, or
 # to the session itself; "restore" is an undo of either.
 HAND_ACTIONS = ("add", "edit", "delete", "restore")
-SESSION_ACTIONS = ("end", "reopen", "settle-leaver", "restore")
+SESSION_ACTIONS = ("end", "reopen", "settle-leaver", "night", "restore")
 
 # What a hand's JSON holds that was recorded, not derived: two hands are the same hand when
 # these are equal, whatever the doublers around them make of their scores.
@@ -141,7 +152,8 @@ class SessionWrite(Write):
         self._before: rules.Sheet | None = None
         self._after: rules.Sheet | None = None
         self._appended: dict[int, tuple[rules.HandResult, tuple[str, ...]]] = {}
-        # Whether the write seats other players, or changes the rules the hands are scored by.
+        # Whether the write seats other players, or changes the rules the hands are scored by
+        # (or a night's nets).
         self._seated = False
         self._rules = False
         self._changes: list[_Change] = []
@@ -234,7 +246,12 @@ class SessionWrite(Write):
     ) -> None:
         """Rename, change the rounds, seat a new table from the next hand on (`new_players`
         confirmed as new though they look like another player), or change rule options (given
-        by name, as the API's `rules`)."""
+        by name, as the API's `rules`). A night kept without hands changes its name alone."""
+        if self.session.totals_only:
+            if (rounds, players, options) != (None, None, None):
+                raise Conflict(NIGHT_CHANGES, "totals")
+            self.change_night(name, None, None)
+            return
         new_rules = None
         if options is not None:
             current = options_json(loading.table_of(self.session).options)
@@ -248,9 +265,33 @@ class SessionWrite(Write):
         self._rules = self._rules or new_rules is not None
         self._touched = True
 
+    def change_night(
+        self,
+        name: str | None,
+        played_on: datetime | None,
+        nets: dict[str, int] | None,
+        new_players: Collection[str] = (),
+    ) -> None:
+        """Rename a night kept without hands, move it to another day, or give it other nets
+        (checked by `rules.check_night`); refused for a session with hands."""
+        if not self.session.totals_only:
+            raise Conflict(
+                "Only a night kept without hands has a date and totals to change; this session "
+                "has its hands.",
+                "totals",
+            )
+        before = night_json(self.session, loading.nets_of(self.session))
+        rows.change_night(self.session, name, played_on, nets, new_players)
+        after = night_json(self.session, loading.nets_of(self.session))
+        if after != before:
+            self._seated = self._rules = True
+            self._changed("night", None, before, after=after)
+
     def end(self, ended: bool) -> None:
         """End the session (complete with the hands it has) or reopen it; nothing to do when
         it is so already."""
+        if self.session.totals_only:
+            raise Conflict(NIGHT_CHANGES, "ended")
         if self.session.ended == ended:
             return
         self.session.ended = ended
@@ -309,6 +350,9 @@ class SessionWrite(Write):
         """Put the session back as it was before a change to it: ended or not, or a player
         settled early or not; refused when it has changed again since, and for a change to a
         player, which is undone on the player's page."""
+        if "totals" in (before or after):
+            self._undo_night_change(before, after)
+            return
         if "name" in (before or after):
             raise Conflict(
                 "A player's rename or merge changed every session they played in: rename them "
@@ -337,6 +381,18 @@ class SessionWrite(Write):
         if before is not None:
             rows.settle_early(self.session.id, leaver, payments_of(before["payments"]))
         self._changed("restore", None, now, after=before)
+
+    def _undo_night_change(self, before: dict[str, Any], after: dict[str, Any]) -> None:
+        if night_json(self.session, loading.nets_of(self.session)) != after:
+            raise Conflict(
+                "The night was changed again since, so this change can't be undone on its own. "
+                "Undo the later changes first.",
+                "index",
+            )
+        day = datetime.fromisoformat(before["created_at"])
+        rows.change_night(self.session, before["name"], day, before["totals"])
+        self._seated = self._rules = True
+        self._changed("restore", None, after, after=before)
 
     def _holds(self, number: int, hand: dict[str, Any]) -> bool:
         """Whether hand `number` is now the hand given, as it was recorded."""

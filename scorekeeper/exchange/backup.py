@@ -229,6 +229,7 @@ def _session_json(
         "rules": options_json(table.options),
         "hands": hands,
         "ended": table.ended,
+        **({"totals_only": True, "totals": loading.nets_of(session)} if table.totals_only else {}),
         "paid": [
             {"player": leaver, **payment}
             for leaver, payments in settled.items()
@@ -882,6 +883,8 @@ def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Se
 def checked_session(given: dict[str, Any], session_id: int | None, where: str) -> bulk.NewSession:
     """A session as a backup holds it, with its hands, each checked again by the rules engine;
     refusals say `where` they come from."""
+    if given.get("totals_only", False) is not False:
+        return _checked_night(given, session_id, where)
     with _at(where):
         recorded = given.get("hands")
         if not isinstance(recorded, list):
@@ -916,6 +919,38 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         changes=_checked_changes(given.get("changes", []), where),
         event=event,
     )
+
+
+def _checked_night(given: dict[str, Any], session_id: int | None, where: str) -> bulk.NewSession:
+    """A night kept without hands as a backup holds it: its nets checked as `POST
+    /api/sessions` checks them, and no hands."""
+    with _at(where):
+        if given["totals_only"] is not True:
+            raise RuleError("Its totals_only must be true or false.", "totals_only")
+        if given.get("hands", []) != []:
+            raise RuleError("A night kept without hands has no hands.", "hands")
+        nets = rules.check_night(given.get("totals"))
+        players = given.get("players")
+        if players is not None and players != list(nets):
+            raise RuleError("Its players are the players of its totals, in order.", "players")
+        if given.get("event") is not None or given.get("paid", []) != []:
+            raise RuleError("A night kept without hands is no event's table and pays nobody early.")
+        return bulk.NewSession(
+            name=rules.session_name(_text_or_empty(given.get("name"))),
+            created_at=_created_at(given.get("created_at")),
+            version=_version(given.get("version", 1)),
+            sheet=rules.night_sheet(nets),
+            session_id=session_id,
+            changes=_checked_changes(given.get("changes", []), where),
+        )
+
+
+def _text_or_empty(value: Any) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise RuleError("Its name must be text.", "name")
+    return value
 
 
 def _event_link(given: Any) -> tuple[int, int, int] | None:
@@ -1013,8 +1048,20 @@ def _check_player_change(before: Any, after: Any) -> None:
 
 
 def _check_session_change(before: Any, after: Any) -> None:
-    """A change to the session itself: ended or reopened, both sides `{"ended": ...}`; or a
-    player settled early or taken back, one side the settlement, the other null."""
+    """A change to the session itself: ended or reopened, both sides `{"ended": ...}`; a night
+    kept without hands changed, both sides `{"name", "created_at", "totals"}`; or a player
+    settled early or taken back, one side the settlement, the other null."""
+    if any(isinstance(side, dict) and "totals" in side for side in (before, after)):
+        for side in (before, after):
+            if not isinstance(side, dict) or set(side) != {"name", "created_at", "totals"}:
+                raise RuleError(
+                    'A change to a night has {"name", "created_at", "totals"} before and after it.',
+                    "before",
+                )
+            rules.session_name(_text_or_empty(side["name"]))
+            _moment(side["created_at"], "before")
+            rules.check_night(side["totals"], "before")
+        return
     if any(isinstance(side, dict) and "ended" in side for side in (before, after)):
         for side in (before, after):
             if (

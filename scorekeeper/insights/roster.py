@@ -20,6 +20,7 @@ from ..sessions.models import (
     as_utc,
 )
 from ..sessions.records import iso
+from ..sessions.summary import NIGHT
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class Listed:
     hands: int
     total: int
     last_played: datetime | None
+    # How many of their sessions were nights kept without hands.
+    nights: int = 0
 
 
 def players(search: str = "", player_id: int | None = None) -> list[Listed]:
@@ -50,6 +53,7 @@ def players(search: str = "", player_id: int | None = None) -> list[Listed]:
             SessionPlayer.player_id,
             func.sum(SessionPlayer.hands).label("hands"),
             func.sum(SessionPlayer.total).label("total"),
+            func.count().filter(SessionPlayer.seated == NIGHT).label("nights"),
         )
         .group_by(SessionPlayer.player_id)
         .subquery()
@@ -61,6 +65,7 @@ def players(search: str = "", player_id: int | None = None) -> list[Listed]:
             func.coalesce(hands.c.hands, 0),
             func.coalesce(hands.c.total, 0),
             sessions.c.last,
+            func.coalesce(hands.c.nights, 0),
         )
         .outerjoin(sessions, sessions.c.player_id == Player.id)
         .outerjoin(hands, hands.c.player_id == Player.id)
@@ -70,8 +75,17 @@ def players(search: str = "", player_id: int | None = None) -> list[Listed]:
         query = query.where(Player.id == player_id)
     wanted = search.strip().casefold()
     return [
-        Listed(p.id, p.name, p.active, n, played, total, None if last is None else as_utc(last))
-        for p, n, played, total, last in db.session.execute(query)
+        Listed(
+            p.id,
+            p.name,
+            p.active,
+            n,
+            played,
+            total,
+            None if last is None else as_utc(last),
+            nights,
+        )
+        for p, n, played, total, last, nights in db.session.execute(query)
         if wanted in p.name.casefold()
     ]
 
@@ -99,4 +113,5 @@ def player_json(player: Listed) -> dict[str, Any]:
         "total": player.total,
         "last_played": None if player.last_played is None else iso(player.last_played),
         "active": player.active,
+        "nights": player.nights,
     }

@@ -1,6 +1,6 @@
-"""A season's standings: every player who played a hand in its sessions, ranked by total and by
-average per hand (only those with the season's fewest hands), with their money, the sessions
-they played in, and the settle-up of the season's sessions.
+"""A season's standings: every player who played a hand in its sessions or a night kept without
+hands, ranked by total and by average per hand (only those with the season's fewest hands),
+with their money, the sessions they played in, and the settle-up of the season's sessions.
 
 Totals, hands and money come from `stats.player_totals`, the leaderboard's own numbers, over the
 season's days and house rules; the sessions each played in are one grouped query more.
@@ -57,15 +57,18 @@ class Standing:
         return self.totals.hands.count
 
     @property
-    def average(self) -> Fraction:
-        return Fraction(self.totals.total, self.hands)
+    def nights(self) -> int:
+        return self.totals.nights
 
     @property
-    def average_shown(self) -> Decimal:
+    def average(self) -> Fraction | None:
+        """Per hand recorded; None for a player of nights kept without hands alone."""
+        return self.totals.average
+
+    @property
+    def average_shown(self) -> Decimal | None:
         """The average per hand to two decimals, rounded half up."""
-        shown = self.totals.average_shown
-        assert shown is not None  # a player of the standings played a hand
-        return shown
+        return self.totals.average_shown
 
     @property
     def money(self) -> int:
@@ -82,6 +85,8 @@ class Standings:
     by_average: tuple[Standing, ...]
     # Most sessions first.
     attendance: tuple[Standing, ...]
+    # The nights kept without hands among its sessions: in the totals, in no average.
+    nights: int = 0
 
     def settle_up(self) -> rules.SettleUp:
         """Who pays whom over the season's sessions."""
@@ -149,8 +154,8 @@ def standings(season: Season) -> Standings:
     def by_total(s: Standing) -> tuple[int, int]:
         return (s.total, s.hands_won)
 
-    def by_average(s: Standing) -> Fraction:
-        return s.average
+    def by_average(s: Standing) -> tuple[bool, Fraction]:
+        return (s.average is not None, s.average or Fraction(0))
 
     totals = _best_first(players, by_total)
     place = dict(zip((s.player_id for s in totals), _places(totals, by_total), strict=True))
@@ -169,6 +174,7 @@ def standings(season: Season) -> Standings:
         by_total=tuple(placed(s) for s in totals),
         by_average=tuple(placed(s) for s in (*ranked, *others)),
         attendance=tuple(placed(s) for s in _best_first(players, lambda s: s.sessions)),
+        nights=stats.nights_in(dates, house) if any(s.nights for s in players) else 0,
     )
 
 
@@ -181,9 +187,10 @@ def standing_json(standing: Standing) -> dict[str, Any]:
         "total": standing.total,
         "hands": standing.hands,
         "hands_won": standing.hands_won,
-        "average": float(standing.average_shown),
+        "average": None if standing.average_shown is None else float(standing.average_shown),
         "sessions": standing.sessions,
         "money": standing.money,
+        "nights": standing.nights,
     }
 
 
@@ -198,7 +205,7 @@ def standings_json(read: Standings) -> dict[str, Any]:
 
 CSV_HEADER = (
     "place", "player", "total", "hands", "hands_won", "average", "sessions", "money",
-    "average_place",
+    "average_place", "nights",
 )  # fmt: skip
 
 
@@ -209,7 +216,7 @@ def standings_rows(read: Standings) -> list[list[Any]]:
     return [
         [
             s.place, s.name, s.total, s.hands, s.hands_won, s.average_shown, s.sessions,
-            Decimal(s.money).scaleb(-2) if read.staked else None, s.average_place,
+            Decimal(s.money).scaleb(-2) if read.staked else None, s.average_place, s.nights,
         ]
         for s in read.by_total
     ]  # fmt: skip

@@ -16,7 +16,7 @@ counted as such.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -141,15 +141,20 @@ class SessionLine:
     place: int | None
     # The session's stake in cents a point, 0 when it is played for points only.
     stake: int = 0
+    # A night kept without hands.
+    totals_only: bool = False
 
 
 @dataclass(frozen=True)
 class Played:
-    """Hands played and won, the total they scored, and picks made and won."""
+    """Hands played and won, the total, and picks made and won; the total counts the nights
+    kept without hands (`nights` of them, `night_total` their nets), where hands don't."""
 
     hands: Rate
     total: int
     picks: Rate
+    nights: int = field(default=0, kw_only=True)
+    night_total: int = field(default=0, kw_only=True)
 
     @property
     def hands_played(self) -> int:
@@ -157,7 +162,11 @@ class Played:
 
     @property
     def average(self) -> Fraction | None:
-        return Fraction(self.total, self.hands_played) if self.hands_played else None
+        """The average per hand, of the hands recorded: a night kept without hands adds
+        nothing to it."""
+        if not self.hands_played:
+            return None
+        return Fraction(self.total - self.night_total, self.hands_played)
 
     @property
     def average_shown(self) -> Decimal | None:
@@ -251,9 +260,12 @@ class Ranked:
 @dataclass(frozen=True)
 class Leaderboard:
     by_total: tuple[Ranked, ...]
+    # Those who played a hand.
     by_average: tuple[Ranked, ...]
     by_picking: tuple[Ranked, ...]
     min_picks: int
+    # The nights kept without hands in the totals, and in no average.
+    nights: int = 0
 
     @property
     def staked(self) -> bool:
@@ -289,6 +301,10 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
             SP.player_id,
             *_summed("hands_won", "hands", "total", "picks_won", "picks"),
             func.coalesce(func.sum(SP.total * SP.stake), 0).label("money"),
+            func.count().filter(SP.seated == summary.NIGHT).label("nights"),
+            func.coalesce(func.sum(SP.total).filter(SP.seated == summary.NIGHT), 0).label(
+                "night_total"
+            ),
         )
         .where(*_in_scope(dates, house))
         .group_by(SP.player_id)
@@ -296,20 +312,22 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
     )
     c = per_player.c
     rows = db.session.execute(
-        select(Player.id, Player.name, c.hands_won, c.hands, c.total, c.picks_won, c.picks, c.money)
+        select(Player.id, Player.name, *per_player.c[1:])
         .join(per_player, c.player_id == Player.id)
         .order_by(Player.name_key)
     )
     return [
         Totals(
-            hands=Rate(hands_won, hands),
-            total=total,
-            picks=Rate(picks_won, picks),
-            player_id=player_id,
-            name=name,
-            money=money,
+            hands=Rate(row.hands_won, row.hands),
+            total=row.total,
+            picks=Rate(row.picks_won, row.picks),
+            player_id=row.id,
+            name=row.name,
+            money=row.money,
+            nights=row.nights,
+            night_total=row.night_total,
         )
-        for player_id, name, hands_won, hands, total, picks_won, picks, money in rows
+        for row in rows
     ]
 
 
@@ -323,7 +341,10 @@ def player_stats(
     (`_season`)."""
     mine = [SP.player_id == player.id, *_in_scope(dates, house)]
     rows = db.session.execute(
-        select(SP.seated, *_ALL_SUMMED).where(*mine).group_by(SP.seated).order_by(SP.seated)
+        select(SP.seated, *_ALL_SUMMED, func.count().label("rows"))
+        .where(*mine)
+        .group_by(SP.seated)
+        .order_by(SP.seated)
     ).all()
     by_size = tuple(
         TableSize(
@@ -333,7 +354,9 @@ def player_stats(
             seated=row.seated,
         )
         for row in rows
+        if row.seated != summary.NIGHT
     )
+    nights = next((row for row in rows if row.seated == summary.NIGHT), None)
 
     def n(field: str) -> int:
         return sum(getattr(row, field) for row in rows)
@@ -363,6 +386,8 @@ def player_stats(
         days=season.days,
         by_size=by_size,
         money=season.money,
+        nights=0 if nights is None else nights.rows,
+        night_total=0 if nights is None else nights.total,
     )
 
 
@@ -494,10 +519,11 @@ def _lines(player_id: int, dates: DateRange, house: RuleFilter | None) -> Select
             func.sum(SP.total),
             func.max(SP.place),
             SP.stake,
+            Session.totals_only,
         )
         .join(Session, Session.id == SP.session_id)
         .where(SP.player_id == player_id, *_in_scope(dates, house))
-        .group_by(SP.session_id, Session.name, Session.created_at, SP.stake)
+        .group_by(SP.session_id, Session.name, Session.created_at, SP.stake, Session.totals_only)
         .order_by(Session.created_at.desc(), SP.session_id.desc())
     )
 
@@ -537,7 +563,19 @@ def leaderboard(
     pickers = [p for p in players if p.picks.of >= max(min_picks, 1)]
     return Leaderboard(
         by_total=_ranking(players, lambda p: (p.total, p.hands.count)),
-        by_average=_ranking(players, lambda p: p.average),
+        by_average=_ranking([p for p in players if p.hands_played], lambda p: p.average),
         by_picking=_ranking(pickers, lambda p: (p.picks.fraction, p.picks.of)),
         min_picks=min_picks,
+        nights=nights_in(dates, house) if any(p.nights for p in players) else 0,
+    )
+
+
+def nights_in(dates: DateRange, house: RuleFilter | None = None) -> int:
+    """How many nights kept without hands are among the sessions in scope."""
+    conditions = [*dates.session_conditions(), *(house or RuleFilter()).session_conditions()]
+    return (
+        db.session.scalar(
+            select(func.count()).select_from(Session).where(Session.totals_only, *conditions)
+        )
+        or 0
     )

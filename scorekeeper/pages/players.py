@@ -219,12 +219,14 @@ def leaderboard() -> tuple[str, int]:
 CSV_HEADER = (
     "place_by_total", "place_by_average", "place_by_picking", "player", "total",
     "hands_played", "hands_won", "average_per_hand", "picks", "picks_won", "picking_win_rate",
+    "nights",
 )  # fmt: skip
 
 
 def leaderboard_csv(board: stats.Leaderboard) -> str:
     """One row a player, in the order of the ranking by total, with all three places; the
-    picking place and rate are empty for players under the minimum number of picks."""
+    picking place and rate are empty for players under the minimum number of picks, the
+    average and its place for players of nights kept without hands alone."""
     by_average = {r.player.player_id: r.place for r in board.by_average}
     by_picking = {r.player.player_id: r.place for r in board.by_picking}
     rows: list[Sequence[Cell]] = [CSV_HEADER]
@@ -232,9 +234,9 @@ def leaderboard_csv(board: stats.Leaderboard) -> str:
         p = ranked.player
         picking_place = by_picking.get(p.player_id)
         rows.append([
-            ranked.place, by_average[p.player_id], picking_place, p.name, p.total,
+            ranked.place, by_average.get(p.player_id), picking_place, p.name, p.total,
             p.hands.of, p.hands.count, p.average_shown, p.picks.of, p.picks.count,
-            None if picking_place is None else p.picks.percent,
+            None if picking_place is None else p.picks.percent, p.nights,
         ])  # fmt: skip
     return "".join(csv_lines(rows))
 

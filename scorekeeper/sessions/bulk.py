@@ -21,7 +21,7 @@ from .rows import hand_values, player_ids, seat_values
 @dataclass(frozen=True)
 class NewSession:
     """A session and its hands, every hand checked by the rules engine (`next_hand`), to insert
-    in bulk."""
+    in bulk; or a night kept without hands, its sheet the engine's `night_sheet`."""
 
     name: str
     created_at: datetime
@@ -48,7 +48,12 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
     db.session.execute(
         insert(Seat.__table__),
         [
-            {"session_id": session_id, "position": position, "player_id": ids[player]}
+            {
+                "session_id": session_id,
+                "position": position,
+                "player_id": ids[player],
+                "net": new.sheet.totals[player] if new.sheet.table.totals_only else None,
+            }
             for session_id, new in zip(session_ids, sessions, strict=True)
             for position, player in enumerate(new.sheet.table.seats)
         ],
@@ -213,6 +218,7 @@ def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) ->
             "first_dealer_id": ids[table.first_dealer],
             "version": new.version,
             "ended": table.ended,
+            "totals_only": table.totals_only,
             "seats_since": max(
                 (
                     n

@@ -276,8 +276,8 @@ def hand_change(**change: Any) -> dict[str, Any]:
         ),
         (
             [hand_change(number=None)],
-            "Session 1, change 1: Its action must be end, reopen, settle-leaver, restore, rename, "
-            "merge or unmerge.",
+            "Session 1, change 1: Its action must be end, reopen, settle-leaver, night, restore, "
+            "rename, merge or unmerge.",
         ),
         (
             [hand_change(number=0)],
@@ -313,6 +313,16 @@ def hand_change(**change: Any) -> dict[str, Any]:
         (
             [hand_change(after=HAND | {"dealer": None})],
             "Session 1, change 1: The hand after it: Say who dealt the hand.",
+        ),
+        (
+            [hand_change(after=HAND | {"picking_points": 121})],
+            "Session 1, change 1: The hand after it: Picking team points must be a whole "
+            "number from 0 to 120.",
+        ),
+        (
+            [hand_change(before=HAND | {"picking_points": -75})],
+            "Session 1, change 1: The hand before it: Picking team points must be a whole "
+            "number from 0 to 120.",
         ),
         (
             [hand_change(after=HAND | {"opponents": 45})],

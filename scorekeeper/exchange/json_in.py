@@ -137,7 +137,7 @@ def _check_keys(
 
 
 def _whole(value: Any, field: str, label: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise rules.whole_number_error(label, low, high, field)
     return value
 

@@ -7,7 +7,7 @@ from flask.testing import FlaskCliRunner
 from sqlalchemy import select, update
 
 from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import Hand, HandPlayer, Player
+from scorekeeper.sessions.models import Hand, HandPlayer, Player, Seat, SessionPlayer
 
 from .helpers.api import Api, pick
 
@@ -99,3 +99,45 @@ def test_a_hand_the_rules_refuse_is_reported_and_not_repaired_away(
         assert result.exit_code == 1
         assert f"Session {session_id}, hand 1: it breaks the rules:" in result.output
     assert len(api.session(session_id)["hands"]) == 3
+
+
+def test_a_night_checks_clean_and_a_stale_summary_of_one_is_repaired(
+    app: Flask, api: Api, runner: FlaskCliRunner
+) -> None:
+    sessions(api, 1)
+    night = api.client.post(
+        "/api/sessions", json={"played_on": "2010-12-29", "totals": {"Ann": 4, "Zed": -4}}
+    ).json["id"]
+    assert runner.invoke(args=["check"]).output == (
+        "Checked 2 sessions: every one is consistent with its hands.\n"
+    )
+    with app.app_context():
+        zed = db.session.scalar(select(Player.id).where(Player.name == "Zed"))
+        db.session.execute(
+            update(SessionPlayer)
+            .where(SessionPlayer.session_id == night, SessionPlayer.player_id == zed)
+            .values(total=0)
+        )
+        db.session.commit()
+    found = runner.invoke(args=["check"])
+    assert found.output.splitlines() == [
+        f"Session {night}: its players' summary differs from what its hands add up to.",
+        "Error: Checked 2 sessions: 1 problem.",
+    ]
+    assert runner.invoke(args=["check", "--repair"]).exit_code == 0
+    assert runner.invoke(args=["check"]).exit_code == 0
+    assert {p["name"]: p["total"] for p in api.client.get("/api/players").json["players"]}[
+        "Zed"
+    ] == -4
+
+
+def test_nets_that_are_no_nights_are_found(app: Flask, api: Api, runner: FlaskCliRunner) -> None:
+    night = api.client.post("/api/sessions", json={"totals": {"Ann": 4, "Zed": -4}}).json["id"]
+    with app.app_context():
+        db.session.execute(update(Seat).where(Seat.session_id == night).values(net=3))
+        db.session.commit()
+    found = runner.invoke(args=["check"])
+    assert found.exit_code == 1
+    assert found.output.splitlines()[0] == (
+        f"Session {night}: its nets are not a night's: The nets add up to 6, not 0."
+    )

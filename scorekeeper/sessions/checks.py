@@ -25,6 +25,8 @@ def problems(session: Session, counted: Rows, kept: Rows, members: set[int]) -> 
     its summary as its hands add it up (`summary.recount`), `kept` the summary it keeps and
     `members` the players it keeps as having sat in it."""
     where = f"Session {session.id}"
+    if session.totals_only:
+        yield from _night_problems(session)
     numbers = [row.number for row in session.hands]
     if numbers != list(range(1, len(numbers) + 1)):
         yield f"{where}: its hands are numbered {_numbers(numbers)}, not 1 to {len(numbers)}."
@@ -85,6 +87,19 @@ def problems(session: Session, counted: Rows, kept: Rows, members: set[int]) -> 
         yield f"{where}: the players it says sat in it are not those seated or at its hands."
 
 
+def _night_problems(session: Session) -> Iterator[str]:
+    """Where a night kept without hands is not one: hands, or nets that are no night's."""
+    where = f"Session {session.id}"
+    if session.hands:
+        yield f"{where}: it is a night kept without hands, but it has {len(session.hands)} hands."
+    try:
+        rules.check_night(loading.nets_of(session))
+    except rules.RuleError as error:
+        yield f"{where}: its nets are not a night's: {error.message}"
+    if any(seat.net is None for seat in session.seats):
+        yield f"{where}: it is a night kept without hands, but not every player has a net."
+
+
 def _summary_problems(
     session: Session, sheet: rules.Sheet, counted: Rows, kept: Rows
 ) -> Iterator[str]:
@@ -97,7 +112,8 @@ def _summary_problems(
             f"{'' if session.completed else 'not '}complete; its hands say {len(sheet.results)} "
             f"and {'' if complete else 'not '}complete."
         )
-    ids = {p.player.name: p.player_id for row in session.hands for p in row.players}
+    ids = {seat.player.name: seat.player_id for seat in session.seats}
+    ids.update((p.player.name, p.player_id) for row in session.hands for p in row.players)
     places = {ids.get(s.player): s.place for s in sheet.standings} if complete else {}
     added_up = {
         (row.player_id, row.seated): (

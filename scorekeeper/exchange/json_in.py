@@ -284,8 +284,9 @@ def session_request(body: Mapping[str, Any]) -> SessionRequest:
 
 
 def is_night(body: Mapping[str, Any]) -> bool:
-    """Whether a new session's body is a night kept without hands: it gives `totals`."""
-    return body.get("totals") is not None
+    """Whether a new session's body is a night kept without hands: it gives `totals` and no
+    `players` (a session's own JSON sent back holds its totals, which a new one ignores)."""
+    return body.get("totals") is not None and body.get("players") is None
 
 
 @dataclass(frozen=True)
@@ -377,11 +378,14 @@ def session_change(body: Mapping[str, Any]) -> SessionChange:
         {"name", "rounds", "players", "rules", "new_players", "ended", "played_on", "totals"},
         SESSION_OUTPUT_KEYS,
     )
-    if body.get("played_on") is not None or body.get("totals") is not None:
+    table_keys = ("rounds", "players", "rules", "ended")
+    if body.get("played_on") is not None or (
+        body.get("totals") is not None and all(body.get(key) is None for key in table_keys)
+    ):
         night = _night_fields(body)
-        if any(body.get(key) is not None for key in ("rounds", "players", "rules", "ended")):
+        if any(body.get(key) is not None for key in table_keys):
             raise RuleError(
-                "A night kept without hands changes its name, date and totals alone.", "totals"
+                "A night kept without hands changes its name, date and totals alone.", "played_on"
             )
         return SessionChange(night.name, None, new_players=night.new_players, night=night)
     name = _name_or_none(body, "name")

@@ -9,7 +9,18 @@ from __future__ import annotations
 from enum import Enum, StrEnum
 from typing import Any
 
-from ...rules import CALLED_CARDS, MAX_HANDS, MAX_ROUNDS, OPTIONS, Blitz, Kind, Option, Result, Ties
+from ...rules import (
+    CALLED_CARDS,
+    MAX_HANDS,
+    MAX_NET,
+    MAX_ROUNDS,
+    OPTIONS,
+    Blitz,
+    Kind,
+    Option,
+    Result,
+    Ties,
+)
 from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
 from ...rules.table import MAX_SEATS, MIN_SEATS
@@ -106,6 +117,14 @@ SESSION_NAME: Schema = {
     "maxLength": MAX_SESSION_NAME_LENGTH,
     "pattern": NO_NUL,
 }
+NIGHT_TOTALS: Schema = {
+    "type": "object",
+    "additionalProperties": {"type": "integer", "minimum": -MAX_NET, "maximum": MAX_NET},
+    "minProperties": 2,
+    "maxProperties": 40,
+    "description": "Each player's net for the night; they add up to 0 (400 otherwise, saying by "
+    "how much they are off).",
+}
 SEATING: Schema = {
     **array_of("PlayerName"),
     "minItems": MIN_SEATS,
@@ -201,8 +220,36 @@ def _session_inputs() -> dict[str, Schema]:
             "409), false reopens it; applied after the other changes.",
         },
     }
+    night = {
+        "name": {**SESSION_NAME, "description": "Default empty: pages show the date."},
+        "played_on": {
+            **nullable({**STRING, "format": "date"}),
+            "description": "The day it was played (default: today); it starts at 00:00 there.",
+        },
+        "totals": NIGHT_TOTALS,
+        "new_players": ref("NewPlayers"),
+        **_output_only("id", "created_at", "hands", "complete", "ended", "totals_only"),
+    }
+    change |= {
+        "played_on": {
+            **nullable({**STRING, "format": "date"}),
+            "description": "A night kept without hands moved to another day (409 for a session "
+            "with hands).",
+        },
+        "totals": {
+            **nullable(NIGHT_TOTALS),
+            "description": "A night's new nets, checked as a new night's (409 for a session with "
+            "hands).",
+        },
+    }
     return {
-        "SessionInput": obj(session_input, "players", "rounds", additionalProperties=False),
+        "SessionInput": {
+            "anyOf": [
+                obj(session_input, "players", "rounds", additionalProperties=False),
+                ref("NightInput"),
+            ]
+        },
+        "NightInput": obj(night, "totals", additionalProperties=False),
         "SessionChange": obj(
             change,
             anyOf=[
@@ -211,6 +258,8 @@ def _session_inputs() -> dict[str, Schema]:
                 given(players="array"),
                 given(rules="object"),
                 given(ended="boolean"),
+                given(played_on="string"),
+                given(totals="object"),
             ],
             additionalProperties=False,
         ),
@@ -440,11 +489,18 @@ def _seasons() -> dict[str, Schema]:
             "description": "By average per hand; null under the season's `min_hands`.",
         },
         "total": INTEGER,
-        "hands": {**FROM_ONE, "description": "Hands played."},
+        "hands": {**COUNT, "description": "Hands played (0 for a player of nights alone)."},
         "hands_won": COUNT,
-        "average": {"type": "number", "description": "Per hand played, to two decimals."},
-        "sessions": {**FROM_ONE, "description": "Sessions the player played a hand in."},
+        "average": {
+            "type": ["number", "null"],
+            "description": "Per hand played, to two decimals; null without a hand.",
+        },
+        "sessions": {
+            **FROM_ONE,
+            "description": "Sessions the player played a hand in, and nights kept without hands.",
+        },
         "money": {**INTEGER, "description": "Total x stake over the staked sessions, in cents."},
+        "nights": {**COUNT, "description": "Their nights kept without hands in the season."},
     }
     standings = {
         **season,
@@ -659,6 +715,10 @@ def _answers() -> dict[str, Schema]:
             "description": "Ended early: complete with the hands it has until reopened.",
         },
         "hand_count": COUNT,
+        "totals_only": {
+            **BOOLEAN,
+            "description": "A night kept without hands: complete with none, its totals as given.",
+        },
     }
     standing = {
         "player": STRING,
@@ -709,11 +769,13 @@ def _answers() -> dict[str, Schema]:
     }
     settlement = {"player": STRING, "payments": payments}
     # A change's hand, or the session ended or not, or a leaver's settlement, or the name of a
-    # player renamed or merged.
+    # player renamed or merged, or a night kept without hands.
+    night = {"name": STRING, "created_at": DATE_TIME, "totals": PER_PLAYER}
     state = {
         "anyOf": [
             ref("Hand"),
             obj({"ended": BOOLEAN}, "ended"),
+            obj(night, *night),
             ref("Settlement"),
             obj({"name": STRING}, "name"),
             {"type": "null"},
@@ -737,6 +799,7 @@ def _answers() -> dict[str, Schema]:
         "total": INTEGER,
         "last_played": {**nullable(DATE_TIME), "description": "When their last session began."},
         "active": {**BOOLEAN, "description": "False: retired, not offered for new sessions."},
+        "nights": {**COUNT, "description": "How many of their sessions were kept without hands."},
     }
     merge = {
         "id": FROM_ONE,
@@ -801,10 +864,17 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
                 "first_dealer": "Ann",
                 "rules": {"partner": "jack_of_diamonds", "no_bid": "forced_pick"},
             }
-        }
+        },
+        "night": {
+            "value": {
+                "played_on": "2010-12-29",
+                "totals": {"Dave": -2, "Greg": 0, "Jacob": -3, "Mark": 5},
+            }
+        },
     },
     "SessionChange": {
         "rename": {"value": {"name": "Friday at Dan's", "rounds": 3}},
+        "night": {"value": {"totals": {"Dave": -2, "Greg": 1, "Jacob": -4, "Mark": 5}}},
         "end": {"value": {"ended": True}},
     },
     "LeaverInput": {"leaver": {"value": {"player": "Ann"}}},

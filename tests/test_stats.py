@@ -21,7 +21,7 @@ from werkzeug.http import parse_options_header
 
 from scorekeeper import rules
 from scorekeeper.insights import stats
-from scorekeeper.insights.dates import DateRange
+from scorekeeper.insights.dates import DateRange, local
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, Session
 
@@ -977,3 +977,44 @@ def test_money_is_not_shown_where_no_session_had_a_stake(
     assert "$" not in page(client, "/leaderboard").text
     ann = page(client, f"/players/{player_ids(app)['Ann']}")
     assert "Money won or lost" not in ann.text and "$" not in ann.text
+
+
+# Nights of three years: Ann wins 2010; Bob and Cat share 2011; Bob has the best total of all.
+YEARS = [
+    ("2010-03-01", {"Ann": 5, "Bob": -5}),
+    ("2010-06-01", {"Bob": 3, "Cat": -3}),
+    ("2011-02-01", {"Cat": 7, "Ann": -7}),
+    ("2011-02-02", {"Bob": 7, "Ann": -7}),
+]
+
+
+def nights_of_years(client: FlaskClient) -> None:
+    for day, totals in YEARS:
+        made = client.post("/api/sessions", json={"played_on": day, "totals": totals})
+        assert made.status_code == 201, made.json
+
+
+def test_the_champion_of_all_time_and_of_each_year(app: Flask, client: FlaskClient) -> None:
+    nights_of_years(client)
+    with app.app_context():
+        found = [(c.year, c.names, c.total) for c in stats.champions()]
+    assert found == [(None, ("Bob",), 5), (2011, ("Bob", "Cat"), 7), (2010, ("Ann",), 5)]
+    leaderboard = page(client, "/leaderboard")
+    assert "All time: Bob +5" in leaderboard.text
+    assert "2011: Bob and Cat +7" in leaderboard.text
+    assert "2010: Ann +5" in leaderboard.text
+    with app.app_context():
+        assert stats.champions(stats.RuleFilter(frozenset({"bump"}))) == ()
+
+
+def test_a_players_best_and_worst_night(app: Flask, client: FlaskClient) -> None:
+    nights_of_years(client)
+    with app.app_context():
+        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+        assert ann is not None
+        best, worst = stats.best_and_worst(ann, DateRange()) or ((), ())
+        assert (best.total, local(best.created_at).date()) == (5, date(2010, 3, 1))
+        assert (worst.total, local(worst.created_at).date()) == (-7, date(2011, 2, 1))
+        assert stats.best_and_worst(ann, DateRange(date(2012, 1, 1))) is None
+    text = page(client, f"/players/{ann}").text
+    assert "Best and worst night" in text

@@ -47,7 +47,7 @@ from .. import rules
 from ..sessions import summary
 from ..sessions.extensions import db
 from ..sessions.models import Player, Session, SessionPlayer
-from .dates import QUARTER, DateRange, days_of, days_of_quarters
+from .dates import QUARTER, DateRange, days_of, days_of_quarters, local, start_of
 
 DEFAULT_MIN_PICKS = 10
 # The most sessions a player's page lists; the rest come with "More".
@@ -528,6 +528,20 @@ def _lines(player_id: int, dates: DateRange, house: RuleFilter | None) -> Select
     )
 
 
+def best_and_worst(
+    player_id: int, dates: DateRange, house: RuleFilter | None = None
+) -> tuple[SessionLine, SessionLine] | None:
+    """The player's best night and worst, by their total (the earlier of equals); None while
+    they have played no complete session in scope."""
+    lines = _lines(player_id, dates, house).having(func.max(SP.place).is_not(None)).order_by(None)
+    total = func.sum(SP.total)
+    best = db.session.execute(lines.order_by(total.desc(), Session.created_at).limit(1)).first()
+    worst = db.session.execute(lines.order_by(total, Session.created_at).limit(1)).first()
+    if best is None or worst is None:
+        return None
+    return SessionLine(*best), SessionLine(*worst)
+
+
 def sessions_of(
     player_id: int,
     dates: DateRange,
@@ -568,6 +582,59 @@ def leaderboard(
         min_picks=min_picks,
         nights=nights_in(dates, house) if any(p.nights for p in players) else 0,
     )
+
+
+@dataclass(frozen=True)
+class Champion:
+    """Who scored the highest total over a year's sessions (`year`), or over all of them
+    (`year` None); several when they share it."""
+
+    year: int | None
+    names: tuple[str, ...]
+    total: int
+
+
+def champions(house: RuleFilter | None = None) -> tuple[Champion, ...]:
+    """The champion of all time, then each year's, newest first: the highest totals over the
+    sessions played by the rules `house` asks for, a year being its days in the server's time
+    zone. Nobody while no session is played."""
+    scope = (house or RuleFilter()).session_conditions()
+    first, last = db.session.execute(
+        select(func.min(Session.created_at), func.max(Session.created_at)).where(*scope)
+    ).one()
+    if first is None:
+        return ()
+    years = range(local(first).year, local(last).year + 1)
+    year = case(
+        *((Session.created_at >= start_of(date(y, 1, 1)), y) for y in reversed(years[1:])),
+        else_=years[0],
+    ).label("year")
+    rows = db.session.execute(
+        select(SP.player_id, year, func.sum(SP.total))
+        .join(Session, Session.id == SP.session_id)
+        .where(*scope)
+        .group_by(SP.player_id, year)
+    ).all()
+    ranked = {row[0] for row in rows}
+    names = {
+        player_id: name
+        for player_id, name in db.session.execute(
+            select(Player.id, Player.name).where(Player.id.in_(ranked))
+        )
+    }
+    by_year: dict[int | None, dict[int, int]] = {}
+    for player_id, played_in, total in rows:
+        for key in (None, played_in):
+            players = by_year.setdefault(key, {})
+            players[player_id] = players.get(player_id, 0) + total
+    found = []
+    for key in (None, *reversed(years)):
+        totals = by_year.get(key)
+        if totals:
+            best = max(totals.values())
+            top = sorted((names[p] for p, t in totals.items() if t == best), key=str.casefold)
+            found.append(Champion(key, tuple(top), best))
+    return tuple(found)
 
 
 def nights_in(dates: DateRange, house: RuleFilter | None = None) -> int:

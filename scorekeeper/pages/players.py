@@ -84,7 +84,10 @@ def _player_view(
         chart = days_chart(player.name, numbers.days)
     elif numbers.sessions_played:
         chart = season_chart(player.name, numbers.recent)
-    return render_template("player.html", stats=numbers, chart=chart, **shown), status
+    extremes = stats.best_and_worst(player.id, filters.dates, filters.house)
+    return render_template(
+        "player.html", stats=numbers, chart=chart, extremes=extremes, **shown
+    ), status
 
 
 @bp.get("/players/<id(player):player_id>/sessions")
@@ -213,7 +216,10 @@ def leaderboard() -> tuple[str, int]:
         return render_template("leaderboard.html", filters=filters), 400
     board = stats.leaderboard(filters.dates, filters.min_picks, filters.house)
     shown = None if request.args.get("everyone") == "1" else RANKED_SHOWN
-    return render_template("leaderboard.html", filters=filters, board=board, shown=shown), 200
+    champions = stats.champions(filters.house)
+    return render_template(
+        "leaderboard.html", filters=filters, board=board, shown=shown, champions=champions
+    ), 200
 
 
 CSV_HEADER = (

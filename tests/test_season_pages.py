@@ -150,10 +150,10 @@ def test_the_csv_lists_the_standings_by_total(client: FlaskClient) -> None:
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     assert rows[0] == [
         "place", "player", "total", "hands", "hands_won", "average", "sessions", "money",
-        "average_place",
+        "average_place", "nights",
     ]  # fmt: skip
     assert rows[1:4] == [
-        ["1", "Ann", "3", "4", "3", "0.75", "2", "0.40", "1"],
-        ["2", "Eve", "2", "3", "2", "0.67", "1", "0.20", "2"],
-        ["3", "Gus", "2", "1", "1", "2.00", "1", "0.00", ""],
+        ["1", "Ann", "3", "4", "3", "0.75", "2", "0.40", "1", "0"],
+        ["2", "Eve", "2", "3", "2", "0.67", "1", "0.20", "2", "0"],
+        ["3", "Gus", "2", "1", "1", "2.00", "1", "0.00", "", "0"],
     ]

@@ -381,7 +381,8 @@ def test_player_page_lists_sessions_newest_first(
         ["1", "+25"],
     ]
     assert lines[1][0] == "Sat 15 Mar 2025 3 of 5 hands won"
-    links = re.findall(r'href="/sessions/(\d+)"', response.text)
+    (listed,) = re.findall(r'<table class="player-sessions">.*?</table>', response.text, re.S)
+    links = re.findall(r'href="/sessions/(\d+)"', listed)
     assert [int(link) for link in links] == list(reversed(season))
 
 
@@ -490,15 +491,15 @@ def test_leaderboard_csv(client: FlaskClient, season: list[int]) -> None:
     assert header == [
         "place_by_total", "place_by_average", "place_by_picking", "player", "total",
         "hands_played", "hands_won", "average_per_hand", "picks", "picks_won",
-        "picking_win_rate",
+        "picking_win_rate", "nights",
     ]  # fmt: skip
     assert rows == [
-        ["1", "1", "4", "Ann", "16", "18", "7", "0.89", "3", "1", "33"],
-        ["2", "2", "2", "Dan", "13", "18", "8", "0.72", "2", "1", "50"],
-        ["3", "3", "1", "Bob", "11", "18", "11", "0.61", "3", "3", "100"],
-        ["4", "4", "", "Fay", "-3", "5", "1", "-0.60", "1", "1", ""],
-        ["5", "5", "4", "Cat", "-17", "18", "5", "-0.94", "3", "1", "33"],
-        ["6", "6", "2", "Eve", "-20", "13", "5", "-1.54", "2", "1", "50"],
+        ["1", "1", "4", "Ann", "16", "18", "7", "0.89", "3", "1", "33", "0"],
+        ["2", "2", "2", "Dan", "13", "18", "8", "0.72", "2", "1", "50", "0"],
+        ["3", "3", "1", "Bob", "11", "18", "11", "0.61", "3", "3", "100", "0"],
+        ["4", "4", "", "Fay", "-3", "5", "1", "-0.60", "1", "1", "", "0"],
+        ["5", "5", "4", "Cat", "-17", "18", "5", "-0.94", "3", "1", "33", "0"],
+        ["6", "6", "2", "Eve", "-20", "13", "5", "-1.54", "2", "1", "50", "0"],
     ]
 
 
@@ -602,13 +603,13 @@ def test_hands_played_leave_out_hands_sat_out_and_after_leaving(
     # Averages per hand played: Gus 13/3, Fay 3/5, Bob 0/4, Cat -2/4, Ann -4/5, Eve -5/5,
     # Dan -5/4. Picks: Gus 3, Fay 5, Bob 1, Ann 4 won; Cat 2, Eve 6 lost.
     assert rows == [
-        ["1", "1", "1", "Gus", "13", "3", "3", "4.33", "1", "1", "100"],
-        ["2", "2", "1", "Fay", "3", "5", "2", "0.60", "1", "1", "100"],
-        ["3", "3", "1", "Bob", "0", "4", "2", "0.00", "1", "1", "100"],
-        ["4", "4", "5", "Cat", "-2", "4", "2", "-0.50", "1", "0", "0"],
-        ["5", "5", "1", "Ann", "-4", "5", "2", "-0.80", "1", "1", "100"],
-        ["6", "6", "5", "Eve", "-5", "5", "2", "-1.00", "1", "0", "0"],
-        ["7", "7", "", "Dan", "-5", "4", "0", "-1.25", "0", "0", ""],
+        ["1", "1", "1", "Gus", "13", "3", "3", "4.33", "1", "1", "100", "0"],
+        ["2", "2", "1", "Fay", "3", "5", "2", "0.60", "1", "1", "100", "0"],
+        ["3", "3", "1", "Bob", "0", "4", "2", "0.00", "1", "1", "100", "0"],
+        ["4", "4", "5", "Cat", "-2", "4", "2", "-0.50", "1", "0", "0", "0"],
+        ["5", "5", "1", "Ann", "-4", "5", "2", "-0.80", "1", "1", "100", "0"],
+        ["6", "6", "5", "Eve", "-5", "5", "2", "-1.00", "1", "0", "0", "0"],
+        ["7", "7", "", "Dan", "-5", "4", "0", "-1.25", "0", "0", "", "0"],
     ]
     for name in TOTALS:
         numbers = stats_of(app, name, DateRange())
@@ -718,19 +719,20 @@ def test_queries_do_not_grow_with_players_or_sessions(app: Flask, api: Api) -> N
         )
         counts.append([statements_for(app, client, path) for path in paths])
     assert counts[0] == counts[1]
-    # Each page's queries (a player's page also reads whom they can be merged into and the
-    # merges into them to undo; the leaderboard the seasons of its Season choice), and the
-    # access check every request makes.
-    assert counts[0] == [1 + 1 + 1, 1 + 1, 3 + 2 + 1, 3 + 2 + 1]
+    # Each page's queries (a player's page also reads their best and worst night, whom they
+    # can be merged into and the merges into them to undo; the leaderboard the seasons of its
+    # Season choice and the champions: the history's first and last day, then each player's
+    # total a year), and the access check every request makes.
+    assert counts[0] == [1 + 1 + 2 + 1, 1 + 1, 3 + 1 + 2 + 1, 3 + 1 + 2 + 1]
 
 
 def test_queries_are_as_few_at_a_table_that_changes(app: Flask, api: Api, night: int) -> None:
     client = app.test_client()
     paths = ("/leaderboard", "/leaderboard.csv", f"/players/{player_ids(app)['Gus']}")
     assert [statements_for(app, client, path) for path in paths] == [
-        1 + 1 + 1,
+        1 + 1 + 2 + 1,
         1 + 1,
-        3 + 2 + 1,
+        3 + 1 + 2 + 1,
     ]
 
 
@@ -930,10 +932,10 @@ def test_queries_stay_as_few_with_house_rules(
         f"/players/{ann}?from=2025-01-01&stack=y&cap=y&penalties=y",
     )
     assert [statements_for(app, client, path) for path in paths] == [
-        1 + 1 + 1,
+        1 + 1 + 2 + 1,
         1 + 1,
-        3 + 2 + 1,
-        3 + 2 + 1,
+        3 + 1 + 2 + 1,
+        3 + 1 + 2 + 1,
     ]
 
 

@@ -33,6 +33,7 @@ from sqlalchemy import (
     distinct,
     extract,
     func,
+    literal,
     not_,
     null,
     or_,
@@ -535,11 +536,12 @@ def best_and_worst(
     they have played no complete session in scope."""
     lines = _lines(player_id, dates, house).having(func.max(SP.place).is_not(None)).order_by(None)
     total = func.sum(SP.total)
-    best = db.session.execute(lines.order_by(total.desc(), Session.created_at).limit(1)).first()
-    worst = db.session.execute(lines.order_by(total, Session.created_at).limit(1)).first()
-    if best is None or worst is None:
+    best = lines.order_by(total.desc(), Session.created_at).limit(1).subquery()
+    worst = lines.order_by(total, Session.created_at).limit(1).subquery()
+    found = db.session.execute(union_all(select(best), select(worst))).all()
+    if not found:
         return None
-    return SessionLine(*best), SessionLine(*worst)
+    return SessionLine(*found[0]), SessionLine(*found[-1])
 
 
 def sessions_of(
@@ -605,25 +607,18 @@ def champions(house: RuleFilter | None = None) -> tuple[Champion, ...]:
     if first is None:
         return ()
     years = range(local(first).year, local(last).year + 1)
-    year = case(
-        *((Session.created_at >= start_of(date(y, 1, 1)), y) for y in reversed(years[1:])),
-        else_=years[0],
-    ).label("year")
+    later = [(Session.created_at >= start_of(date(y, 1, 1)), y) for y in reversed(years[1:])]
+    year = (case(*later, else_=years[0]) if later else literal(years[0])).label("year")
     rows = db.session.execute(
-        select(SP.player_id, year, func.sum(SP.total))
+        select(SP.player_id, Player.name, year, func.sum(SP.total))
         .join(Session, Session.id == SP.session_id)
+        .join(Player, Player.id == SP.player_id)
         .where(*scope)
-        .group_by(SP.player_id, year)
+        .group_by(SP.player_id, Player.name, year)
     ).all()
-    ranked = {row[0] for row in rows}
-    names = {
-        player_id: name
-        for player_id, name in db.session.execute(
-            select(Player.id, Player.name).where(Player.id.in_(ranked))
-        )
-    }
+    names = {row[0]: row[1] for row in rows}
     by_year: dict[int | None, dict[int, int]] = {}
-    for player_id, played_in, total in rows:
+    for player_id, _name, played_in, total in rows:
         for key in (None, played_in):
             players = by_year.setdefault(key, {})
             players[player_id] = players.get(player_id, 0) + total

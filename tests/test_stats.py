@@ -20,7 +20,7 @@ from sqlalchemy import select, update
 from werkzeug.http import parse_options_header
 
 from scorekeeper import rules
-from scorekeeper.insights import stats
+from scorekeeper.insights import company, stats
 from scorekeeper.insights.dates import DateRange, local
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, Session
@@ -719,11 +719,12 @@ def test_queries_do_not_grow_with_players_or_sessions(app: Flask, api: Api) -> N
         )
         counts.append([statements_for(app, client, path) for path in paths])
     assert counts[0] == counts[1]
-    # Each page's queries (a player's page also reads their best and worst night, whom they
-    # can be merged into and the merges into them to undo; the leaderboard the seasons of its
-    # Season choice and the champions: the history's first and last day, then each player's
-    # total a year), and the access check every request makes.
-    assert counts[0] == [1 + 1 + 2 + 1, 1 + 1, 3 + 1 + 2 + 1, 3 + 1 + 2 + 1]
+    # Each page's queries (a player's page also reads their best and worst night, their
+    # partners and opponents, whom they can be merged into and the merges into them to undo;
+    # the leaderboard the seasons of its Season choice and the champions: the history's first
+    # and last day, then each player's total a year), and the access check every request
+    # makes.
+    assert counts[0] == [1 + 1 + 2 + 1, 1 + 1, 3 + 1 + 2 + 2 + 1, 3 + 1 + 2 + 2 + 1]
 
 
 def test_queries_are_as_few_at_a_table_that_changes(app: Flask, api: Api, night: int) -> None:
@@ -732,7 +733,7 @@ def test_queries_are_as_few_at_a_table_that_changes(app: Flask, api: Api, night:
     assert [statements_for(app, client, path) for path in paths] == [
         1 + 1 + 2 + 1,
         1 + 1,
-        3 + 1 + 2 + 1,
+        3 + 1 + 2 + 2 + 1,
     ]
 
 
@@ -934,8 +935,8 @@ def test_queries_stay_as_few_with_house_rules(
     assert [statements_for(app, client, path) for path in paths] == [
         1 + 1 + 2 + 1,
         1 + 1,
-        3 + 1 + 2 + 1,
-        3 + 1 + 2 + 1,
+        3 + 1 + 2 + 2 + 1,
+        3 + 1 + 2 + 2 + 1,
     ]
 
 
@@ -1020,3 +1021,43 @@ def test_a_players_best_and_worst_night(app: Flask, client: FlaskClient) -> None
         assert stats.best_and_worst(ann, DateRange(date(2012, 1, 1))) is None
     text = page(client, f"/players/{ann}").text
     assert "Best and worst night" in text
+
+
+def test_a_players_partners_and_regular_opponents(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    """Ann picks with Bob twice (75: won, 30: lost) and is Cat's partner once (95: won); a
+    pick recorded by its result alone has no card points. In the session (complete once
+    ended), Ann finishes ahead of Cat, Dan and Eve and behind Bob."""
+    session_id = api.new_session()["id"]
+    for hand in (
+        pick("Ann", "Bob", 75),
+        pick("Bob", "Ann", 30),
+        pick("Cat", "Ann", 95),
+        {"kind": "pick", "picker": "Dan", "partner": "Eve", "result": "won"},
+    ):
+        api.record(session_id, **hand)
+    assert client.patch(f"/api/sessions/{session_id}", json={"ended": True}).status_code == 200
+    totals = api.session(session_id)["totals"]
+    ids = player_ids(app)
+    with app.app_context():
+        found = [
+            (p.name, p.hands, p.won, p.card_points, p.with_points, p.card_points_shown)
+            for p in company.partners(ids["Ann"], DateRange())
+        ]
+        assert found == [
+            ("Bob", 2, 1, 105, 2, Decimal("52.5")),
+            ("Cat", 1, 1, 95, 1, Decimal("95.0")),
+        ]
+        against = {o.name: o for o in company.opponents(ids["Ann"], DateRange())}
+    assert set(against) == {"Bob", "Cat", "Dan", "Eve"}
+    places = {s["player"]: s["place"] for s in api.session(session_id)["standings"]}
+    for name, opponent in against.items():
+        assert (opponent.sessions, opponent.total, opponent.their_total) == (
+            1, totals["Ann"], totals[name],
+        )  # fmt: skip
+        ahead = places["Ann"] < places[name]
+        behind = places["Ann"] > places[name]
+        assert (opponent.ahead, opponent.behind) == (int(ahead), int(behind))
+    text = page(client, f"/players/{ids['Ann']}").text
+    assert "Partners" in text and "Against the regulars" in text

@@ -285,13 +285,16 @@ def _summed(*names: str) -> list[Label[int]]:
 _ALL_SUMMED = _summed(*summary.NUMBERS)
 
 
-def _in_scope(dates: DateRange, house: RuleFilter | None) -> list[ColumnElement[bool]]:
-    """What keeps only the summaries of the sessions in the range and played by the rules: the
-    sessions picked first, so that no summary row looks its session up."""
+def in_scope(
+    dates: DateRange, house: RuleFilter | None, column: Any = SP.session_id
+) -> list[ColumnElement[bool]]:
+    """What keeps only the rows (the summaries, unless `column` names another session id) of
+    the sessions in the range and played by the rules: the sessions picked first, so that no
+    row looks its session up."""
     conditions = [*dates.session_conditions(), *(house or RuleFilter()).session_conditions()]
     if not conditions:
         return []
-    return [SP.session_id.in_(select(Session.id).where(*conditions))]
+    return [column.in_(select(Session.id).where(*conditions))]
 
 
 def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Totals]:
@@ -307,7 +310,7 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
                 "night_total"
             ),
         )
-        .where(*_in_scope(dates, house))
+        .where(*in_scope(dates, house))
         .group_by(SP.player_id)
         .subquery()
     )
@@ -340,7 +343,7 @@ def player_stats(
     the rules `house` asks for. The numbers are added up per table size by the database; the
     sizes (at most six) are then added together. The sessions and days are read in one query
     (`_season`)."""
-    mine = [SP.player_id == player.id, *_in_scope(dates, house)]
+    mine = [SP.player_id == player.id, *in_scope(dates, house)]
     rows = db.session.execute(
         select(SP.seated, *_ALL_SUMMED, func.count().label("rows"))
         .where(*mine)
@@ -462,7 +465,7 @@ def _season(player_id: int, dates: DateRange, house: RuleFilter | None, recent: 
     added = (
         select(*(null() for _ in range(width)), *_ADDED_BY_QUARTER)
         .join(Session, Session.id == SP.session_id)
-        .where(SP.player_id == player_id, *_in_scope(dates, house))
+        .where(SP.player_id == player_id, *in_scope(dates, house))
         .group_by(_QUARTER_STARTED)
     )
     last: list[SessionLine] = []
@@ -498,7 +501,7 @@ def _days_one_by_one(player_id: int, dates: DateRange, house: RuleFilter | None)
     rows = db.session.execute(
         select(Session.created_at, SP.total)
         .join(Session, Session.id == SP.session_id)
-        .where(SP.player_id == player_id, *_in_scope(dates, house))
+        .where(SP.player_id == player_id, *in_scope(dates, house))
         .order_by(Session.created_at, SP.session_id)
     ).all()
     days: dict[date, int] = {}
@@ -523,7 +526,7 @@ def _lines(player_id: int, dates: DateRange, house: RuleFilter | None) -> Select
             Session.totals_only,
         )
         .join(Session, Session.id == SP.session_id)
-        .where(SP.player_id == player_id, *_in_scope(dates, house))
+        .where(SP.player_id == player_id, *in_scope(dates, house))
         .group_by(SP.session_id, Session.name, Session.created_at, SP.stake, Session.totals_only)
         .order_by(Session.created_at.desc(), SP.session_id.desc())
     )

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectField, StringField
 
 from ..exchange.csv_out import Cell, csv_lines
-from ..insights import roster, stats
+from ..insights import company, roster, stats
 from ..insights.dates import days_of
 from ..rules import RuleError
 from ..sessions.database import one_or_404
@@ -84,9 +84,14 @@ def _player_view(
         chart = days_chart(player.name, numbers.days)
     elif numbers.sessions_played:
         chart = season_chart(player.name, numbers.recent)
-    extremes = stats.best_and_worst(player.id, filters.dates, filters.house)
     return render_template(
-        "player.html", stats=numbers, chart=chart, extremes=extremes, **shown
+        "player.html",
+        stats=numbers,
+        chart=chart,
+        extremes=stats.best_and_worst(player.id, filters.dates, filters.house),
+        partners=company.partners(player.id, filters.dates, filters.house)[:PARTNERS_SHOWN],
+        opponents=company.opponents(player.id, filters.dates, filters.house),
+        **shown,
     ), status
 
 
@@ -171,6 +176,8 @@ def undo_merge(merge_id: int) -> BaseResponse:
 
 # The most points of a season chart drawn one a session, or one a day; beyond, one a week.
 CHART_POINTS = 60
+# The partners a player's page lists, most hands together first.
+PARTNERS_SHOWN = 10
 
 
 def season_chart(name: str, sessions: Sequence[stats.SessionLine]) -> Markup:

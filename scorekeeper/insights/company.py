@@ -1,0 +1,133 @@
+"""Who a player plays with and against: each partner of their picks (the hands they picked
+together, how many they won, the picking team's card points), and the regulars they sat with
+(the sessions together, who finished ahead, and each one's total in them).
+
+Partners come from the hands' picker and partner, read by their indexes; opponents from the
+sessions' summaries, so neither reads every hand a player played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from sqlalchemy import Select, func, literal, select, union_all
+from sqlalchemy.orm import InstrumentedAttribute
+
+from ..rules import Kind, Result
+from ..sessions.extensions import db
+from ..sessions.models import Hand, Player, SessionPlayer
+from .dates import DateRange
+from .stats import RuleFilter, in_scope
+
+# The opponents a page lists: those the player sat with most.
+REGULARS = 10
+WON = (Result.WON.value, Result.WON_SCHNEIDER.value, Result.WON_SCHWARZ.value)
+
+
+@dataclass(frozen=True)
+class Partner:
+    """Hands picked together (either picking, the other called or chosen as partner), won, and
+    the team's card points over those recorded with points."""
+
+    player_id: int
+    name: str
+    hands: int
+    won: int
+    card_points: int
+    with_points: int
+
+    @property
+    def card_points_shown(self) -> Decimal | None:
+        """Per hand recorded with points, to one decimal."""
+        if not self.with_points:
+            return None
+        exact = Decimal(self.card_points) / Decimal(self.with_points)
+        return exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Sessions sat in together, those complete where the player finished ahead of them or
+    behind, and each one's total over the sessions together."""
+
+    player_id: int
+    name: str
+    sessions: int
+    ahead: int
+    behind: int
+    total: int
+    their_total: int
+
+
+def partners(player_id: int, dates: DateRange, house: RuleFilter | None = None) -> list[Partner]:
+    """Each player the player picked with, most hands together first."""
+    picks = (Hand.kind == Kind.PICK.value, *in_scope(dates, house, Hand.session_id))
+    won = Hand.result.in_(WON)
+
+    def side(
+        me: InstrumentedAttribute[int | None], other: InstrumentedAttribute[int | None]
+    ) -> Select[int | None, bool, int | None]:
+        return select(
+            other.label("other"), won.label("won"), Hand.picking_points.label("points")
+        ).where(me == player_id, other.is_not(None), *picks)
+
+    together = union_all(
+        side(Hand.picker_id, Hand.partner_id), side(Hand.partner_id, Hand.picker_id)
+    ).subquery()
+    rows = db.session.execute(
+        select(
+            Player.id,
+            Player.name,
+            func.count(),
+            func.count().filter(together.c.won),
+            func.coalesce(func.sum(together.c.points), 0),
+            func.count(together.c.points),
+        )
+        .join(together, together.c.other == Player.id)
+        .group_by(Player.id, Player.name)
+        .order_by(func.count().desc(), Player.name_key)
+    )
+    return [Partner(*row) for row in rows]
+
+
+def opponents(
+    player_id: int, dates: DateRange, house: RuleFilter | None = None, regulars: int = REGULARS
+) -> list[Opponent]:
+    """The players the player sat with in most sessions (`regulars` of them), most first."""
+    SP = SessionPlayer
+    by_session = (
+        select(
+            SP.session_id,
+            SP.player_id,
+            func.sum(SP.total).label("total"),
+            func.max(SP.place).label("place"),
+        )
+        .where(*in_scope(dates, house))
+        .group_by(SP.session_id, SP.player_id)
+    )
+    mine = by_session.where(SP.player_id == player_id).subquery()
+    theirs = (
+        by_session.where(
+            SP.session_id.in_(select(SP.session_id).where(SP.player_id == player_id)),
+            SP.player_id != player_id,
+        )
+    ).subquery()
+    sessions = func.count().label("sessions")
+    rows = db.session.execute(
+        select(
+            Player.id,
+            Player.name,
+            sessions,
+            func.count().filter(mine.c.place < theirs.c.place),
+            func.count().filter(mine.c.place > theirs.c.place),
+            func.coalesce(func.sum(mine.c.total), literal(0)),
+            func.coalesce(func.sum(theirs.c.total), literal(0)),
+        )
+        .join(theirs, theirs.c.player_id == Player.id)
+        .join(mine, mine.c.session_id == theirs.c.session_id)
+        .group_by(Player.id, Player.name)
+        .order_by(sessions.desc(), Player.name_key)
+        .limit(regulars)
+    )
+    return [Opponent(*row) for row in rows]

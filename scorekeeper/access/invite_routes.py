@@ -24,7 +24,7 @@ from ..sessions.models import as_utc, utcnow
 from ..web import hosts
 from ..web.errors import error_answer
 from . import invites, state
-from .guard import INVITED, signed_in
+from .guard import invited_in, signed_in
 from .invites import Scope
 from .state import Role
 
@@ -171,7 +171,8 @@ def revoke_invite_page(session_id: int, invite_id: int) -> BaseResponse:
 
 @bp.get("/invites/<token>")
 def open_invite(token: str) -> ResponseReturnValue:
-    """Sign this phone in for the invite's session alone (with access on), then open it."""
+    """Let this phone in for the invite's session alone, in its role, then open it: with access
+    off too, where the invite limits the phone that opens it (not the network)."""
     invite = invites.invite_of(token)
     if invite is None:
         message = "This invite link is unknown or was revoked. Ask for a new one."
@@ -180,9 +181,7 @@ def open_invite(token: str) -> ResponseReturnValue:
     if not scope.holds:
         message = "This invite link has expired. Ask for a new one."
         return render_template("error.html", status="Invite expired", message=message), 410
-    if state.current().on:
-        session[INVITED] = token
-        session.permanent = True
+    invited_in(invite)
     return redirect(url_for("pages.session_page", session_id=scope.session_id), code=303)
 
 
@@ -228,7 +227,7 @@ def _kept_invite(session_id: int, role: Role, cookie: str, most: int) -> tuple[S
     `most` latest sessions' ones) while it has an hour left, else a new one."""
     kept: dict[str, str] = dict(session.get(cookie) or {})
     token = kept.get(str(session_id))
-    scope = invites.invited_scope(token) if isinstance(token, str) else None
+    scope = invites.link_scope(token) if isinstance(token, str) else None
     if token is None or scope is None or as_utc(scope.expires_at) - utcnow() < TABLE_CODE_LEFT:
         with state.access_write():
             invite, token = invites.new_invite(session_id, role, invites.DEFAULT_HOURS)

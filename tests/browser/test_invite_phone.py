@@ -1,6 +1,8 @@
 """Inviting a phone in Chromium, with access on: a signed-in phone opens "Invite a phone" and
 makes a link; a second phone opens it, records a hand on that session and is refused anywhere
-else. The invite sheet and the table view's code at 320, 390 and 768 px, checked with axe-core."""
+else. With access off, a viewer's phone only looks at its session until it signs out. The
+invite sheet, the invited scoresheet and the table view's code at 320, 390 and 768 px, checked
+with axe-core."""
 
 from __future__ import annotations
 
@@ -106,3 +108,50 @@ def test_the_table_view_shows_a_viewer_code(page: Page, guarded_url: str, shot: 
     at_widths(page, "table-invite-code", shot)
     page.set_viewport_size({"width": 1280, "height": 720})
     shot(page, "table-invite-code-tv")
+
+
+@pytest.fixture(scope="module")
+def open_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A scorekeeper with no passcode, served on this computer alone, with two sessions of
+    three hands."""
+    with app_on_new_database(tmp_path_factory.mktemp("open-invites")) as app:
+        app.config["LISTENS_ON_NETWORK"] = False
+        with serving(app) as url:
+            session_with_hands(url, "Invited")
+            session_with_hands(url, "Elsewhere")
+            yield url
+
+
+def test_with_access_off_an_invited_viewer_only_looks_until_it_signs_out(
+    page: Page,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    open_url: str,
+    shot: Shot,
+) -> None:
+    page.goto(f"{open_url}/sessions/1/invite")
+    expect(page.get_by_text("anyone on this Wi-Fi can still open the scorekeeper")).to_be_visible()
+    chip(page, "The phone may", "As viewer").tap()
+    page.get_by_role("button", name="Make the invite").tap()
+    link = page.locator("#invite-link")
+    expect(link).to_be_visible()
+    at_widths(page, "invite-sheet-access-off", shot)
+
+    phone = browser.new_context(**browser_context_args).new_page()
+    phone.goto(link.inner_text())
+    phone.wait_for_url(f"{open_url}/sessions/1")
+    expect(phone.get_by_role("heading", name="This phone")).to_be_visible()
+    expect(phone.get_by_text("Invited to this session alone, as viewer")).to_be_visible()
+    for name in ("Record hand", "Edit hand 1", "Delete hand 1", "Delete session", "Seats"):
+        expect(phone.get_by_role("link", name=name)).to_have_count(0)
+    expect(phone.get_by_text("Session", exact=True)).to_have_count(0)
+    at_widths(phone, "invited-viewer-access-off", shot)
+    elsewhere = phone.goto(f"{open_url}/sessions/2")
+    assert elsewhere is not None and elsewhere.status == 403
+    phone.get_by_role("link", name="Back to the session").tap()
+    phone.get_by_role("button", name="Sign out").tap()
+    expect(phone.get_by_text("Signed out.")).to_be_visible()
+    again = phone.goto(f"{open_url}/sessions/2")
+    assert again is not None and again.status == 200
+    expect(phone.get_by_role("link", name="Record hand")).to_be_visible()
+    phone.context.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -643,3 +644,35 @@ def test_signing_out_ends_an_invite_opened_while_signed_in(
         assert_sent_to_sign_in(signed_out.get(f"/sessions/{session_id}"))
     # The invite itself holds: its link still opens the session on another phone.
     assert opened(app, made["url"]).get(f"/api/sessions/{session_id}").status_code == 200
+
+
+# --- Times in the phone's own clock
+
+
+def test_an_invite_s_expiry_is_a_time_the_phone_writes_as_the_board_does(
+    app: Flask, client: FlaskClient, runner: FlaskCliRunner, api: Api
+) -> None:
+    session_id = api.new_session()["id"]
+    made = invite(client, session_id, role="reader")
+    sheet = client.post(f"/sessions/{session_id}/invite", data={"role": "scorer", "hours": "2"})
+    day = r'<time datetime="([^"]+)" data-clock="day">\w{3} \d\d:\d\d</time>'
+    times = re.findall(day, sheet.text)
+    with app.app_context():
+        expiries = {row.id: as_utc(row.expires_at) for row in db.session.scalars(select(Invite))}
+    # The new invite's heading, then the open invites' list, newest first.
+    assert [datetime.fromisoformat(t) for t in times] == [expiries[2], expiries[2], expiries[1]]
+    assert datetime.fromisoformat(made["expires"]) == expiries[1]
+    assert 'aria-labelledby="revoke-1 invite-1"' in sheet.text
+    # The sheet's, the board's and the table view's scripts all write times with one script.
+    clock = Path(app.static_folder or "", "clock.js").read_text(encoding="utf-8")
+    assert "new Intl.DateTimeFormat(undefined" in clock
+    board = Path(app.static_folder or "", "board.js").read_text(encoding="utf-8")
+    assert "toLocaleTimeString" not in board and 'dataset.clock = "time"' in board
+    for bundle in ("invite", "board", "table", "sheet", "cards"):
+        assert "new Intl.DateTimeFormat(undefined" in client.get(f"/scripts/{bundle}.js").text
+    assert '<script src="/scripts/invite.js" defer></script>' in sheet.text
+    set_passcode(runner, role="reader")
+    screen = signed_in(app)
+    table = screen.get(f"/sessions/{session_id}/table").text
+    until = r'\(viewer, until <time datetime="[^"]+" data-clock="time">\d\d:\d\d</time>\)'
+    assert re.search(until, table)

@@ -21,6 +21,7 @@ from ..rules import RuleError
 from ..sessions import loading, writes
 from ..sessions.errors import NotFound
 from ..sessions.models import as_utc, utcnow
+from ..sessions.records import iso
 from ..web import hosts
 from ..web.errors import error_answer
 from . import invites, state
@@ -185,11 +186,16 @@ def open_invite(token: str) -> ResponseReturnValue:
     return redirect(url_for("pages.session_page", session_id=scope.session_id), code=303)
 
 
-def local_time(moment: datetime | str) -> str:
-    """When an invite expires, in the server's time zone: `Fri 21:40`."""
+def local_time(moment: datetime | str, day: bool = True) -> Markup:
+    """When an invite expires, as a `<time>` that the phone writes in its own clock
+    (`static/clock.js`, as the event board's time), the weekday too unless `day` is False; the
+    server's `Fri 21:40` until then."""
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
-    return f"{local(moment):%a %H:%M}"
+    shown = f"{local(moment):%a %H:%M}" if day else f"{local(moment):%H:%M}"
+    return Markup('<time datetime="{}" data-clock="{}">{}</time>').format(
+        iso(moment), "day" if day else "time", shown
+    )
 
 
 # The table view's code.
@@ -199,7 +205,7 @@ def local_time(moment: datetime | str) -> str:
 class TableCode:
     url: str
     qr: Markup
-    caption: str
+    caption: Markup
 
 
 def table_code(session_id: int) -> TableCode | None:
@@ -209,12 +215,13 @@ def table_code(session_id: int) -> TableCode | None:
     access = state.current()
     if access.on and signed_in(access):
         scope, token = _table_invite(session_id)
-        caption = f"Scan to follow on your phone (viewer, until {local(scope.expires_at):%H:%M})"
+        until = local_time(scope.expires_at, day=False)
+        caption = Markup("Scan to follow on your phone (viewer, until {})").format(until)
         return TableCode(invite_url(token), qr_svg(invite_url(token)), caption)
     if access.role is Role.READER:
         return None
     url = hosts.lan_url("pages.table_view", session_id=session_id)
-    return TableCode(url, qr_svg(url), "Scan to follow on your phone")
+    return TableCode(url, qr_svg(url), Markup("Scan to follow on your phone"))
 
 
 def _table_invite(session_id: int) -> tuple[Scope, str]:
@@ -252,9 +259,10 @@ def scorer_code(session_id: int) -> TableCode | None:
     access = state.current()
     if not access.on:
         url = hosts.lan_url("pages.session_page", session_id=session_id)
-        return TableCode(url, qr_svg(url), "Scan to score this table")
+        return TableCode(url, qr_svg(url), Markup("Scan to score this table"))
     if not signed_in(access):
         return None
     scope, token = _kept_invite(session_id, Role.SCORER, SCORER_INVITES, MAX_SCORER_INVITES)
-    caption = f"Scan to score this table (until {local(scope.expires_at):%H:%M})"
+    until = local_time(scope.expires_at, day=False)
+    caption = Markup("Scan to score this table (until {})").format(until)
     return TableCode(invite_url(token), qr_svg(invite_url(token)), caption)

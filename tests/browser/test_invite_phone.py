@@ -6,6 +6,7 @@ with axe-core."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +22,7 @@ from ..helpers.browser import (
     app_on_new_database,
     checked,
     chip,
+    event_drawn,
     fill,
     save,
     session_with_hands,
@@ -155,3 +157,51 @@ def test_with_access_off_an_invited_viewer_only_looks_until_it_signs_out(
     assert again is not None and again.status == 200
     expect(phone.get_by_role("link", name="Record hand")).to_be_visible()
     phone.context.close()
+
+
+def clock_shape(time: str) -> str:
+    """A time as the phone wrote it, its digits all 0, AM and PM alike: `Sun 03:10 PM` is
+    `Sun 00:00 XM`."""
+    return re.sub(r"[AP]M", "XM", re.sub(r"\d", "0", time))
+
+
+@pytest.mark.parametrize(("locale", "twelve_hours"), [("en-US", True), ("de-DE", False)])
+def test_an_invite_s_expiry_and_the_board_read_in_the_phone_s_clock(
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    open_url: str,
+    shot: Shot,
+    locale: str,
+    twelve_hours: bool,
+) -> None:
+    context = browser.new_context(**{**browser_context_args, "locale": locale})
+    page = context.new_page()
+    page.goto(f"{open_url}/sessions/1/invite")
+    page.get_by_role("button", name="Make the invite").tap()
+    expires = page.locator("#made-title time")
+    expect(expires).to_be_visible()
+    listed = page.locator(".open-invites time").first
+    until = expires.inner_text()
+    assert listed.inner_text() == until
+    # Written by the phone, not in the server's words it came with (`Sun 16:48`).
+    assert not re.fullmatch(r"[A-Z][a-z]{2} \d\d:\d\d", until)
+    shot(page, f"invite-sheet-clock-{locale}")
+
+    event = event_drawn(open_url, f"Clock {locale}", hands=5)
+    table = event["draws"][0]["tables"][0]
+    page.goto(f"{open_url}/events/{event['id']}/board")
+    page.wait_for_function("() => performance.getEntriesByType('resource').some("
+                           "(r) => r.name.includes('/api/events/'))")  # fmt: skip
+    hand = {"kind": "pick", "picker": table["seats"][1], "partner": table["seats"][2],
+            "picking_points": 75}  # fmt: skip
+    api(open_url, "POST", f"/api/sessions/{table['session']}/hands", hand)
+    updated = page.locator(".board-news time")
+    expect(updated).to_have_text(re.compile(r"\d"), timeout=5000)
+    expect(page.locator(".board-news")).to_have_text(f"Updated at {updated.inner_text()}.")
+    shot(page, f"event-board-clock-{locale}")
+    board = updated.inner_text()
+    print(f"{locale}: invite until {until!r}, board updated at {board!r}")
+    # One clock: the invite's time of day is written as the board's, after its weekday.
+    assert clock_shape(until).endswith(" " + clock_shape(board))
+    assert bool(re.search(r"[AP]M$", board)) is twelve_hours
+    context.close()

@@ -156,6 +156,18 @@ def test_with_access_off_an_invited_viewer_only_looks_until_it_signs_out(
     again = phone.goto(f"{open_url}/sessions/2")
     assert again is not None and again.status == 200
     expect(phone.get_by_role("link", name="Record hand")).to_be_visible()
+
+    # Revoked, an invite leaves its phone refused until it signs out.
+    made = api(open_url, "POST", "/api/sessions/1/invites", {"role": "reader"})
+    phone.goto(made["url"])
+    phone.wait_for_url(f"{open_url}/sessions/1")
+    api(open_url, "DELETE", f"/api/sessions/1/invites/{made['id']}")
+    phone.goto(f"{open_url}/sessions/1")
+    expect(phone.get_by_text("has expired or was revoked")).to_be_visible()
+    expect(phone.get_by_role("link", name="Go on")).to_have_count(0)
+    at_widths(phone, "sign-in-invite-ended-access-off", shot)
+    phone.get_by_role("button", name="Sign out").tap()
+    expect(phone.get_by_text("Signed out.")).to_be_visible()
     phone.context.close()
 
 

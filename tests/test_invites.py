@@ -15,6 +15,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, select, update
 from werkzeug.test import TestResponse
 
+from scorekeeper.access import invites
 from scorekeeper.access.models import ApiToken, Invite, InviteSignIn
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import as_utc, utcnow
@@ -73,6 +74,11 @@ def expire_invites(app: Flask) -> None:
 def invite_count(app: Flask) -> int:
     with app.app_context():
         return db.session.scalar(select(func.count()).select_from(Invite)) or 0
+
+
+def invite_sign_ins(app: Flask) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(InviteSignIn)) or 0
 
 
 def assert_refused(response: TestResponse) -> None:
@@ -572,6 +578,10 @@ def test_with_access_off_an_invite_ends_when_it_expires_or_is_revoked(
     assert revoked.get(f"/api/sessions/{session_id}").status_code == 200
     assert client.delete(f"/api/sessions/{session_id}/invites/{made['id']}").status_code == 204
     expire_invites(app)
+    # Revoking took its phone's sign-in with it; the expired invite's goes with the next invite.
+    assert invite_sign_ins(app) == 1
+    invite(client, session_id)
+    assert invite_sign_ins(app) == 0
     for phone in (revoked, expired):
         # Ended, the invite does not leave the phone free to change anything.
         assert phone.get(f"/api/sessions/{session_id}").status_code == 401
@@ -604,8 +614,7 @@ def test_with_access_off_signing_out_ends_the_invite(
     assert phone.post(f"/api/sessions/{other}/hands", json=HAND).status_code == 201
     assert_sent_to_sign_in(copy.get(f"/sessions/{other}"))
     assert copy.post(f"/api/sessions/{session_id}/hands", json=HAND).status_code == 401
-    with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(InviteSignIn)) == 0
+    assert invite_sign_ins(app) == 0
 
 
 def test_with_access_off_the_invite_sheet_says_the_network_stays_open(
@@ -676,3 +685,24 @@ def test_an_invite_s_expiry_is_a_time_the_phone_writes_as_the_board_does(
     table = screen.get(f"/sessions/{session_id}/table").text
     until = r'\(viewer, until <time datetime="[^"]+" data-clock="time">\d\d:\d\d</time>\)'
     assert re.search(until, table)
+
+
+def test_an_invite_revoked_as_its_link_opens_signs_nothing_in(
+    app: Flask, client: FlaskClient, api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session_id = api.new_session()["id"]
+    made = invite(client, session_id)
+    with app.app_context():
+        read_before = db.session.get(Invite, made["id"])
+        assert read_before is not None
+        db.session.expunge(read_before)
+    assert client.delete(f"/api/sessions/{session_id}/invites/{made['id']}").status_code == 204
+    # The link was read just before the invite was revoked.
+    monkeypatch.setattr(invites, "invite_of", lambda token: read_before)
+    phone = app.test_client()
+    response = phone.get(made["url"].removeprefix(f"http://{LAN}"))
+    assert response.status_code == 404
+    assert "unknown or was revoked" in response.text
+    assert not response.headers.getlist("Set-Cookie")
+    assert phone.get(f"/sessions/{api.new_session()['id']}").status_code == 200
+    assert invite_sign_ins(app) == 0

@@ -90,11 +90,16 @@ def sign_in() -> None:
     session.permanent = True
 
 
-def invited_in(invite: Invite) -> None:
-    """Let this phone in by an invite, in place of one it held."""
+def invited_in(invite: Invite) -> bool:
+    """Let this phone in by an invite, in place of one it held; False when the invite was
+    revoked meanwhile."""
     leave_invite()
-    session[INVITED] = invites.sign_in(invite)
+    cookie = invites.sign_in(invite)
+    if cookie is None:
+        return False
+    session[INVITED] = cookie
     session.permanent = True
+    return True
 
 
 def leave_invite() -> None:

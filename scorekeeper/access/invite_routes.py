@@ -176,14 +176,19 @@ def open_invite(token: str) -> ResponseReturnValue:
     off too, where the invite limits the phone that opens it (not the network)."""
     invite = invites.invite_of(token)
     if invite is None:
-        message = "This invite link is unknown or was revoked. Ask for a new one."
-        return render_template("error.html", status="No such invite", message=message), 404
+        return _unknown_invite()
     scope = invites.scope_of_invite(invite)
     if not scope.holds:
         message = "This invite link has expired. Ask for a new one."
         return render_template("error.html", status="Invite expired", message=message), 410
-    invited_in(invite)
+    if not invited_in(invite):
+        return _unknown_invite()
     return redirect(url_for("pages.session_page", session_id=scope.session_id), code=303)
+
+
+def _unknown_invite() -> ResponseReturnValue:
+    message = "This invite link is unknown or was revoked. Ask for a new one."
+    return render_template("error.html", status="No such invite", message=message), 404
 
 
 def local_time(moment: datetime | str, day: bool = True) -> Markup:

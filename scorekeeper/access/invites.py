@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 
 from ..rules import RuleError
 from ..sessions.extensions import db
@@ -115,13 +116,16 @@ def link_scope(token: str) -> Scope | None:
     return scope if scope.holds else None
 
 
-def sign_in(invite: Invite) -> str:
+def sign_in(invite: Invite) -> str | None:
     """Let a phone in by the invite, in a write of its own: what its cookie keeps,
-    `<id>.<secret>`."""
+    `<id>.<secret>`; None when the invite was revoked meanwhile."""
     secret = secrets.token_urlsafe(32)
     row = InviteSignIn(invite_id=invite.id, secret_hash=_sha256(secret), created_at=utcnow())
-    with access_write():
-        db.session.add(row)
+    try:
+        with access_write():
+            db.session.add(row)
+    except IntegrityError:
+        return None
     return f"{row.id}.{secret}"
 
 

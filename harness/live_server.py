@@ -119,6 +119,8 @@ class LiveServer:
     port: int = 0
     log: Path = field(default_factory=lambda: Path(tempfile.mkstemp(suffix=".log")[1]))
     process: subprocess.Popen[bytes] | None = None
+    # Each request logged to `log` too, as `make run` logs it.
+    access_log: bool = False
 
     def fresh_schema(self) -> None:
         """Empty the database (alembic_version too), then `flask db upgrade` it."""
@@ -142,6 +144,7 @@ class LiveServer:
                     "--no-control-socket",
                     "--config",
                     "python:scorekeeper.serving",
+                    *(["--access-logfile", "-"] if self.access_log else []),
                     "scorekeeper:create_app()",
                 ],
                 env=server_env(self.database),

@@ -13,7 +13,7 @@ from .commands import register_commands
 from .config import configure
 from .sessions.database import register_database
 from .sessions.extensions import compress, csrf, db, migrate
-from .web import errors, ids, scripts, security, stylesheet
+from .web import errors, ids, logs, scripts, security, stylesheet
 
 PACKAGE = Path(__file__).parent
 
@@ -48,6 +48,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     errors.register(app)
     register_commands(app)
+    logs.register(app)
     return app
 
 

@@ -9,12 +9,15 @@ waiting. Every read from a client has a deadline all the same: its headers withi
 long answer lets the worker's other connections go on between its parts. The worker's own
 refusals (a request line or headers too long for it to read) answer JSON like the app's, instead
 of gunicorn's HTML page. Before any worker starts, a restore that a crash cut short is undone.
+The logs (`--access-logfile`, the error log) keep no invite's secret and no credentials
+(`Logger`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -22,7 +25,7 @@ from typing import Any
 
 import gevent
 import gevent.local
-from gunicorn import util  # type: ignore[import-untyped]
+from gunicorn import glogging, util  # type: ignore[import-untyped]
 from gunicorn.http.errors import (  # type: ignore[import-untyped]
     LimitRequestHeaders,
     LimitRequestLine,
@@ -33,7 +36,7 @@ from werkzeug.exceptions import RequestTimeout
 
 from . import create_app
 from .exchange import journal
-from .web import hosts
+from .web import hosts, logs
 
 HEADER_SECONDS = 10
 IDLE_SECONDS = 30
@@ -238,8 +241,34 @@ def post_worker_init(worker: Any) -> None:
     worker.log.info("Worker ready (pid: %s)", worker.pid)
 
 
+# Request and answer headers that carry credentials, as a log format may name them.
+CREDENTIALS = re.compile(r"cookie|authorization", re.IGNORECASE)
+
+
+class MaskedAtoms(glogging.SafeAtoms):  # type: ignore[misc]
+    """An access log line's values: any header that carries credentials masked whole."""
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        if key.startswith("{") and CREDENTIALS.search(key) and value != "-":
+            return logs.MASK
+        return value
+
+
+class Logger(glogging.Logger):  # type: ignore[misc]
+    """gunicorn's logs, with an invite's secret masked in every line (`web.logs`)."""
+
+    atoms_wrapper_class = MaskedAtoms
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            log.addFilter(logs.MASK_SECRETS)
+
+
 # gunicorn settings (the names are gunicorn's).
 worker_class = "scorekeeper.serving.Worker"
+logger_class = "scorekeeper.serving.Logger"
 worker_connections = 1000
 # Also how long a connection may take to send a request's headers.
 keepalive = HEADER_SECONDS

@@ -27,8 +27,15 @@
       if (text === seen) return;
       const page = await fetch(location.href, { cache: "no-store" });
       if (!page.ok) return;
-      swap(new DOMParser().parseFromString(await page.text(), "text/html"));
-      if (seen !== null && news) news.textContent = `Updated at ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+      const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
+      // A <time data-clock>: clock.js writes it as the phone's clock does, as the swap ends.
+      if (seen !== null && news) {
+        const now = document.createElement("time");
+        now.dateTime = new Date().toISOString();
+        now.dataset.clock = "time";
+        news.replaceChildren("Updated at ", now, ".");
+      }
+      swap(fresh);
       seen = text;
     } catch {
       // Offline or the server is away: the board stays as it is until a later tick.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +15,8 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, select, update
 from werkzeug.test import TestResponse
 
-from scorekeeper.access.models import ApiToken, Invite
+from scorekeeper.access import invites
+from scorekeeper.access.models import ApiToken, Invite, InviteSignIn
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import as_utc, utcnow
 from scorekeeper.web import hosts
@@ -72,6 +74,11 @@ def expire_invites(app: Flask) -> None:
 def invite_count(app: Flask) -> int:
     with app.app_context():
         return db.session.scalar(select(func.count()).select_from(Invite)) or 0
+
+
+def invite_sign_ins(app: Flask) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(InviteSignIn)) or 0
 
 
 def assert_refused(response: TestResponse) -> None:
@@ -486,3 +493,216 @@ def test_status_names_a_tokens_session(runner: FlaskCliRunner, api: Api) -> None
     create_token(runner, "tv", "--session", str(session_id), "--role", "reader")
     listed = runner.invoke(args=["access", "status"]).output
     assert f"  tv (created {utcnow():%Y-%m-%d}, session {session_id} as reader)" in listed
+
+
+# --- With access off, an invite still limits the phone that opens it
+
+
+def complete_session(api: Api) -> int:
+    """A session of one round, played out: its sheet offers Add a round."""
+    session_id = api.new_session(rounds=1)["id"]
+    for picker, partner in zip(SEATS, SEATS[1:] + SEATS[:1], strict=True):
+        api.record(session_id, **pick(picker, partner, 70))
+    return session_id
+
+
+def test_with_access_off_an_invited_viewer_only_looks_at_its_session(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    session_id = complete_session(api)
+    other = api.new_session()["id"]
+    made = invite(client, session_id, role="reader")
+    phone = opened(app, made["url"])
+    sheet = phone.get(f"/sessions/{session_id}")
+    assert sheet.status_code == 200
+    shown = Page(sheet.text).text
+    for control in ("Edit", "Delete", "Session", "Sessions", "Undo"):
+        assert control not in shown.split(), control
+    assert "Add a round" not in shown and "Invite a phone" not in shown
+    assert "Settle up" in shown
+    assert phone.get(f"/sessions/{session_id}/table").status_code == 200
+    assert phone.get(f"/api/sessions/{session_id}").status_code == 200
+    changes = Page(phone.get(f"/sessions/{session_id}/changes").text).text
+    assert "Restore" not in changes.split()
+    settle = Page(phone.get(f"/sessions/{session_id}/settle-up").text).text
+    assert "Set stake" not in settle
+    assert_refused(phone.post(f"/sessions/{session_id}/rounds", data={}))
+    assert_refused(phone.post(f"/sessions/{session_id}/settle-up", data={"stake": "1"}))
+    assert_refused(phone.post(f"/sessions/{session_id}/undo", data={"number": "5"}))
+    for form in ("hands/new", "hands/1/edit", "hands/1/delete", "edit", "seats"):
+        assert_refused(phone.get(f"/sessions/{session_id}/{form}"))
+    assert_refused(phone.post(f"/sessions/{session_id}/hands/new", data={"kind": "passed"}))
+    assert_refused(phone.post(f"/api/sessions/{session_id}/hands", json=HAND))
+    assert_refused(phone.put(f"/api/sessions/{session_id}/hands/1", json=HAND))
+    assert_refused(phone.delete(f"/api/sessions/{session_id}/hands/5"))
+    assert_refused(phone.patch(f"/api/sessions/{session_id}", json={"name": "Mine"}))
+    assert_refused(phone.delete(f"/api/sessions/{session_id}"))
+    for path in (f"/sessions/{other}", "/sessions/new", "/settings", "/players", "/"):
+        assert_refused(phone.get(path))
+    assert_refused(phone.get(f"/api/sessions/{other}"))
+    assert_refused(phone.get("/api/sessions"))
+    assert_refused(phone.post("/api/sessions", json={"players": SEATS, "rounds": 0}))
+    assert_refused(phone.get(f"/sessions/{session_id}/invite"))
+    assert_refused(phone.post(f"/api/sessions/{session_id}/invites", json={}))
+    after = api.session(session_id)
+    assert len(after["hands"]) == 5 and after["name"] == ""
+    assert len(client.get("/api/sessions").json["sessions"]) == 2
+
+
+def test_with_access_off_an_invited_scorer_records_there_alone(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    session_id, other = two_sessions(api)
+    made = invite(client, session_id)
+    phone = opened(app, made["url"])
+    shown = Page(phone.get(f"/sessions/{session_id}").text).text
+    assert "Record hand" in shown and "Invite a phone" not in shown
+    assert f"/sessions/{session_id}/hands/new" in phone.get(f"/sessions/{session_id}").text
+    assert phone.post(f"/api/sessions/{session_id}/hands", json=HAND).status_code == 201
+    assert_refused(phone.post(f"/api/sessions/{other}/hands", json=HAND))
+    assert_refused(phone.delete(f"/api/sessions/{session_id}"))
+    for path in (f"/sessions/{other}", "/sessions/new", "/settings", "/"):
+        assert_refused(phone.get(path))
+    assert_refused(phone.get(f"/sessions/{session_id}/invite"))
+    assert len(api.session(session_id)["hands"]) == 1
+    assert api.session(other)["hands"] == []
+
+
+def test_with_access_off_an_invite_ends_when_it_expires_or_is_revoked(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    session_id = api.new_session()["id"]
+    made = invite(client, session_id, role="reader")
+    revoked = opened(app, made["url"])
+    expired = opened(app, invite(client, session_id, role="reader")["url"])
+    assert revoked.get(f"/api/sessions/{session_id}").status_code == 200
+    assert client.delete(f"/api/sessions/{session_id}/invites/{made['id']}").status_code == 204
+    expire_invites(app)
+    # Revoking took its phone's sign-in with it; the expired invite's goes with the next invite.
+    assert invite_sign_ins(app) == 1
+    invite(client, session_id)
+    assert invite_sign_ins(app) == 0
+    for phone in (revoked, expired):
+        # Ended, the invite does not leave the phone free to change anything.
+        assert phone.get(f"/api/sessions/{session_id}").status_code == 401
+        assert phone.post(f"/api/sessions/{session_id}/hands", json=HAND).status_code == 401
+        assert_sent_to_sign_in(phone.get(f"/sessions/{session_id}"))
+        page = phone.get("/sign-in")
+        assert "The invite this phone was signed in with" in page.text
+        assert 'action="/sign-out"' in page.text
+    assert api.session(session_id)["hands"] == []
+    # Signed out, the phone is like any other on the network.
+    assert revoked.post("/sign-out").status_code == 303
+    assert revoked.post(f"/api/sessions/{session_id}/hands", json=HAND).status_code == 201
+
+
+def test_with_access_off_signing_out_ends_the_invite(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    session_id, other = two_sessions(api)
+    phone = opened(app, invite(client, session_id, role="reader")["url"])
+    cookie = phone.get_cookie("session")
+    assert cookie is not None
+    copy = app.test_client()
+    copy.set_cookie("session", cookie.value)
+    assert_refused(copy.get(f"/sessions/{other}"))
+    sheet = phone.get(f"/sessions/{session_id}")
+    assert 'action="/sign-out"' in sheet.text
+    assert phone.post("/sign-out").status_code == 303
+    # The phone is now like any phone on the network; a copy of its cookie is refused.
+    assert phone.get(f"/sessions/{other}").status_code == 200
+    assert phone.post(f"/api/sessions/{other}/hands", json=HAND).status_code == 201
+    assert_sent_to_sign_in(copy.get(f"/sessions/{other}"))
+    assert copy.post(f"/api/sessions/{session_id}/hands", json=HAND).status_code == 401
+    assert invite_sign_ins(app) == 0
+
+
+def test_with_access_off_the_invite_sheet_says_the_network_stays_open(
+    client: FlaskClient, runner: FlaskCliRunner, api: Api
+) -> None:
+    session_id = api.new_session()["id"]
+    words = Page(client.get(f"/sessions/{session_id}/invite").text).text
+    assert "anyone on this Wi-Fi can still open the scorekeeper" in words
+    set_passcode(runner)
+    assert client.post("/sign-in", data={"passcode": PASSCODE}).status_code == 303
+    words = Page(client.get(f"/sessions/{session_id}/invite").text).text
+    assert "anyone on this Wi-Fi" not in words
+
+
+# --- Signing out
+
+
+def test_signing_out_ends_an_invite_opened_while_signed_in(
+    app: Flask, runner: FlaskCliRunner, api: Api
+) -> None:
+    session_id, other = two_sessions(api)
+    set_passcode(runner, role="reader")
+    phone = signed_in(app)
+    made = invite(phone, session_id)
+    assert phone.get(made["url"].removeprefix(f"http://{LAN}")).status_code == 303
+    # Signed in with the passcode too, the phone reaches everything.
+    assert phone.get(f"/api/sessions/{other}").status_code == 200
+    cookie = phone.get_cookie("session")
+    assert cookie is not None
+    assert phone.post("/sign-out").status_code == 303
+    copy = app.test_client()
+    copy.set_cookie("session", cookie.value)
+    for signed_out in (phone, copy):
+        assert signed_out.get(f"/api/sessions/{session_id}").status_code == 401
+        assert signed_out.post(f"/api/sessions/{session_id}/hands", json=HAND).status_code == 401
+        assert_sent_to_sign_in(signed_out.get(f"/sessions/{session_id}"))
+    # The invite itself holds: its link still opens the session on another phone.
+    assert opened(app, made["url"]).get(f"/api/sessions/{session_id}").status_code == 200
+
+
+# --- Times in the phone's own clock
+
+
+def test_an_invite_s_expiry_is_a_time_the_phone_writes_as_the_board_does(
+    app: Flask, client: FlaskClient, runner: FlaskCliRunner, api: Api
+) -> None:
+    session_id = api.new_session()["id"]
+    made = invite(client, session_id, role="reader")
+    sheet = client.post(f"/sessions/{session_id}/invite", data={"role": "scorer", "hours": "2"})
+    day = r'<time datetime="([^"]+)" data-clock="day">\w{3} \d\d:\d\d</time>'
+    times = re.findall(day, sheet.text)
+    with app.app_context():
+        expiries = {row.id: as_utc(row.expires_at) for row in db.session.scalars(select(Invite))}
+    # The new invite's heading, then the open invites' list, newest first.
+    assert [datetime.fromisoformat(t) for t in times] == [expiries[2], expiries[2], expiries[1]]
+    assert datetime.fromisoformat(made["expires"]) == expiries[1]
+    assert 'aria-labelledby="revoke-1 invite-1"' in sheet.text
+    # The sheet's, the board's and the table view's scripts all write times with one script.
+    clock = Path(app.static_folder or "", "clock.js").read_text(encoding="utf-8")
+    assert "new Intl.DateTimeFormat(undefined" in clock
+    board = Path(app.static_folder or "", "board.js").read_text(encoding="utf-8")
+    assert "toLocaleTimeString" not in board and 'dataset.clock = "time"' in board
+    for bundle in ("invite", "board", "table", "sheet", "cards"):
+        assert "new Intl.DateTimeFormat(undefined" in client.get(f"/scripts/{bundle}.js").text
+    assert '<script src="/scripts/invite.js" defer></script>' in sheet.text
+    set_passcode(runner, role="reader")
+    screen = signed_in(app)
+    table = screen.get(f"/sessions/{session_id}/table").text
+    until = r'\(viewer, until <time datetime="[^"]+" data-clock="time">\d\d:\d\d</time>\)'
+    assert re.search(until, table)
+
+
+def test_an_invite_revoked_as_its_link_opens_signs_nothing_in(
+    app: Flask, client: FlaskClient, api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session_id = api.new_session()["id"]
+    made = invite(client, session_id)
+    with app.app_context():
+        read_before = db.session.get(Invite, made["id"])
+        assert read_before is not None
+        db.session.expunge(read_before)
+    assert client.delete(f"/api/sessions/{session_id}/invites/{made['id']}").status_code == 204
+    # The link was read just before the invite was revoked.
+    monkeypatch.setattr(invites, "invite_of", lambda token: read_before)
+    phone = app.test_client()
+    response = phone.get(made["url"].removeprefix(f"http://{LAN}"))
+    assert response.status_code == 404
+    assert "unknown or was revoked" in response.text
+    assert not response.headers.getlist("Set-Cookie")
+    assert phone.get(f"/sessions/{api.new_session()['id']}").status_code == 200
+    assert invite_sign_ins(app) == 0

@@ -1,11 +1,14 @@
 """The deadlines of `scorekeeper/serving.py`: a body that comes too slowly is answered 408 and
-never reaches a view whole."""
+never reaches a view whole. The development server's log and the app's keep no invite's secret."""
 
 from __future__ import annotations
 
 import io
 import json
+import logging
 from collections.abc import Iterator
+from urllib.parse import urlsplit
+from urllib.request import urlopen
 
 import gevent
 import pytest
@@ -13,9 +16,11 @@ from flask import Flask
 from werkzeug.exceptions import RequestTimeout
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
+from harness.threaded_server import serving
 from scorekeeper.serving import (
     BODY_GRACE_SECONDS,
     MIN_BODY_RATE,
+    MaskedAtoms,
     TakingTurns,
     TimedBody,
     body_seconds,
@@ -23,6 +28,7 @@ from scorekeeper.serving import (
 )
 
 MB = 1024 * 1024
+SESSION = {"players": ["Ann", "Bob", "Cat", "Dan", "Eve"], "rounds": 0}
 
 
 class Trickling(io.RawIOBase):
@@ -104,3 +110,36 @@ def test_taking_turns_closes_the_answer() -> None:
 
     TakingTurns(Answer([b"a"])).close()
     assert closed == [True]
+
+
+def test_the_development_server_s_log_masks_an_invite_s_secret(
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    session_id = app.test_client().post("/api/sessions", json=SESSION).json["id"]
+    url = app.test_client().post(f"/api/sessions/{session_id}/invites").json["url"]
+    invite_id, secret = urlsplit(url).path.removeprefix("/invites/").split(".")
+    with caplog.at_level(logging.INFO, logger="werkzeug"), serving(app) as served:
+        asked = urlopen(f"{served}/sign-in?next=/invites/{invite_id}.{secret}")
+        with asked as answer:
+            assert answer.status == 200
+    logged = [record.getMessage() for record in caplog.records if record.name == "werkzeug"]
+    assert any(f"/sign-in?next=/invites/{invite_id}.*** HTTP/1.1" in line for line in logged)
+    assert all(secret not in line for line in logged)
+
+
+def test_the_app_s_log_masks_an_invite_s_secret(
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.ERROR, logger=app.logger.name):
+        app.logger.error("Exception on %s [%s]", "/invites/3.s3cr3t-x_Y", "GET")
+    assert [record.getMessage() for record in caplog.records] == [
+        "Exception on /invites/3.*** [GET]"
+    ]
+
+
+def test_a_log_format_naming_a_credential_header_gets_it_masked() -> None:
+    atoms = MaskedAtoms(
+        {"{cookie}i": "session=abc", "{authorization}i": "Bearer 1.x", "{set-cookie}o": "s=1"}
+    )
+    assert atoms["{Cookie}i"] == atoms["{authorization}i"] == atoms["{set-cookie}o"] == "***"
+    assert atoms["{user-agent}i"] == "-"

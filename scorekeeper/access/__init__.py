@@ -9,7 +9,7 @@ from flask import Flask
 from ..sessions.extensions import csrf
 from . import models  # noqa: F401  (the tables join the metadata)
 from .commands import access, how_to_set_a_passcode
-from .guard import guard, scope, status
+from .guard import guard, may_change, scope, status
 from .invite_routes import api_bp as invites_api_bp
 from .invite_routes import bp as invites_bp
 from .invite_routes import local_time, scorer_code, table_code
@@ -29,6 +29,7 @@ def init_app(app: Flask) -> None:
     app.before_request(guard)
     app.add_template_global(status, "access_status")
     app.add_template_global(scope, "access_scope")
+    app.add_template_global(may_change)
     app.add_template_global(how_to_set_a_passcode)
     app.add_template_global(table_code)
     app.add_template_global(scorer_code)

@@ -1,6 +1,7 @@
 """The check before every request: when access guards it, a signed-in phone or an API token
-lets it through; otherwise a page goes to sign-in and the API answers 401. A phone signed in by
-an invite, or a token made for one session, reaches that session alone (`within`)."""
+lets it through; otherwise a page goes to sign-in and the API answers 401. A phone an invite let
+in, with access on or off, or a token made for one session, reaches that session alone
+(`within`)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,15 @@ from ..sessions.extensions import db
 from ..web.errors import error_answer
 from . import invites, state
 from .invites import Scope
+from .models import Invite
 from .state import Access, Role
 
 # The session key of a sign-in: `<id>.<secret>` of its row (`state.new_sign_in`).
 SIGNED_IN = "access"
-# The session key of a phone signed in by an invite: the invite's `<id>.<secret>`.
+# The session key of a phone an invite let in: `<id>.<secret>` of its row (`invites.sign_in`).
 INVITED = "invite"
+# The invites this screen made and shows as codes (`invite_routes`): links, ended with the rest.
+KEPT_INVITES = ("table_invites", "scorer_invites")
 # What a phone fetches before anyone signs in, which shows nothing of the scores.
 OPEN_ENDPOINTS = frozenset(
     {
@@ -41,12 +45,23 @@ NO_TOKEN = (
 )
 WRONG_TOKEN = "That API token is wrong or has been revoked."
 NOT_SAVED = "Sign in to make changes. What you sent was not saved: make the change again."
+UNSAVED = "What you sent was not saved."
 INVITE_ENDED = "The invite this phone was signed in with has expired or was revoked."
 TOKEN_EXPIRED = "That API token has expired."
 # Which session a page or an API request is for: the id in its address.
 SESSION_PATH = re.compile(r"(?:/api)?/sessions/(\d+)(?:/|$)")
 # Under a session, yet beyond a phone or token that reaches that session alone.
 BEYOND_SCOPE = frozenset({"api.delete_session", "pages.delete_session"})
+# Pages that are only a form to change the session: beyond a reader even to look at.
+CHANGE_FORMS = frozenset(
+    {
+        "pages.new_hand",
+        "pages.edit_hand",
+        "pages.delete_hand",
+        "pages.edit_session",
+        "pages.seats_page",
+    }
+)
 SCOPE_BLUEPRINTS = frozenset({"invites", "invites_api"})
 
 
@@ -70,16 +85,44 @@ def signed_in(access: Access) -> bool:
 
 
 def sign_in() -> None:
-    session.pop(INVITED, None)
+    leave_invite()
     session[SIGNED_IN] = state.new_sign_in()
     session.permanent = True
 
 
+def invited_in(invite: Invite) -> bool:
+    """Let this phone in by an invite, in place of one it held; False when the invite was
+    revoked meanwhile."""
+    leave_invite()
+    cookie = invites.sign_in(invite)
+    if cookie is None:
+        return False
+    session[INVITED] = cookie
+    session.permanent = True
+    return True
+
+
+def leave_invite() -> None:
+    cookie = session.pop(INVITED, None)
+    if isinstance(cookie, str):
+        invites.end_sign_in(cookie)
+
+
 def sign_out() -> None:
+    """End every sign-in this phone holds, the passcode's and an invite's, copies of its
+    cookie included."""
     cookie = session.pop(SIGNED_IN, None)
     if isinstance(cookie, str):
         state.end_sign_in(cookie)
+    leave_invite()
+    for kept in KEPT_INVITES:
+        session.pop(kept, None)
     session.permanent = False
+
+
+def holds_invite() -> bool:
+    """Whether this phone was let in by an invite, ended or not."""
+    return isinstance(session.get(INVITED), str)
 
 
 def address() -> str:
@@ -97,14 +140,19 @@ def guard() -> ResponseReturnValue | None:
 
 
 def check(access: Access) -> ResponseReturnValue | None:
-    if not access.on or signed_in(access):
+    if signed_in(access):
         return None
+    # With access off too: the invite promised its session alone, and its role.
     invited = session.get(INVITED)
     if isinstance(invited, str):
         scope = invites.invited_scope(invited)
         if scope is None:
-            return unauthorized(INVITE_ENDED) if is_api() else redirect_to_sign_in(INVITE_ENDED)
+            if is_api():
+                return unauthorized(INVITE_ENDED)
+            return redirect_to_sign_in(INVITE_ENDED, NOT_SAVED if access.on else UNSAVED)
         return within(scope)
+    if not access.on:
+        return None
     token = bearer_token()
     scoped = token is not None and state.token_is_scoped(token)
     if not access.guards(request.method) and not scoped:
@@ -142,7 +190,9 @@ def within(scope: Scope) -> ResponseReturnValue | None:
         return error_answer(
             403, f"This phone or token may reach session {scope.session_id} alone, not this."
         )
-    if scope.role is Role.READER and request.method not in state.READS:
+    if scope.role is Role.READER and (
+        request.method not in state.READS or request.endpoint in CHANGE_FORMS
+    ):
         return error_answer(
             403, f"This phone or token may only look at session {scope.session_id}, not change it."
         )
@@ -154,6 +204,12 @@ def scope() -> Scope | None:
     that an invite or a token for one session let through."""
     found: Scope | None = g.get("access_scope")
     return found
+
+
+def may_change() -> bool:
+    """Whether this request's phone may change what it sees: not a reader of one session."""
+    found = scope()
+    return found is None or found.role is not Role.READER
 
 
 def bearer_token() -> str | None:
@@ -186,14 +242,14 @@ def too_many_tries(wait: state.Wait) -> ResponseReturnValue:
     return error_answer(429, message, headers={"Retry-After": str(wait.seconds)})
 
 
-def redirect_to_sign_in(why: str | None = None) -> ResponseReturnValue:
+def redirect_to_sign_in(why: str | None = None, not_saved: str = NOT_SAVED) -> ResponseReturnValue:
     if why is not None:
         flash(why)
     if request.method in ("GET", "HEAD"):
         back = request.full_path.removesuffix("?")
     else:
         # A form was sent: say it was not saved, and come back to the page that held it.
-        flash(NOT_SAVED)
+        flash(not_saved)
         back = local_path(request.referrer, same_host=True) or "/"
     return redirect(url_for("access.sign_in_page", next=back), code=303)
 

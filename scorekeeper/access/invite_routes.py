@@ -21,10 +21,11 @@ from ..rules import RuleError
 from ..sessions import loading, writes
 from ..sessions.errors import NotFound
 from ..sessions.models import as_utc, utcnow
+from ..sessions.records import iso
 from ..web import hosts
 from ..web.errors import error_answer
 from . import invites, state
-from .guard import INVITED, signed_in
+from .guard import invited_in, signed_in
 from .invites import Scope
 from .state import Role
 
@@ -171,26 +172,35 @@ def revoke_invite_page(session_id: int, invite_id: int) -> BaseResponse:
 
 @bp.get("/invites/<token>")
 def open_invite(token: str) -> ResponseReturnValue:
-    """Sign this phone in for the invite's session alone (with access on), then open it."""
+    """Let this phone in for the invite's session alone, in its role, then open it: with access
+    off too, where the invite limits the phone that opens it (not the network)."""
     invite = invites.invite_of(token)
     if invite is None:
-        message = "This invite link is unknown or was revoked. Ask for a new one."
-        return render_template("error.html", status="No such invite", message=message), 404
+        return _unknown_invite()
     scope = invites.scope_of_invite(invite)
     if not scope.holds:
         message = "This invite link has expired. Ask for a new one."
         return render_template("error.html", status="Invite expired", message=message), 410
-    if state.current().on:
-        session[INVITED] = token
-        session.permanent = True
+    if not invited_in(invite):
+        return _unknown_invite()
     return redirect(url_for("pages.session_page", session_id=scope.session_id), code=303)
 
 
-def local_time(moment: datetime | str) -> str:
-    """When an invite expires, in the server's time zone: `Fri 21:40`."""
+def _unknown_invite() -> ResponseReturnValue:
+    message = "This invite link is unknown or was revoked. Ask for a new one."
+    return render_template("error.html", status="No such invite", message=message), 404
+
+
+def local_time(moment: datetime | str, day: bool = True) -> Markup:
+    """When an invite expires, as a `<time>` that the phone writes in its own clock
+    (`static/clock.js`, as the event board's time), the weekday too unless `day` is False; the
+    server's `Fri 21:40` until then."""
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
-    return f"{local(moment):%a %H:%M}"
+    shown = f"{local(moment):%a %H:%M}" if day else f"{local(moment):%H:%M}"
+    return Markup('<time datetime="{}" data-clock="{}">{}</time>').format(
+        iso(moment), "day" if day else "time", shown
+    )
 
 
 # The table view's code.
@@ -200,7 +210,7 @@ def local_time(moment: datetime | str) -> str:
 class TableCode:
     url: str
     qr: Markup
-    caption: str
+    caption: Markup
 
 
 def table_code(session_id: int) -> TableCode | None:
@@ -210,12 +220,13 @@ def table_code(session_id: int) -> TableCode | None:
     access = state.current()
     if access.on and signed_in(access):
         scope, token = _table_invite(session_id)
-        caption = f"Scan to follow on your phone (viewer, until {local(scope.expires_at):%H:%M})"
+        until = local_time(scope.expires_at, day=False)
+        caption = Markup("Scan to follow on your phone (viewer, until {})").format(until)
         return TableCode(invite_url(token), qr_svg(invite_url(token)), caption)
     if access.role is Role.READER:
         return None
     url = hosts.lan_url("pages.table_view", session_id=session_id)
-    return TableCode(url, qr_svg(url), "Scan to follow on your phone")
+    return TableCode(url, qr_svg(url), Markup("Scan to follow on your phone"))
 
 
 def _table_invite(session_id: int) -> tuple[Scope, str]:
@@ -228,7 +239,7 @@ def _kept_invite(session_id: int, role: Role, cookie: str, most: int) -> tuple[S
     `most` latest sessions' ones) while it has an hour left, else a new one."""
     kept: dict[str, str] = dict(session.get(cookie) or {})
     token = kept.get(str(session_id))
-    scope = invites.invited_scope(token) if isinstance(token, str) else None
+    scope = invites.link_scope(token) if isinstance(token, str) else None
     if token is None or scope is None or as_utc(scope.expires_at) - utcnow() < TABLE_CODE_LEFT:
         with state.access_write():
             invite, token = invites.new_invite(session_id, role, invites.DEFAULT_HOURS)
@@ -253,9 +264,10 @@ def scorer_code(session_id: int) -> TableCode | None:
     access = state.current()
     if not access.on:
         url = hosts.lan_url("pages.session_page", session_id=session_id)
-        return TableCode(url, qr_svg(url), "Scan to score this table")
+        return TableCode(url, qr_svg(url), Markup("Scan to score this table"))
     if not signed_in(access):
         return None
     scope, token = _kept_invite(session_id, Role.SCORER, SCORER_INVITES, MAX_SCORER_INVITES)
-    caption = f"Scan to score this table (until {local(scope.expires_at):%H:%M})"
+    until = local_time(scope.expires_at, day=False)
+    caption = Markup("Scan to score this table (until {})").format(until)
     return TableCode(invite_url(token), qr_svg(invite_url(token)), caption)

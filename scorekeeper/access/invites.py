@@ -12,13 +12,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 
 from ..rules import RuleError
 from ..sessions.extensions import db
 from ..sessions.models import as_utc, utcnow
 from ..sessions.records import iso
-from .models import ApiToken, Invite
-from .state import Role
+from .models import ApiToken, Invite, InviteSignIn
+from .state import Role, access_write
 
 DEFAULT_HOURS = 12
 MAX_HOURS = 72
@@ -70,7 +71,7 @@ def checked_hours(given: Any) -> int:
 
 def new_invite(session_id: int, role: Role, hours: int) -> tuple[Invite, str]:
     """A new invite, inside a write that commits it: the row and its token, `<id>.<secret>`,
-    which only the link holds."""
+    which only the link holds. Expired invites go, and the phones they let in with them."""
     secret = secrets.token_urlsafe(24)
     now = utcnow()
     db.session.execute(delete(Invite).where(Invite.expires_at < now))
@@ -91,8 +92,8 @@ def invite_json(invite: Invite, url: str) -> dict[str, Any]:
 
 
 def invite_of(token: str) -> Invite | None:
-    """The invite a link's or a cookie's `<id>.<secret>` names, expired or not; None when there
-    is none (never made, or revoked)."""
+    """The invite a link's `<id>.<secret>` names, expired or not; None when there is none (never
+    made, or revoked)."""
     invite_id, _, secret = token.partition(".")
     if not invite_id.isdigit() or len(invite_id) > 18 or not secret:
         return None
@@ -106,13 +107,54 @@ def scope_of_invite(invite: Invite) -> Scope:
     return Scope(invite.session_id, Role(invite.role), invite.expires_at)
 
 
-def invited_scope(token: str) -> Scope | None:
-    """What a phone signed in by an invite may reach, or None once it is revoked or expired."""
+def link_scope(token: str) -> Scope | None:
+    """What an invite's link lets a phone reach, or None once it is revoked or expired."""
     invite = invite_of(token)
     if invite is None:
         return None
     scope = scope_of_invite(invite)
     return scope if scope.holds else None
+
+
+def sign_in(invite: Invite) -> str | None:
+    """Let a phone in by the invite, in a write of its own: what its cookie keeps,
+    `<id>.<secret>`; None when the invite was revoked meanwhile."""
+    secret = secrets.token_urlsafe(32)
+    row = InviteSignIn(invite_id=invite.id, secret_hash=_sha256(secret), created_at=utcnow())
+    try:
+        with access_write():
+            db.session.add(row)
+    except IntegrityError:
+        return None
+    return f"{row.id}.{secret}"
+
+
+def invited_scope(cookie: str) -> Scope | None:
+    """What a phone an invite let in may reach, or None once it signed out, or its invite is
+    revoked or expired."""
+    row = _invite_sign_in(cookie)
+    invite = db.session.get(Invite, row.invite_id) if row is not None else None
+    if invite is None:
+        return None
+    scope = scope_of_invite(invite)
+    return scope if scope.holds else None
+
+
+def end_sign_in(cookie: str) -> None:
+    row = _invite_sign_in(cookie)
+    if row is not None:
+        with access_write():
+            db.session.delete(row)
+
+
+def _invite_sign_in(cookie: str) -> InviteSignIn | None:
+    sign_in_id, _, secret = cookie.partition(".")
+    if not sign_in_id.isdigit() or len(sign_in_id) > 18 or not secret:
+        return None
+    row = db.session.get(InviteSignIn, int(sign_in_id))
+    if row is None or not hmac.compare_digest(row.secret_hash, _sha256(secret)):
+        return None
+    return row
 
 
 def open_invites(session_id: int) -> list[Invite]:

@@ -51,7 +51,7 @@ class ApiToken(db.Model):  # type: ignore[name-defined,misc]
 class Invite(db.Model):  # type: ignore[name-defined,misc]
     """A link that signs a phone in for one session alone, in `role`, until `expires_at`. The
     link and the phone's cookie hold `<id>.<secret>`; only the secret's SHA-256 is kept.
-    Revoking deletes the row, which signs out every phone it signed in."""
+    Revoking deletes the row, which signs out every phone it signed in (`InviteSignIn`)."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(
@@ -61,6 +61,18 @@ class Invite(db.Model):  # type: ignore[name-defined,misc]
     secret_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), index=True)
+
+
+class InviteSignIn(db.Model):  # type: ignore[name-defined,misc]
+    """A phone that opened an invite, with access on or off: it reaches the invite's session
+    alone, in its role. Its cookie holds `<id>.<secret>` (not the link's own secret); only the
+    secret's SHA-256 is kept. Signing out deletes the row, so a copy of the cookie is refused
+    too; the invite's expiry or revoking ends it with the invite (its row is deleted with it)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    invite_id: Mapped[int] = mapped_column(ForeignKey("invite.id", ondelete="CASCADE"), index=True)
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
 
 
 class SignInFailure(db.Model):  # type: ignore[name-defined,misc]

@@ -9,7 +9,7 @@ from wtforms import PasswordField
 from wtforms.validators import InputRequired
 
 from . import state
-from .guard import address, local_path, sign_in, sign_out, too_many_tries
+from .guard import address, holds_invite, local_path, sign_in, sign_out, too_many_tries
 
 bp = Blueprint("access", __name__)
 
@@ -36,7 +36,9 @@ def sign_in_page() -> ResponseReturnValue:
             sign_in()
             return redirect(back, code=303)
         form.passcode.errors.append("That passcode is wrong. Check it and try again.")
-    return render_template("sign_in.html", form=form, access=access, back=back)
+    return render_template(
+        "sign_in.html", form=form, access=access, back=back, invited=holds_invite()
+    )
 
 
 @bp.post("/sign-out")

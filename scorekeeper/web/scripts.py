@@ -26,9 +26,13 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "outbox.js",
         "sheet_form.js",
         "live.js",
+        "clock.js",
     ),
-    "table": ("register.js", "live.js"),
-    "board": ("register.js", "board.js"),
+    "table": ("register.js", "live.js", "clock.js"),
+    "board": ("register.js", "clock.js", "board.js"),
+    # An invite's sheet and a round's table cards, which show when invites expire.
+    "invite": ("register.js", "share.js", "clock.js"),
+    "cards": ("register.js", "clock.js"),
 }
 
 

@@ -2,7 +2,7 @@
 each player's net kept on their seat (`seat.net`). Every session before is one with hands.
 
 Revision ID: 5b9e0d7c2a14
-Revises: c3f81a6e5d27
+Revises: 7d2e9b4a6c15
 Create Date: 2026-11-28 17:00:00.000000
 """
 
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "5b9e0d7c2a14"
-down_revision = "c3f81a6e5d27"
+down_revision = "7d2e9b4a6c15"
 branch_labels = None
 depends_on = None
 

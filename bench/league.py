@@ -7,8 +7,9 @@ takes on it: one table of timings for SQLite or PostgreSQL.
 The history (`--hands`): 60k is 2,000 sessions of 30 players over two years, 600k 20,000
 sessions of 300 players over ten years; sessions on three evenings a week, 3 to 8 seated, 30
 hands each on average (one of 200 hands), a few with players arriving or leaving, played by a
-handful of house rule sets and stakes. Attendance is skewed as a league's is: the top regular
-sits in about 59% of the sessions, a long tail of players in a few. Every hand is made and
+handful of house rule sets and stakes; and before them, the league's paper history: 1,500
+nights kept without hands (150 for 60k), a week apart. Attendance is skewed as a league's is:
+the top regular sits in about 59% of the sessions, a long tail of players in a few. Every hand is made and
 scored by the rules engine and every session is written as a restore writes it
 (`bulk.insert_sessions`, a batch at a time), with its history of one change a hand. A fixed
 seed gives the same database every time.
@@ -62,7 +63,7 @@ from scorekeeper.sessions.rows import players_named
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(__file__).resolve().parent / ".league"
 # Made anew when the history this script builds changes, so that a kept one is built again.
-GENERATOR = 1
+GENERATOR = 2
 SEED = 2026
 SECRET_KEY = "bench"
 STAMP_TABLE = "bench_league"
@@ -85,6 +86,9 @@ class League:
     years: int
     skew: float
     last_year: int = 2025
+    # Nights kept without hands, on paper before the first year of hands: a week apart, one
+    # a week.
+    nights: int = 0
 
     @property
     def hands(self) -> int:
@@ -92,8 +96,8 @@ class League:
 
 
 LEAGUES = {
-    "60k": League("60k", 2_000, 30, 2, 0.65),
-    "600k": League("600k", 20_000, 300, 10, 0.98),
+    "60k": League("60k", 2_000, 30, 2, 0.65, nights=150),
+    "600k": League("600k", 20_000, 300, 10, 0.98, nights=1_500),
 }
 
 FIRST_NAMES = [
@@ -378,11 +382,32 @@ def history_of(sheet: rules.Sheet, created_at: datetime) -> Iterator[dict[str, A
         }
 
 
+def paper_nights(league: League, seed: int, attendance: Attendance) -> Iterator[bulk.NewSession]:
+    """The nights the league kept on paper before its hands, one a week up to the Monday
+    before its first year: 4 to 12 of its players, each night's nets adding up to 0."""
+    first = date(league.last_year - league.years + 1, 1, 1)
+    first -= timedelta(days=first.weekday())
+    for index in range(league.nights):
+        rng = random.Random(seed * 7_000_003 + index)
+        day = first - timedelta(weeks=league.nights - index)
+        players = attendance.seated(rng, rng.randint(4, 12))
+        nets = [rng.randint(-40, 40) for _ in players[1:]]
+        totals = dict(zip(players, [-sum(nets), *nets], strict=True))
+        yield bulk.NewSession(
+            name="",
+            created_at=datetime(day.year, day.month, day.day, 18, tzinfo=UTC),
+            version=1,
+            sheet=rules.night_sheet(totals),
+        )
+
+
 def league_sessions(league: League, seed: int, history: bool) -> Iterator[bulk.NewSession]:
-    """The league's sessions in the order they were played, each from a generator of its own
-    seeded by the league's seed and its place, spread over the evenings of its years."""
+    """The league's nights kept on paper, then its sessions in the order they were played,
+    each from a generator of its own seeded by the league's seed and its place, spread over the
+    evenings of its years."""
     names = player_names(league.players)
     attendance = Attendance(names, league.skew)
+    yield from paper_nights(league, seed, attendance)
     counts = hand_counts(league, random.Random(seed))
     days = evenings(league)
     slot, last_day = 0, None
@@ -412,11 +437,12 @@ def build(app: Flask, league: League, seed: int, history: bool) -> dict[str, Any
         long_id = last_id = 0
         batch: list[bulk.NewSession] = []
         written = hands = 0
+        everything = league.nights + league.sessions
         for new in league_sessions(league, seed, history):
             batch.append(new)
             for name in {p for result in new.sheet.results for p in result.hand.seats}:
                 attended[name] += 1
-            if len(batch) < SESSIONS_A_BATCH and written + len(batch) < league.sessions:
+            if len(batch) < SESSIONS_A_BATCH and written + len(batch) < everything:
                 continue
             with writes.roster_write():
                 session_ids = bulk.insert_sessions(batch)
@@ -429,7 +455,7 @@ def build(app: Flask, league: League, seed: int, history: bool) -> dict[str, Any
             batch = []
             took = time.perf_counter() - began
             print(
-                f"  {written:,} of {league.sessions:,} sessions, {hands:,} hands, {took:.0f} s",
+                f"  {written:,} of {everything:,} sessions, {hands:,} hands, {took:.0f} s",
                 flush=True,
             )
         db.engine.dispose()

@@ -9,8 +9,8 @@ sessions of 300 players over ten years; sessions on three evenings a week, 3 to 
 hands each on average (one of 200 hands), a few with players arriving or leaving, played by a
 handful of house rule sets and stakes; and before them, the league's paper history: 1,500
 nights kept without hands (150 for 60k), a week apart. Attendance is skewed as a league's is:
-the top regular sits in about 59% of the sessions, a long tail of players in a few. Every hand is made and
-scored by the rules engine and every session is written as a restore writes it
+the top regular sits in about 59% of the sessions, a long tail of players in a few. Every hand
+is made and scored by the rules engine and every session is written as a restore writes it
 (`bulk.insert_sessions`, a batch at a time), with its history of one change a hand. A fixed
 seed gives the same database every time.
 

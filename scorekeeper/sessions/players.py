@@ -132,19 +132,11 @@ class PlayerWrite(Write):
         return into
 
     def rewrite(
-        self,
-        sessions: list[int],
-        trashed: list[int],
-        action: str,
-        old: str,
-        new: str,
-        everywhere: bool = True,
+        self, sessions: list[int], trashed: list[int], action: str, old: str, new: str
     ) -> None:
         """Name `new` where the history of the sessions, and the sessions `trashed` in the
-        trash, named `old`; record the change in each, bumping its version. `everywhere`: the
-        sessions are all whose history names `old`, so every change naming it is rewritten
-        without picking them out."""
-        rewrite_changes(old, new, None if everywhere else sessions)
+        trash, named `old`; record the change in each, bumping its version."""
+        rewrite_changes(old, new, sessions)
         rewrite_trash(trashed, action, old, new)
         self.record(sessions, action, old, new)
 
@@ -332,7 +324,7 @@ def merge_undone(merge_id: int, key: str | None = None, digest: str = "") -> Ite
         db.session.flush()
         _move(into.id, back.id, held)
         write = PlayerWrite([back, into], held, (), key, digest)
-        write.rewrite(held, touched, "unmerge", into.name, merge.name, everywhere=False)
+        write.rewrite(held, touched, "unmerge", into.name, merge.name)
         db.session.execute(delete(PlayerMerge).where(PlayerMerge.id == merge.id))
         yield write
         write.keep()

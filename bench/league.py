@@ -54,7 +54,7 @@ from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 from harness.database import drop_everything
 from scorekeeper import create_app, rules
-from scorekeeper.sessions import bulk, writes
+from scorekeeper.sessions import bulk, players, writes
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import TrashedSession
 from scorekeeper.sessions.records import hand_json
@@ -751,6 +751,34 @@ def record_hand(bench: Bench) -> list[Row]:
     ]
 
 
+class RolledBack(Exception):
+    """Ends a write the bench times without keeping it."""
+
+
+def renamed_players(bench: Bench) -> list[Row]:
+    """The top regular and a typical player renamed (every session and change naming them
+    rewritten), each timed up to its commit and rolled back, so the history stays as built. Last
+    of the probes: on PostgreSQL the rows a run rewrote wait dead for the vacuum."""
+    rows = []
+    with bench.app.app_context():
+        for probe, player in (("top", bench.facts["top"]), ("typical", bench.facts["typical"])):
+            times = []
+            for _ in range(bench.runs + 1):
+                began = time.perf_counter()
+                try:
+                    with players.player_write([player["id"]]) as write:
+                        write.rename(f"{player['name']} Jr")
+                        db.session.flush()
+                        times.append((time.perf_counter() - began) * 1000)
+                        raise RolledBack
+                except RolledBack:
+                    pass
+            runs = times[1:]
+            note = f"{player['sessions']:,} sessions, rolled back"
+            rows.append(Row(f"rename-{probe}", statistics.median(runs), None, len(runs), note))
+    return rows
+
+
 def in_process(command: list[str], url: str) -> tuple[float, int, str]:
     """Run `command` in a fresh child process of its own child, so that the child's
     RUSAGE_CHILDREN is this command's alone: wall ms, peak RSS in KiB, stderr."""
@@ -890,6 +918,7 @@ PROBES = [
     Probe("season", "the page of a season of the last year", season),
     Probe("export-backup", "flask export-backup", export_backup),
     Probe("import-backup", "flask import-backup into an empty database", import_backup),
+    Probe("rename", "the top regular and a typical player renamed, rolled back", renamed_players),
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
@@ -345,6 +346,279 @@ def test_a_backup_keeps_renames_merges_and_retired_players(
     assert merge == client.get("/api/players/merges").json["merges"][0]
     assert again.post(f"/api/players/merges/{merge['id']}/undo").status_code == 200
     assert players(again)["Bobby"]["hands"] == 1
+
+
+# --- what the history and the trash keep of a name
+
+FOUR = ["Ann", "Bob", "Cat", "Dan"]
+
+
+def left_after_a_deleted_hand(api: Api, client: FlaskClient, name: str, others: list[str]) -> int:
+    """A session where `name` played one hand, which was deleted, and then left: they are named
+    only in its history. Its id."""
+    session_id = session_with(api, [pick(name, others[0], 90)], players=[*others, name])
+    assert client.delete(f"/api/sessions/{session_id}/hands/1").status_code == 204
+    left = client.patch(f"/api/sessions/{session_id}", json={"players": [*others, "Eve"]})
+    assert left.status_code == 200, left.json
+    return session_id
+
+
+def history(client: FlaskClient, session_id: int) -> list[dict[str, Any]]:
+    answer = client.get(f"/api/sessions/{session_id}/history")
+    assert answer.status_code == 200, answer.json
+    return answer.json["changes"]  # type: ignore[no-any-return]
+
+
+# What a hand's JSON holds besides names.
+WORDS = ("kind", "called_card", "result", "blitzes")
+
+
+def names_of(value: Any) -> set[str]:
+    """The strings of a hand's or a payment's JSON but its words, and the names it scores."""
+    if isinstance(value, dict):
+        scored = set(value["scores"]) if "scores" in value else set()
+        return scored.union(*(names_of(v) for k, v in value.items() if k not in WORDS))
+    if isinstance(value, list):
+        return set().union(*(names_of(item) for item in value))
+    return {value} if isinstance(value, str) else set()
+
+
+def naming(changes: list[dict[str, Any]], name: str) -> list[str]:
+    """The actions of the changes whose hands or payments name `name` (a change to a player
+    names them in its words alone)."""
+    return [
+        c["action"]
+        for c in changes
+        if c["action"] not in ("rename", "merge", "unmerge")
+        and name in names_of([c["before"], c["after"]])
+    ]
+
+
+def test_a_rename_reaches_every_history_and_older_changes_undo_with_the_new_name(
+    api: Api, client: FlaskClient
+) -> None:
+    hands = [pick("Ida", "Ann", 90), pick("Ann", "Ida", 40)]
+    seated = session_with(api, hands, players=[*FOUR, "Ida"])
+    api.replace(seated, 1, **pick("Ann", "Bob", 90))
+    left = left_after_a_deleted_hand(api, client, "Ida", FOUR)
+    versions = [api.session(n)["version"] for n in (seated, left)]
+    assert naming(history(client, left), "Ida") == ["delete", "add"]
+
+    renamed = client.patch(f"/api/players/{player_id(client, 'Ida')}", json={"name": "Iona"})
+
+    assert renamed.status_code == 200, renamed.json
+    for session_id, version in zip((seated, left), versions, strict=True):
+        changes = history(client, session_id)
+        assert (changes[0]["action"], changes[0]["before"], changes[0]["after"]) == (
+            "rename", {"name": "Ida"}, {"name": "Iona"}
+        )  # fmt: skip
+        assert naming(changes, "Ida") == []
+        assert api.session(session_id)["version"] == version + 1
+        shown = [" ".join(item) for item in page(client, f"/sessions/{session_id}/changes").items]
+        (said,) = [line for line in shown if "Ida" in line]
+        assert said.startswith("Ida renamed Iona ")
+    assert naming(history(client, left), "Iona") == ["delete", "add"]
+    # The edit and the deletion made before the rename are undone with the new name.
+    undone = client.post(f"/api/sessions/{seated}/history/1/restore")
+    assert undone.status_code == 200, undone.json
+    assert undone.json["hands"][0]["picker"] == "Iona"
+    back = client.post(f"/api/sessions/{left}/history/1/restore")
+    assert back.status_code == 200, back.json
+    assert back.json["hands"][0]["seats"] == [*FOUR, "Iona"]
+    assert "Ida" not in players(client)
+
+
+def test_a_merge_reaches_every_history_and_its_undo_gives_the_history_back(
+    api: Api, client: FlaskClient
+) -> None:
+    session_with(api, HANDS)
+    others = ["Ann", "Cat", "Dan", "Fay"]
+    bobby = session_with(api, [pick("Bobby", "Ann", 90)], players=[*others, "Bobby"])
+    left = left_after_a_deleted_hand(api, client, "Bobby", others)
+    before = {n: history(client, n) for n in (bobby, left)}
+    listed = players(client)
+
+    merged = client.post(
+        f"/api/players/{listed['Bobby']['id']}/merge", json={"into": listed["Bob"]["id"]}
+    )
+
+    assert merged.status_code == 200, merged.json
+    (merge,) = client.get("/api/players/merges").json["merges"]
+    assert sorted(merge["sessions"]) == [bobby, left]
+    for session_id in (bobby, left):
+        changes = history(client, session_id)
+        assert changes[0]["action"] == "merge"
+        assert naming(changes, "Bobby") == []
+        assert naming(changes, "Bob") == naming(before[session_id], "Bobby")
+    # The hand deleted before the merge comes back with the player merged into.
+    back = client.post(f"/api/sessions/{left}/history/1/restore")
+    assert back.status_code == 200, back.json
+    assert back.json["hands"][0]["picker"] == "Bob"
+    assert "Bobby" not in players(client)
+
+    undone = client.post(f"/api/players/merges/{merge['id']}/undo")
+
+    assert undone.status_code == 200, undone.json
+    assert [c["action"] for c in history(client, bobby)] == ["unmerge", "merge", "add"]
+    assert history(client, bobby)[2:] == before[bobby]
+    changes = history(client, left)
+    assert [c["action"] for c in changes] == ["unmerge", "restore", "merge", "delete", "add"]
+    assert changes[3:] == before[left]
+    assert naming(changes, "Bob") == [] and naming(changes, "Bobby") == ["restore", "delete", "add"]
+    assert api.session(left)["hands"][0]["picker"] == "Bobby"
+    assert players(client)["Bobby"]["hands"] == 2
+
+
+def test_two_named_at_one_session_only_in_its_history_are_not_merged(
+    api: Api, client: FlaskClient
+) -> None:
+    """Bobby played a hand at Bob's table that was deleted: they are still two people."""
+    session_id = left_after_a_deleted_hand(api, client, "Bobby", FOUR)
+    before = everything(client)
+    answer = client.post(
+        f"/api/players/{player_id(client, 'Bobby')}/merge", json={"into": player_id(client, "Bob")}
+    )
+    assert answer.status_code == 409, answer.json
+    assert f"both played in session {session_id}" in answer.json["error"]
+    assert everything(client) == before
+
+
+QUOTED = 'Bo "Red"'
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Zoë", "Zoé"),
+        ("ida", "Ida"),
+        ("JD", "Jay"),
+        ("pick", "Pickles"),
+        (": Ida", "Ida"),
+        ('Ida "Red"', "Ida"),
+    ],
+)
+def test_a_rename_rewrites_the_history_whatever_the_names(
+    api: Api, client: FlaskClient, old: str, new: str
+) -> None:
+    """Names like a hand's words or a called card, written with escapes or quotes, or beside
+    a name with a quote: the history renames the player and keeps everything else."""
+    alone = session_with(api, [pick(old, "Ann", 90, called_card="JD")], players=[*FOUR, old])
+    quoted = session_with(
+        api, [pick("Ann", old, 61, called_card="JD")], players=["Ann", QUOTED, "Cat", "Dan", old]
+    )
+    api.replace(quoted, 1, **pick(QUOTED, old, 30))
+    left = left_after_a_deleted_hand(api, client, old, FOUR)
+    bystander = session_with(api, [pick("Ann", "Bob", 90, called_card="JD")])
+    unseen = history(client, bystander)
+
+    renamed = client.patch(f"/api/players/{player_id(client, old)}", json={"name": new})
+
+    assert renamed.status_code == 200, renamed.json
+    for session_id in (alone, quoted, left):
+        changes = history(client, session_id)
+        assert (changes[0]["before"], changes[0]["after"]) == ({"name": old}, {"name": new})
+        assert naming(changes, old) == []
+    (added,) = history(client, alone)[1:]
+    hand = added["after"]
+    assert (hand["kind"], hand["picker"], hand["called_card"]) == ("pick", new, "JD")
+    assert hand["seats"] == [*FOUR, new] and new in hand["scores"]
+    edited, _ = history(client, quoted)[1:]
+    assert (edited["before"]["partner"], edited["before"]["called_card"]) == (new, "JD")
+    assert edited["after"]["picker"] == QUOTED
+    assert edited["after"]["seats"] == ["Ann", QUOTED, "Cat", "Dan", new]
+    deleted, _ = history(client, left)[1:]
+    assert deleted["before"]["picker"] == new
+    assert history(client, bystander) == unseen
+    assert old not in players(client)
+
+
+def trashed(client: FlaskClient) -> dict[int, dict[str, Any]]:
+    return {entry["id"]: entry for entry in client.get("/api/trash").json["sessions"]}
+
+
+def test_a_rename_reaches_the_trash(app: Flask, api: Api, client: FlaskClient) -> None:
+    kept = session_with(api, [pick("Tia", "Ann", 90)], players=[*FOUR, "Tia"])
+    session_id = session_with(api, [pick("Ann", "Tia", 90)], players=[*FOUR, "Tia"])
+    api.replace(session_id, 1, **pick("Tia", "Bob", 61))
+    assert client.delete(f"/api/sessions/{session_id}").status_code == 204
+
+    renamed = client.patch(f"/api/players/{player_id(client, 'Tia')}", json={"name": "Tiana"})
+
+    assert renamed.status_code == 200, renamed.json
+    assert trashed(client)[session_id]["players"] == [*FOUR, "Tiana"]
+    (entry,) = backup_of(app)["trash"]
+    assert "'Tia'" not in repr({**entry, "changes": entry["changes"][:-1]})
+    assert entry["changes"][-1]["before"] == {"name": "Tia"}
+    back = client.post(f"/api/trash/{session_id}/restore")
+    assert back.status_code == 200, back.json
+    assert back.json["players"] == [*FOUR, "Tiana"]
+    assert back.json["hands"][0]["picker"] == "Tiana"
+    assert sorted(players(client)) == sorted([*FOUR, "Tiana"])
+    assert players(client)["Tiana"]["sessions"] == 2
+    changes = history(client, session_id)
+    assert [c["action"] for c in changes] == ["rename", "edit", "add"]
+    assert naming(changes, "Tia") == []
+    undone = client.post(f"/api/sessions/{session_id}/history/1/restore")
+    assert undone.status_code == 200, undone.json
+    assert undone.json["hands"][0]["partner"] == "Tiana"
+    assert api.session(kept)["players"] == [*FOUR, "Tiana"]
+
+
+def test_a_merge_reaches_the_trash_and_is_undone_after_a_restore(
+    api: Api, client: FlaskClient
+) -> None:
+    session_with(api, HANDS)
+    others = ["Ann", "Cat", "Dan", "Fay"]
+    kept = session_with(api, [pick("Bobby", "Ann", 90)], players=[*others, "Bobby"])
+    deleted = session_with(api, [pick("Ann", "Bobby", 61)], players=[*others, "Bobby"])
+    sheets = {n: api.session(n) for n in (kept, deleted)}
+    assert client.delete(f"/api/sessions/{deleted}").status_code == 204
+    listed = players(client)
+
+    merged = client.post(
+        f"/api/players/{listed['Bobby']['id']}/merge", json={"into": listed["Bob"]["id"]}
+    )
+
+    assert merged.status_code == 200, merged.json
+    assert trashed(client)[deleted]["players"] == [*others, "Bob"]
+    (merge,) = client.get("/api/players/merges").json["merges"]
+    assert (merge["sessions"], merge["trashed"]) == ([kept], [deleted])
+    back = client.post(f"/api/trash/{deleted}/restore")
+    assert back.status_code == 200, back.json
+    assert back.json["players"] == [*others, "Bob"]
+    assert "Bobby" not in players(client)
+    assert naming(history(client, deleted), "Bobby") == []
+
+    undone = client.post(f"/api/players/merges/{merge['id']}/undo")
+
+    assert undone.status_code == 200, undone.json
+    for session_id, sheet in sheets.items():
+        assert api.session(session_id)["players"] == [*others, "Bobby"]
+        assert api.session(session_id)["totals"] == sheet["totals"]
+        changes = history(client, session_id)
+        assert changes[0]["action"] == "unmerge"
+        assert naming(changes, "Bob") == []
+    assert players(client)["Bobby"]["sessions"] == 2
+    assert players(client)["Bob"]["sessions"] == 1
+
+
+def test_two_who_played_in_one_session_in_the_trash_are_not_merged(
+    api: Api, client: FlaskClient
+) -> None:
+    session_id = session_with(api, [pick("Bobby", "Bob", 90)], players=[*FOUR, "Bobby"])
+    session_with(api, HANDS)
+    assert client.delete(f"/api/sessions/{session_id}").status_code == 204
+    before = everything(client)
+    answer = client.post(
+        f"/api/players/{player_id(client, 'Bobby')}/merge", json={"into": player_id(client, "Bob")}
+    )
+    assert answer.status_code == 409, answer.json
+    assert answer.json["error"] == (
+        f"Bobby and Bob both played in session {session_id}, in the trash, so they are two "
+        "people: they can't be merged."
+    )
+    assert everything(client) == before
+    assert trashed(client)[session_id]["players"] == [*FOUR, "Bobby"]
 
 
 # --- a merge is as if they had been one player all along

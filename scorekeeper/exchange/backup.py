@@ -42,7 +42,6 @@ from ..sessions.models import (
     Session,
     TrashedSession,
 )
-from ..sessions.players import PLAYER_ACTIONS
 from ..sessions.records import (
     hand_input_json,
     iso,
@@ -50,6 +49,7 @@ from ..sessions.records import (
     options_json,
     payments_json,
 )
+from ..sessions.renames import PLAYER_ACTIONS
 from . import backup_rows, journal
 from . import rule_sets as rule_sets_module
 from .backup_file import DENSITY_CHECKED_FROM as DENSITY_CHECKED_FROM

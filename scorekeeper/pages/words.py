@@ -10,8 +10,8 @@ from flask import current_app, has_app_context
 from .. import rules
 from ..config import DEFAULT_CURRENCY
 from ..rules.table import HAND_SIZE
-from ..sessions.players import PLAYER_ACTIONS
 from ..sessions.records import payments_of, result_of
+from ..sessions.renames import PLAYER_ACTIONS
 
 
 def signed(n: int) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import delete, insert, or_, select, update
 
 from .. import rules
 from .database import begin_write, lock_sessions
@@ -35,19 +35,18 @@ from .models import (
     SessionPlayer,
     TrashedSession,
     as_utc,
+    utcnow,
+)
+from .renames import (
+    BATCH,
+    names_in,
+    rewrite_changes,
+    rewrite_trash,
+    sessions_naming,
+    trashed_naming,
 )
 from .writes import Write, check_key
 
-# What a session's changes record of a change to a player, both sides `{"name": ...}`.
-PLAYER_ACTIONS = ("rename", "merge", "unmerge")
-# The keys of a hand's or a session's JSON that hold one player's name, a list of names, or
-# scores by name; `rules` holds option values, never names.
-NAME_KEYS = frozenset(
-    {"dealer", "picker", "partner", "cracked_by", "winner", "penalized", "player", "from", "to",
-     "first_dealer"}
-)  # fmt: skip
-NAME_LIST_KEYS = frozenset({"players", "seats", "sitting_out"})
-NAME_MAP_KEYS = frozenset({"scores"})
 # How often a write whose player was seated somewhere new while it waited starts again.
 TRIES = 5
 HAND_PLAYER_COLUMNS = (
@@ -57,12 +56,21 @@ PAYMENT_COLUMNS = ("leaver_id", "payer_id", "payee_id")
 
 
 class PlayerWrite(Write):
-    """A write to players, holding their rows and the locks of every session they sit in."""
+    """A write to players, holding their rows and the locks of every session they sit in, and
+    of every session whose history names the first of them (`named`)."""
 
-    def __init__(self, players: list[Player], sessions: list[int], key: str | None, digest: str):
+    def __init__(
+        self,
+        players: list[Player],
+        sessions: list[int],
+        named: Collection[int],
+        key: str | None,
+        digest: str,
+    ):
         super().__init__(key, digest)
         self.players = players
         self.sessions = sessions
+        self.named = set(named)
 
     def rename(self, name: str) -> Player:
         (player,) = self.players
@@ -82,9 +90,9 @@ class PlayerWrite(Write):
             others = db.session.scalars(select(Player.name).where(Player.id != player.id))
             rules.refuse_look_alikes([name], others, (), "name")
         old = player.name
+        trashed = [entry.session_id for entry in trashed_naming(old)]
         player.name, player.name_key = name, key
-        self.rewrite(self.sessions, self._trashed_naming([player.id]), old, name)
-        self.record(self.sessions, "rename", old, name)
+        self.rewrite(self.sessions, trashed, "rename", old, name)
         return player
 
     def set_active(self, active: bool) -> Player:
@@ -93,108 +101,79 @@ class PlayerWrite(Write):
         return player
 
     def merge(self) -> Player:
-        """Make every seat, hand, score and payment of the first player the second's."""
+        """Make every seat, hand, score and payment of the first player the second's, and name
+        the second wherever the history names the first."""
         gone, into = self.players
         if gone.id == into.id:
             raise rules.RuleError("A player can't be merged into themselves.", "into")
-        moved = _sessions_of([gone.id])
-        shared = self._shared_session(moved, into)
+        moved = sorted(set(_sessions_of([gone.id])) | self.named)
+        trashed = trashed_naming(gone.name)
+        shared = _shared_session(moved, trashed, into)
         if shared is not None:
             raise Conflict(
                 f"{gone.name} and {into.name} both played in {shared}, so they are two people: "
                 "they can't be merged.",
                 "into",
             )
-        trashed = self._trashed_naming([gone.id])
+        old, new = gone.name, into.name
+        merge = PlayerMerge(
+            player_id=gone.id,
+            name=old,
+            active=gone.active,
+            into_id=into.id,
+            sessions=moved,
+            trashed=[entry.session_id for entry in trashed],
+        )
         _move_event_players(gone, into)
         _move(gone.id, into.id, None)
-        self.rewrite(moved, trashed, gone.name, into.name)
-        self.record(moved, "merge", gone.name, into.name)
-        db.session.add(
-            PlayerMerge(
-                player_id=gone.id,
-                name=gone.name,
-                active=gone.active,
-                into_id=into.id,
-                sessions=moved,
-                trashed=trashed,
-            )
-        )
+        self.rewrite(moved, merge.trashed, "merge", old, new)
+        db.session.add(merge)
         db.session.delete(gone)
         return into
 
-    def _shared_session(self, moved: list[int], into: Player) -> str | None:
-        """A session, or a session in the trash, where the player to merge sat with `into`."""
-        for session_id in sorted(set(moved) & set(_sessions_of([into.id]))):
-            name = db.session.scalar(select(Session.name).where(Session.id == session_id))
-            return f'session {session_id} "{name}"' if name else f"session {session_id}"
-        for entry in self._trashed(self._trashed_naming([self.players[0].id])):
-            if into.name_key in {rules.name_key(name) for name in _names_in(entry.data)}:
-                return f"session {entry.session_id}, in the trash"
-        return None
-
-    def _trashed_naming(self, player_ids: list[int]) -> list[int]:
-        names = {p.name_key for p in self.players if p.id in player_ids}
-        return [
-            entry.session_id
-            for entry in self._trashed(None)
-            if names & {rules.name_key(name) for name in _names_in(entry.data)}
-        ]
-
-    def _trashed(self, ids: Collection[int] | None) -> list[TrashedSession]:
-        query = select(TrashedSession).where(TrashedSession.kept())
-        if ids is not None:
-            query = query.where(TrashedSession.session_id.in_(ids))
-        return list(db.session.scalars(query.order_by(TrashedSession.session_id)))
-
-    def rewrite(self, sessions: list[int], trashed: list[int], old: str, new: str) -> None:
-        """Name `new` where the sessions' changes and the trashed sessions named `old`."""
-        query = select(Change).where(Change.session_id.in_(sessions))
-        for change in db.session.scalars(query):
-            if change.action in PLAYER_ACTIONS:
-                continue
-            change.before = renamed(change.before, old, new)
-            change.after = renamed(change.after, old, new)
-        for entry in self._trashed(trashed):
-            entry.data = renamed(entry.data, old, new)
+    def rewrite(
+        self, sessions: list[int], trashed: list[int], action: str, old: str, new: str
+    ) -> None:
+        """Name `new` where the history of the sessions, and the sessions `trashed` in the
+        trash, named `old`; record the change in each, bumping its version."""
+        rewrite_changes(old, new, sessions)
+        rewrite_trash(trashed, action, old, new)
+        self.record(sessions, action, old, new)
 
     def record(self, sessions: list[int], action: str, old: str, new: str) -> None:
         """Record the change in each of the sessions, and bump its version."""
-        query = select(Session).where(Session.id.in_(sessions))
-        for session in db.session.scalars(query):
-            session.version += 1
-            db.session.add(
-                Change(
-                    session_id=session.id,
-                    action=action,
-                    number=None,
-                    before={"name": old},
-                    after={"name": new},
-                )
+        for start in range(0, len(sessions), BATCH):
+            db.session.execute(
+                update(Session)
+                .where(Session.id.in_(sessions[start : start + BATCH]))
+                .values(version=Session.version + 1)
             )
+        at = utcnow()
+        rows = [
+            {"session_id": session_id, "at": at, "action": action, "number": None,
+             "before": {"name": old}, "after": {"name": new}}
+            for session_id in sessions
+        ]  # fmt: skip
+        if rows:
+            db.session.execute(insert(Change), rows)
 
 
-def renamed(value: Any, old: str, new: str, key: str | None = None) -> Any:
-    """JSON `value` with the player `old` named `new` wherever a name of a player is kept."""
-    if isinstance(value, dict):
-        if key in NAME_MAP_KEYS:
-            return {new if name == old else name: score for name, score in value.items()}
-        return {k: v if k == "rules" else renamed(v, old, new, k) for k, v in value.items()}
-    if isinstance(value, list):
-        if key in NAME_LIST_KEYS:
-            return [new if name == old else name for name in value]
-        return [renamed(item, old, new) for item in value]
-    if key in NAME_KEYS and value == old:
-        return new
-    return value
+def _shared_session(moved: list[int], trashed: list[TrashedSession], into: Player) -> str | None:
+    """A session, or a session in the trash, where the player to merge (in `moved`, or in the
+    trash `trashed`) sat with `into`: at its hands or seats now, or in its history."""
+    theirs = set(_sessions_of([into.id])) | sessions_naming(into.name, moved)
+    for session_id in sorted(set(moved) & theirs):
+        name = db.session.scalar(select(Session.name).where(Session.id == session_id))
+        return _session_named(session_id, name)
+    for entry in trashed:
+        if into.name in set(names_in(entry.data)):
+            named = _session_named(entry.session_id, entry.data["session"]["name"])
+            return f"{named}, in the trash"
+    return None
 
 
-def _names_in(data: dict[str, Any]) -> list[str]:
-    """Every name a trashed session seats, from its seats and each hand's."""
-    names = list(data.get("players", []))
-    for hand in data.get("hands", []):
-        names.extend(hand.get("seats") or ())
-    return names
+def _session_named(session_id: int, name: str | None) -> str:
+    return f'session {session_id} "{name}"' if name else f"session {session_id}"
 
 
 def _sessions_of(player_ids: Collection[int]) -> list[int]:
@@ -277,7 +256,7 @@ def player_write(
     player_ids: list[int], key: str | None = None, digest: str = "", sessions: bool = True
 ) -> Iterator[PlayerWrite]:
     """A write to the players `player_ids`, 404 for one that doesn't exist; with `sessions`,
-    holding every session they sit in."""
+    holding every session they sit in and every session whose history names the first."""
     try:
         write = _begin(player_ids, key, digest, sessions)
         yield write
@@ -292,7 +271,13 @@ def _begin(player_ids: list[int], key: str | None, digest: str, sessions: bool) 
     for _ in range(TRIES):
         begin_write(None)
         check_key(key, digest)
-        held = _sessions_of(player_ids) if sessions else []
+        named: set[int] = set()
+        held: list[int] = []
+        if sessions:
+            first = db.session.scalar(select(Player.name).where(Player.id == player_ids[0]))
+            # A session's history names a player anew only with a write that seats them there.
+            named = set() if first is None else sessions_naming(first)
+            held = sorted(set(_sessions_of(player_ids)) | named)
         lock_sessions(held)
         found = {
             p.id: p
@@ -304,7 +289,7 @@ def _begin(player_ids: list[int], key: str | None, digest: str, sessions: bool) 
         if missing is not None:
             raise NotFound(f"There is no player {missing}.", "id")
         if not sessions or set(_sessions_of(player_ids)) <= set(held):
-            return PlayerWrite([found[i] for i in player_ids], held, key, digest)
+            return PlayerWrite([found[i] for i in player_ids], held, named, key, digest)
         db.session.rollback()
     raise Conflict("The player was seated at another table meanwhile. Try again.", "id")
 
@@ -312,7 +297,8 @@ def _begin(player_ids: list[int], key: str | None, digest: str, sessions: bool) 
 @contextmanager
 def merge_undone(merge_id: int, key: str | None = None, digest: str = "") -> Iterator[PlayerWrite]:
     """Bring a merged player back, with the seats, hands and payments they had in the sessions
-    the merge touched: the write's players are the one back and the one they were merged into."""
+    the merge touched, and their name in those sessions' history, live or in the trash: the
+    write's players are the one back and the one they were merged into."""
     begin_write(None)
     try:
         check_key(key, digest)
@@ -329,15 +315,16 @@ def merge_undone(merge_id: int, key: str | None = None, digest: str = "") -> Ite
         name_key = rules.name_key(merge.name)
         if db.session.scalar(select(Player.id).where(Player.name_key == name_key)) is not None:
             raise Conflict(f"Another player is named {merge.name} now: rename them first.", "id")
-        held = [i for i in merge.sessions if db.session.get(Session, i) is not None]
+        # A session of either list may have left the trash, or gone to it, since.
+        touched = sorted({*merge.sessions, *merge.trashed})
+        held = list(db.session.scalars(select(Session.id).where(Session.id.in_(touched))))
         lock_sessions(held)
         back = Player(id=merge.player_id, name=merge.name, name_key=name_key, active=merge.active)
         db.session.add(back)
         db.session.flush()
         _move(into.id, back.id, held)
-        write = PlayerWrite([back, into], held, key, digest)
-        write.rewrite(held, [*merge.sessions, *merge.trashed], into.name, merge.name)
-        write.record(held, "unmerge", into.name, merge.name)
+        write = PlayerWrite([back, into], held, (), key, digest)
+        write.rewrite(held, touched, "unmerge", into.name, merge.name)
         db.session.execute(delete(PlayerMerge).where(PlayerMerge.id == merge.id))
         yield write
         write.keep()

@@ -25,7 +25,7 @@ from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
 from ...rules.table import MAX_SEATS, MIN_SEATS
 from ...sessions.events import MAX_ENTRY, MAX_PLACES, MAX_SEED
-from ...sessions.players import PLAYER_ACTIONS
+from ...sessions.renames import PLAYER_ACTIONS
 from ...sessions.seasons import (
     DEFAULT_MIN_HANDS,
     HOUSE_RULE_KEYS,

@@ -463,3 +463,54 @@ class PlayerMerge(db.Model):  # type: ignore[name-defined,misc]
     def kept_since(cls) -> datetime:
         """The earliest merge that can still be undone."""
         return utcnow() - cls.KEPT_FOR
+
+
+class ShareLink(db.Model):  # type: ignore[name-defined,misc]
+    """A link anyone may open, with no passcode, to read one thing: a season's standings and
+    nights, a club event's board and results, or a session's scoresheet (`kind`, and the id
+    of that one thing in its own column). The link holds `<id>.<secret>`; only the secret's
+    SHA-256 is kept. Revoking deletes the row, and so does deleting what it shows."""
+
+    __table_args__ = (
+        CheckConstraint(
+            "(kind = 'season' AND season_id IS NOT NULL AND event_id IS NULL"
+            " AND session_id IS NULL)"
+            " OR (kind = 'event' AND event_id IS NOT NULL AND season_id IS NULL"
+            " AND session_id IS NULL)"
+            " OR (kind = 'session' AND session_id IS NOT NULL AND season_id IS NULL"
+            " AND event_id IS NULL)",
+            name="one_target",
+        ),
+        NEVER_REUSED,
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    season_id: Mapped[int | None] = mapped_column(
+        ForeignKey("season.id", ondelete="CASCADE"), index=True
+    )
+    event_id: Mapped[int | None] = mapped_column(
+        ForeignKey("event.id", ondelete="CASCADE"), index=True
+    )
+    session_id: Mapped[int | None] = mapped_column(
+        ForeignKey("session.id", ondelete="CASCADE"), index=True
+    )
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(db.DateTime(timezone=True), default=utcnow)
+
+    @property
+    def target(self) -> int:
+        """The id of what it shows."""
+        found = self.season_id or self.event_id or self.session_id
+        assert found is not None
+        return found
+
+
+class ShareView(db.Model):  # type: ignore[name-defined,misc]
+    """How many times an address opened a share link in one minute (`minute`: minutes since
+    1970, UTC): the shared pages' rate limit, counted in the database so that every server
+    worker counts the same views."""
+
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    minute: Mapped[int] = mapped_column(primary_key=True, autoincrement=False, index=True)
+    views: Mapped[int]

@@ -1,6 +1,6 @@
 // Share what a page offers (the night's recap, a rule set's link): the phone's share sheet
 // where there is one, else copy it. A button names its text's element in data-share, and
-// says what it copies in data-copy ("Copy the recap").
+// says what it copies in data-copy ("Copy the recap"); with data-copy-only it always copies.
 "use strict";
 (() => {
   // Without a secure context (a LAN address over http) there is no clipboard API: copy the
@@ -26,11 +26,12 @@
     const status = document.getElementById(button.dataset.status);
     if (!source || !status) continue;
     const isLink = source.tagName === "INPUT";
+    const sharing = navigator.share && !("copyOnly" in button.dataset);
     button.hidden = false;
-    if (!navigator.share) button.textContent = button.dataset.copy;
+    if (!sharing) button.textContent = button.dataset.copy;
     button.addEventListener("click", () => {
       const text = isLink ? source.value : source.textContent;
-      if (navigator.share) {
+      if (sharing) {
         const shared = isLink ? { title: button.dataset.title, url: text } : { title: button.dataset.title, text };
         navigator.share(shared).catch(() => {});
         return;

@@ -38,6 +38,8 @@ OPEN_ENDPOINTS = frozenset(
         "pages.favicon",
         "pages.page_scripts",
         "pages.linked_stylesheet",
+        # A share link's page: anyone with the link reads what it shares, and nothing else.
+        "pages.shared_page",
     }
 )
 NO_TOKEN = (
@@ -51,7 +53,7 @@ TOKEN_EXPIRED = "That API token has expired."
 # Which session a page or an API request is for: the id in its address.
 SESSION_PATH = re.compile(r"(?:/api)?/sessions/(\d+)(?:/|$)")
 # Under a session, yet beyond a phone or token that reaches that session alone.
-BEYOND_SCOPE = frozenset({"api.delete_session", "pages.delete_session"})
+BEYOND_SCOPE = frozenset({"api.delete_session", "pages.delete_session", "pages.share_session"})
 # Pages that are only a form to change the session: beyond a reader even to look at.
 CHANGE_FORMS = frozenset(
     {

@@ -28,7 +28,7 @@ from ..exchange import journal
 from ..exchange.backup import Restore, Restored, backup_text, open_backup
 from ..exchange.csv_in import CsvRefused, import_session, new_names
 from ..rules import RuleError
-from ..sessions import loading
+from ..sessions import loading, shares
 from ..sessions.writes import Replay, check_key
 from ..web.security import shown_size
 from .blueprint import bp
@@ -66,6 +66,8 @@ def _settings_page(form: RestoreForm) -> str:
         form=form,
         unfinished=journal.unfinished(),
         upload_limit=shown_size(current_app.config["UPLOAD_LIMIT"]),
+        shared=shares.listed(),
+        shown_by_share=shares.SHOWS,
     )
 
 

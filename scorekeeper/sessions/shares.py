@@ -22,9 +22,10 @@ from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
+from werkzeug.exceptions import NotFound as HTTPNotFound
 
+from ..rules import RuleError
 from . import writes
-from .errors import NotFound
 from .extensions import db
 from .models import Event, Season, Session, ShareLink, ShareView, is_id, utcnow
 from .records import iso
@@ -38,17 +39,27 @@ MINUTE = 60
 
 
 @contextmanager
-def share_write(kind: str, target: int, key: str | None = None, digest: str = "") -> Iterator[Any]:
+def share_write(
+    kind: str, target: int, key: str | None = None, digest: str = ""
+) -> Iterator[writes.Write]:
     """The write a link to `target` of `kind` is made in: it holds the lock of what the link
-    shows, which is there (else 404)."""
+    shows, and refuses one that is not there as a request naming an unknown player is (400),
+    since the request names it in its body."""
     if kind == "session":
-        with writes.session_write(target, key, digest) as write:
-            yield write
+        try:
+            with writes.session_write(target, key, digest) as write:
+                yield write
+        except HTTPNotFound:
+            raise _not_there(kind, target) from None
         return
     with writes.roster_write(key, digest) as write:
         if db.session.get(Season if kind == "season" else Event, target) is None:
-            raise NotFound(f"There is no {kind} {target}.", kind)
+            raise _not_there(kind, target)
         yield write
+
+
+def _not_there(kind: str, target: int) -> RuleError:
+    return RuleError(f"There is no {kind} {target}.", kind)
 
 
 def new_share(kind: str, target: int) -> tuple[ShareLink, str]:

@@ -32,6 +32,8 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     "board": ("register.js", "clock.js", "board.js"),
     # An invite's sheet and a round's table cards, which show when invites expire.
     "invite": ("register.js", "share.js", "clock.js"),
+    # A share link's sheet: Copy, and when its links were made.
+    "share": ("register.js", "share.js", "clock.js"),
     "cards": ("register.js", "clock.js"),
 }
 

@@ -32,6 +32,9 @@ SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 BODY_METHODS = {"POST", "PUT", "PATCH"}
 # The pages that take a file: a backup to restore, a hands CSV to import.
 UPLOAD_ENDPOINTS = {"pages.restore_backup", "pages.import_csv"}
+# A share link's page, which anyone may open: it sets no cookie, so it gives a phone nothing
+# that reaches another page.
+COOKIELESS_ENDPOINTS = {"pages.shared_page"}
 DEFAULT_PORTS = {"http": 80, "https": 443}
 MB = 1024 * 1024
 
@@ -65,6 +68,11 @@ class SessionCookie(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
+
+    def save_session(self, app: Flask, session: Any, response: Response) -> None:
+        if has_request_context() and request.endpoint in COOKIELESS_ENDPOINTS:
+            return
+        super().save_session(app, session, response)
 
 
 def is_api(path: str) -> bool:

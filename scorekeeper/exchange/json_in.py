@@ -21,6 +21,7 @@ from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ..sessions.events import EventFields
 from ..sessions.models import MAX_ID, is_id
 from ..sessions.seasons import MAX_MIN_HANDS, SeasonFields
+from ..sessions.shares import KINDS as SHARE_KINDS
 
 HAND_KEYS = {
     "kind", "dealer", "picker", "partner", "called_card", "forced", "picking_points",
@@ -614,3 +615,15 @@ def season_change(body: Mapping[str, Any]) -> SeasonFields:
     if not given.given():
         raise RuleError("Give a new name, first_day, last_day, house_rules or min_hands.")
     return given
+
+
+SHARE_WHAT = 'Say what to share: {"season": id}, {"event": id} or {"session": id}.'
+
+
+def share_request(body: Mapping[str, Any]) -> tuple[str, int]:
+    """What a share link shows: one of `season`, `event` or `session`, with its id."""
+    _check_keys(body, SHARE_KINDS)
+    if len(body) != 1:
+        raise RuleError(SHARE_WHAT)
+    [kind] = body
+    return kind, _whole(body[kind], kind, f"The {kind}'s id", 1, MAX_ID)

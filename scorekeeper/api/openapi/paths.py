@@ -14,12 +14,13 @@ from ...insights.stats import HOUSE_RULES, NO_HOUSE_RULE
 from .schemas import BODY_EXAMPLES, COUNT, STRING, Schema, array_of, obj, ref
 
 ERRORS = {
-    400: "Refused: malformed JSON, a wrong type, an unknown player or key, a number out of range.",
+    400: "Refused: malformed JSON, a wrong type, an unknown player or key, a number out of range, "
+    "or a season, event or session to share that is not there.",
     401: "Access is on and the bearer token is missing or wrong.",
     403: "A write whose `Origin` names another site, or that reached the server under a name it "
     "is not served at; or a phone or token that reaches one session alone, elsewhere.",
     408: "The body came too slowly.",
-    404: "No such session, hand, change, invite, player, merge, event or season.",
+    404: "No such session, hand, change, invite, player, merge, event, season or share link.",
     405: "The method is not allowed on this path.",
     409: "A conflict: the session is complete, a round is drawn while a table of the last one "
     "plays, a name another season has, or the `Idempotency-Key` was used for another request.",
@@ -69,6 +70,7 @@ PATH_PARAMETERS = {
         _path_parameter("merge_id", "The merge's id.", 1),
         _path_parameter("event_id", "The club event's id.", 1),
         _path_parameter("season_id", "The season's id.", 1),
+        _path_parameter("link_id", "The share link's id.", 1),
         _parameter(
             "name",
             "path",
@@ -428,6 +430,7 @@ def paths() -> dict[str, Schema]:
             ),
             *_event_paths(),
             *_season_paths(),
+            *_share_paths(),
             _path(
                 "/api/trash",
                 get=read(
@@ -536,6 +539,30 @@ def _season_paths() -> list[tuple[str, Schema]]:
             ),
             patch=write("updateSeason", "Change a season's settings", season, "SeasonChange"),
             delete=write("deleteSeason", "Delete a season; its sessions stay", NO_CONTENT),
+        ),
+    ]
+
+
+def _share_paths() -> list[tuple[str, Schema]]:
+    return [
+        _path(
+            "/api/shares",
+            get=read(
+                "listShares",
+                "Every share link, the newest first (without its url, which only its maker saw)",
+                _listing("shares", "ShareLink", "The share links."),
+            ),
+            post=write(
+                "createShare",
+                "Make a link anyone may open with no passcode, to one season's standings and "
+                "nights, one event's board and results, or one session's scoresheet",
+                created(ref("NewShareLink"), "The link, with its url."),
+                "ShareInput",
+            ),
+        ),
+        _path(
+            "/api/shares/{link_id}",
+            delete=write("revokeShare", "Revoke a share link: it opens nothing after", NO_CONTENT),
         ),
     ]
 

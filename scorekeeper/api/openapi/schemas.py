@@ -25,6 +25,7 @@ from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
 from ...rules.table import MAX_SEATS, MIN_SEATS
 from ...sessions.events import MAX_ENTRY, MAX_PLACES, MAX_SEED
+from ...sessions.models import MAX_ID
 from ...sessions.renames import PLAYER_ACTIONS
 from ...sessions.seasons import (
     DEFAULT_MIN_HANDS,
@@ -32,6 +33,7 @@ from ...sessions.seasons import (
     MAX_MIN_HANDS,
     MAX_SEASON_NAME_LENGTH,
 )
+from ...sessions.shares import KINDS as SHARE_KINDS
 
 Schema = dict[str, Any]
 
@@ -831,6 +833,32 @@ def _answers() -> dict[str, Schema]:
         "Change": obj(change, *change),
         "TrashedSession": obj({**summary, "deleted_at": DATE_TIME}, "id"),
         "Invite": obj(invite, *invite),
+        **_share_links(),
+    }
+
+
+def _share_links() -> dict[str, Schema]:
+    link = {
+        "id": FROM_ONE,
+        "kind": {"enum": list(SHARE_KINDS), "description": "What the link shows."},
+        "target": {**FROM_ONE, "description": "The id of the season, event or session."},
+        "created_at": DATE_TIME,
+    }
+    url = {
+        **STRING,
+        "description": "The link, answered only as it is made (only its secret's hash is kept): "
+        "under the name the request came by over https, else on the server's network address.",
+    }
+    target = {**FROM_ONE, "maximum": MAX_ID}
+    return {
+        "ShareLink": obj(link, *link),
+        "NewShareLink": obj({**link, "url": url}, *link, "url"),
+        "ShareInput": obj(
+            {kind: {**target, "description": f"The {kind}'s id."} for kind in SHARE_KINDS},
+            additionalProperties=False,
+            minProperties=1,
+            maxProperties=1,
+        ),
     }
 
 
@@ -914,6 +942,11 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
     },
     "SeasonChange": {"rename": {"value": {"name": "Spring league 2026", "min_hands": 40}}},
     "DrawInput": {"engine": {"value": {}}, "given": {"value": {"tables": [4, 4, 4]}}},
+    "ShareInput": {
+        "season": {"value": {"season": 1}},
+        "event": {"value": {"event": 1}},
+        "session": {"value": {"session": 1}},
+    },
     "InviteInput": {
         "scorer": {"value": {"role": "scorer", "hours": 12}},
         "reader": {"value": {"role": "reader", "hours": 3}},

@@ -9,8 +9,8 @@ waiting. Every read from a client has a deadline all the same: its headers withi
 long answer lets the worker's other connections go on between its parts. The worker's own
 refusals (a request line or headers too long for it to read) answer JSON like the app's, instead
 of gunicorn's HTML page. Before any worker starts, a restore that a crash cut short is undone.
-The logs (`--access-logfile`, the error log) keep no invite's secret and no credentials
-(`Logger`).
+The logs (`--access-logfile`, the error log) keep no invite's or share link's secret and no
+credentials (`Logger`).
 """
 
 from __future__ import annotations
@@ -256,7 +256,8 @@ class MaskedAtoms(glogging.SafeAtoms):  # type: ignore[misc]
 
 
 class Logger(glogging.Logger):  # type: ignore[misc]
-    """gunicorn's logs, with an invite's secret masked in every line (`web.logs`)."""
+    """gunicorn's logs, with an invite's or a share link's secret masked in every line
+    (`web.logs`)."""
 
     atoms_wrapper_class = MaskedAtoms
 

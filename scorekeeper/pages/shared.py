@@ -56,7 +56,7 @@ def share_url(token: str) -> str:
 @bp.app_template_global()
 def share_links(kind: str, target: int) -> int:
     """How many links open one thing, for its page's Share results."""
-    return len(shares.links_to(kind, target))
+    return shares.count_links(kind, target)
 
 
 def make_share(kind: str, target: int, key: str | None, digest: str) -> writes.Answer:

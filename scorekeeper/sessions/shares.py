@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from werkzeug.exceptions import NotFound as HTTPNotFound
 
@@ -100,6 +100,11 @@ def links_to(kind: str, target: int) -> list[ShareLink]:
     column = getattr(ShareLink, f"{kind}_id")
     query = select(ShareLink).where(column == target).order_by(ShareLink.id.desc())
     return list(db.session.scalars(query))
+
+
+def count_links(kind: str, target: int) -> int:
+    column = getattr(ShareLink, f"{kind}_id")
+    return db.session.scalar(select(func.count()).where(column == target)) or 0
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,13 @@ def rule_options(command: Command) -> Command:
     help="Rounds to play (0: open-ended). Default: as many as the hands fill.",
 )
 @click.option("--first-dealer", help="Default: whoever dealt the first hand.")
+@click.option(
+    "--new-player",
+    "new_players",
+    multiple=True,
+    metavar="NAME",
+    help="A new player, though the name looks like another player's (again for each).",
+)
 @rule_options
 @with_appcontext
 def import_session_command(
@@ -142,6 +149,7 @@ def import_session_command(
     name: str,
     rounds: int | None,
     first_dealer: str | None,
+    new_players: tuple[str, ...],
     **given: Any,
 ) -> None:
     """Record the hands of a session's CSV FILE, as its Hands (CSV) download gives it, in a new
@@ -150,7 +158,7 @@ def import_session_command(
     data = file.read()
     try:
         with roster_write():
-            imported = import_session(data, name, rounds, first_dealer, options)
+            imported = import_session(data, name, rounds, first_dealer, options, new_players)
     except CsvRefused as refused:
         raise click.ClickException("\n".join(["Nothing was imported.", *refused.reasons])) from None
     except RuleError as error:

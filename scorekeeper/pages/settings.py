@@ -110,7 +110,8 @@ def restore_backup() -> str | BaseResponse:
 
 # How many of the players here a new name in an imported file is offered as, the likeliest first.
 MAX_OFFERS = 3
-# How alike two names must be to ask (difflib's ratio: "Bobby" and "Bob" are 0.75).
+# How alike two names must be to ask (difflib's ratio: "Bobby" and "Bob" are 0.75; near names,
+# `rules.near_names`, at least 0.8).
 LIKE = 0.7
 SENT_BEFORE = "This form was sent before, and the backup it sent is restored: nothing was added."
 
@@ -208,6 +209,8 @@ def import_csv() -> str | BaseResponse:
                 for index, name in enumerate(asked)
                 if (player := request.form.get(f"as-{index}", ""))
             }
+            # A name asked about and answered "a new player" is confirmed as one.
+            answered_new = [name for name in asked if name not in known_as]
             with roster_write() as write:
                 imported = import_session(
                     data,
@@ -215,7 +218,7 @@ def import_csv() -> str | BaseResponse:
                     form.rounds_number(),
                     (form.first_dealer.data or "").strip() or None,
                     form.options(),
-                    form.new_players,
+                    [*form.new_players, *answered_new],
                     known_as,
                 )
                 message = (

@@ -63,7 +63,7 @@ from .names import (
     refuse_look_alikes,
     session_name,
 )
-from .nights import MAX_NET, check_night, night_sheet
+from .nights import MAX_NET, check_nets, check_night, night_sheet
 from .options import (
     MULTIPLIER_CAPS,
     OPTION_NAMES,
@@ -175,6 +175,7 @@ __all__ = [
     "change_seats",
     "check_card_points",
     "check_hands",
+    "check_nets",
     "check_night",
     "check_partner_said",
     "check_prizes",

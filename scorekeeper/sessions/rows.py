@@ -70,6 +70,13 @@ def check_new_players(names: Sequence[str], confirmed: Collection[str], near: bo
     _refuse_look_alikes(names, *_known(names), confirmed, near=near)
 
 
+def players_known(names: Sequence[str]) -> tuple[dict[str, Player], list[str]]:
+    """The players these names name, by the names' keys, and, when some name is new, every
+    player's name (else none), to tell which new names look like a player's."""
+    existing, everyone = _known(names)
+    return existing, [player.name for player in everyone]
+
+
 def _known(names: Sequence[str]) -> tuple[dict[str, Player], Sequence[Player]]:
     """The players these names name, by the names' keys, and, when some name is new, every
     player (else none)."""

@@ -5,11 +5,12 @@ once, its bad lines named, nothing kept unless all is; and a file imported twice
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 
 from .helpers.api import Api
 
@@ -280,3 +281,92 @@ def test_an_import_sent_again_with_its_key_is_answered_as_before(client: FlaskCl
         headers={"Idempotency-Key": "nights-1"},
     )
     assert other.status_code == 409
+
+
+# --- flask import-nights
+
+
+def sheets(tmp_path: Path, **files: str) -> list[str]:
+    paths = []
+    for name, text in files.items():
+        path = tmp_path / f"{name}.csv"
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def test_the_command_imports_each_file_in_turn_and_asks_at_the_terminal(
+    client: FlaskClient, runner: FlaskCliRunner, tmp_path: Path
+) -> None:
+    files = sheets(tmp_path, y2005=KIEBZACK, y2006=KIEBZAK, y2007=ZEROS)
+    done = runner.invoke(args=["import-nights", *files], input="Tom Kiebzack\n\n")
+    assert done.exit_code == 0, done.output
+    assert done.output.splitlines() == [
+        f"{files[0]}: 1 night on 2005-01-04, 2 players, 2 new.",
+        "Tom Kiebzak: a new player, or Tom Kiebzack? New, or the player's name "
+        "(new, Tom Kiebzack) [new]: Tom Kiebzack",
+        f"{files[1]}: 2 nights from 2006-01-03 to 2006-01-10, 3 players, 1 new.",
+        "5 of the sheet's 9 filled cells are 0: is a 0 a player who was there and broke even, "
+        "or one who wasn't there? Played or absent (played, absent) [absent]: ",
+        f"{files[2]}: 2 nights from 2011-01-04 to 2011-01-18, 3 players, 2 new. "
+        "1 line has no player, skipped.",
+    ]
+    players = {p["name"]: p["sessions"] for p in client.get("/api/players").json["players"]}
+    assert players == {"Ann": 4, "Blake Adams": 2, "Bob": 2, "Cat": 1, "Tom Kiebzack": 2}
+    again = runner.invoke(
+        args=["import-nights", *files, "--zeros", "absent", "--same-as", "Tom Kiebzak=Tom Kiebzack"]
+    )
+    assert again.exit_code == 0, again.output
+    assert again.output.splitlines() == [
+        f"{files[0]}: No night was added. 1 night was here already.",
+        f"{files[1]}: No night was added. 2 nights were here already.",
+        f"{files[2]}: No night was added. 2 nights were here already. "
+        "1 line has no player, skipped.",
+    ]
+
+
+def test_the_commands_answers_can_be_given_ahead(
+    client: FlaskClient, runner: FlaskCliRunner, tmp_path: Path
+) -> None:
+    files = sheets(tmp_path, y2005=KIEBZACK, y2006=KIEBZAK, y2007=ZEROS)
+    done = runner.invoke(
+        args=["import-nights", *files, "--zeros", "PLAYED", "--new-player", "Blake Adams",
+              "--same-as", "tom kiebzak = Tom Kiebzack"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "?" not in done.output
+    assert done.output.splitlines()[-1] == (
+        f"{files[2]}: 3 nights from 2011-01-04 to 2011-01-18, 3 players, 2 new."
+    )
+    new = runner.invoke(
+        args=[
+            "import-nights",
+            *sheets(tmp_path, y2008=KIEBZAK.replace("2006", "2008")),
+            "--new-player",
+            "Tom Kiebzak",
+        ]
+    )
+    assert new.exit_code == 0, new.output
+    assert "Tom Kiebzak" in {p["name"] for p in client.get("/api/players").json["players"]}
+
+
+def test_the_command_stops_at_a_file_refused(
+    client: FlaskClient, runner: FlaskCliRunner, tmp_path: Path
+) -> None:
+    files = sheets(tmp_path, good=SHEET, bad=SHEET + "2010-7-20,2,1,,\r\n", after=KIEBZACK)
+    refused = runner.invoke(args=["import-nights", *files])
+    assert refused.exit_code == 1
+    assert refused.output.splitlines()[1:] == [
+        f"Error: Nothing of {files[1]} was imported.",
+        "Line 6: the nets add up to 3, not 0.",
+    ]
+    assert len(client.get("/api/sessions").json["sessions"]) == 3
+    unanswered = runner.invoke(args=["import-nights", sheets(tmp_path, z=ZEROS)[0]], input="")
+    assert unanswered.exit_code == 1
+    assert (
+        "Error: Nothing more was imported: answer with --zeros, --new-player or --same-as.\n"
+        in unanswered.output
+    )
+    wrong = runner.invoke(args=["import-nights", files[0], "--same-as", "Ann"])
+    assert wrong.exit_code == 2
+    assert "'Ann' is not NAME=PLAYER." in wrong.output

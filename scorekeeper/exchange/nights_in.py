@@ -117,6 +117,12 @@ class NightsAsked(RuleError):
         return asked
 
 
+def suggested_zeros(zeros: int, cells: int) -> str:
+    """What a 0 likely is: a sheet whose filled cells are mostly 0 writes one for a player who
+    wasn't there."""
+    return ABSENT if 2 * zeros > cells else PLAYED
+
+
 def name_question(name: str, like: Sequence[str]) -> str:
     return f"{name}: a new player, or {', or '.join(like)}?"
 

@@ -113,6 +113,7 @@ MAX_OFFERS = 3
 # How alike two names must be to ask (difflib's ratio: "Bobby" and "Bob" are 0.75; near names,
 # `rules.near_names`, at least 0.8).
 LIKE = 0.7
+DAMAGED = "The file held by the page was damaged: choose it again."
 SENT_BEFORE = "This form was sent before, and the backup it sent is restored: nothing was added."
 
 
@@ -203,7 +204,7 @@ def import_csv() -> str | BaseResponse:
             if not asked:
                 offers = _offers(new_names(data))
                 if offers:
-                    return _import_page(form, Asking(_hold(data), file_name, offers))
+                    return _import_page(form, Asking(hold(data), file_name, offers))
             known_as = {
                 name: player
                 for index, name in enumerate(asked)
@@ -239,15 +240,24 @@ def _import_page(form: ImportSessionForm, asking: Asking | None) -> str:
     return render_template("import_session.html", form=form, asking=asking)
 
 
-def _hold(data: bytes) -> str:
+def hold(data: bytes) -> str:
+    """A file as a page holds it in a hidden field while it asks about it."""
     return base64.b64encode(data).decode()
 
 
-def _held(text: str) -> bytes:
+def held(text: str) -> bytes | None:
+    """A file a page held; None when it came back damaged."""
     try:
         return base64.b64decode(text, validate=True)
     except ValueError:
-        raise CsvRefused(["The file held by the page was damaged: choose it again."]) from None
+        return None
+
+
+def _held(text: str) -> bytes:
+    data = held(text)
+    if data is None:
+        raise CsvRefused([DAMAGED])
+    return data
 
 
 def _offers(names: list[str]) -> list[tuple[str, list[str]]]:

@@ -12,6 +12,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
+from scorekeeper.exchange import nights_in
+
 from .helpers.api import Api
 
 URL = "/api/imports/nights"
@@ -119,6 +121,17 @@ def test_a_file_that_is_not_a_sheet_of_nights_is_refused(
 ) -> None:
     assert send(client, {"csv": sheet}, 400) == {"error": sentence}
     nothing_kept(client)
+
+
+def test_a_sheet_of_too_many_lines_is_refused_as_it_is_read(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(nights_in, "MAX_LINES", 3)
+    assert send(client, SHEET, 201)["nights"] == 3
+    refused = send(client, SHEET + "2010-7-20,1,-1,,\r\n", 400)
+    assert refused == {
+        "error": "A sheet holds at most 3 nights: split this one into files of a season or a few."
+    }
 
 
 def test_a_file_not_in_utf8_is_refused(client: FlaskClient) -> None:

@@ -39,6 +39,8 @@ DAY = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
 # Longer numbers are refused by the rules engine, as any text in a net's cell is.
 NET = re.compile(r"[+-]?[0-9]{1,9}")
 MAX_COLUMNS = 1000
+# The most nights' lines a sheet may have: a long league's history is a few thousand.
+MAX_LINES = 100_000
 # The most refused lines a refusal names; the rest are counted.
 SHOWN_LINES = 10
 # Nights inserted a statement or two a table at a time.
@@ -174,11 +176,18 @@ def read_sheet(data: bytes | str) -> Sheet:
     try:
         last = 0
         for cells in reader:
-            records.append((last + 1, cells))
+            if any(cell.strip() for cell in cells):
+                records.append((last + 1, cells))
+                if len(records) > MAX_LINES + 1:
+                    raise NightsRefused(
+                        [
+                            f"A sheet holds at most {MAX_LINES:,} nights: split this one into "
+                            "files of a season or a few."
+                        ]
+                    )
             last = reader.line_num
     except csv.Error as error:
         raise NightsRefused([f"The file can't be read as CSV: {error}."]) from None
-    records = [(n, cells) for n, cells in records if any(cell.strip() for cell in cells)]
     if not records:
         raise NightsRefused(["The file is empty."])
     (_first, header), *rows = records

@@ -301,8 +301,8 @@ class Imported:
         }
 
     def summary(self) -> str:
-        """ "1,435 nights from 2004-01-05 to 2013-05-02, 42 players, 3 new.", and what was
-        skipped."""
+        """What came in, in words ("1,435 nights from 2004-01-05 to 2013-05-02, 42 players, 3
+        new."), and what was skipped."""
         count = len(self.sessions)
         said = []
         if count:

@@ -110,8 +110,10 @@ def restore_backup() -> str | BaseResponse:
 
 # How many of the players here a new name in an imported file is offered as, the likeliest first.
 MAX_OFFERS = 3
-# How alike two names must be to ask (difflib's ratio: "Bobby" and "Bob" are 0.75).
+# How alike two names must be to ask (difflib's ratio: "Bobby" and "Bob" are 0.75; near names,
+# `rules.near_names`, at least 0.8).
 LIKE = 0.7
+DAMAGED = "The file held by the page was damaged: choose it again."
 SENT_BEFORE = "This form was sent before, and the backup it sent is restored: nothing was added."
 
 
@@ -202,12 +204,14 @@ def import_csv() -> str | BaseResponse:
             if not asked:
                 offers = _offers(new_names(data))
                 if offers:
-                    return _import_page(form, Asking(_hold(data), file_name, offers))
+                    return _import_page(form, Asking(hold(data), file_name, offers))
             known_as = {
                 name: player
                 for index, name in enumerate(asked)
                 if (player := request.form.get(f"as-{index}", ""))
             }
+            # A name asked about and answered "a new player" is confirmed as one.
+            answered_new = [name for name in asked if name not in known_as]
             with roster_write() as write:
                 imported = import_session(
                     data,
@@ -215,7 +219,7 @@ def import_csv() -> str | BaseResponse:
                     form.rounds_number(),
                     (form.first_dealer.data or "").strip() or None,
                     form.options(),
-                    form.new_players,
+                    [*form.new_players, *answered_new],
                     known_as,
                 )
                 message = (
@@ -236,15 +240,24 @@ def _import_page(form: ImportSessionForm, asking: Asking | None) -> str:
     return render_template("import_session.html", form=form, asking=asking)
 
 
-def _hold(data: bytes) -> str:
+def hold(data: bytes) -> str:
+    """A file as a page holds it in a hidden field while it asks about it."""
     return base64.b64encode(data).decode()
 
 
-def _held(text: str) -> bytes:
+def held(text: str) -> bytes | None:
+    """A file a page held; None when it came back damaged."""
     try:
         return base64.b64decode(text, validate=True)
     except ValueError:
-        raise CsvRefused(["The file held by the page was damaged: choose it again."]) from None
+        return None
+
+
+def _held(text: str) -> bytes:
+    data = held(text)
+    if data is None:
+        raise CsvRefused([DAMAGED])
+    return data
 
 
 def _offers(names: list[str]) -> list[tuple[str, list[str]]]:

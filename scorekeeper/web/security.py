@@ -30,8 +30,15 @@ HEADERS = {
 }
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 BODY_METHODS = {"POST", "PUT", "PATCH"}
-# The pages that take a file: a backup to restore, a hands CSV to import.
-UPLOAD_ENDPOINTS = {"pages.restore_backup", "pages.import_csv"}
+# What takes a file: a backup to restore, a hands CSV or a spreadsheet of nights to import.
+UPLOAD_ENDPOINTS = {
+    "pages.restore_backup",
+    "pages.import_csv",
+    "pages.import_nights",
+    "api.import_nights",
+}
+# The API's writes that also take their body as CSV.
+CSV_ENDPOINTS = {"api.import_nights"}
 DEFAULT_PORTS = {"http": 80, "https": 443}
 MB = 1024 * 1024
 
@@ -58,6 +65,13 @@ class NoLength(LengthRequired):
 
 class NotJson(UnsupportedMediaType):
     description = "Send the body as JSON, with the header Content-Type: application/json."
+
+
+class NotJsonOrCsv(UnsupportedMediaType):
+    description = (
+        "Send the body as CSV, with the header Content-Type: text/csv, or as JSON, with "
+        "Content-Type: application/json."
+    )
 
 
 class SessionCookie(SecureCookieSessionInterface):
@@ -140,7 +154,10 @@ def check_request() -> Response | None:
         return None
     has_body = request.method in BODY_METHODS and _has_body(request)
     if has_body and request.mimetype != "application/json":
-        raise NotJson()
+        if request.endpoint not in CSV_ENDPOINTS:
+            raise NotJson()
+        if request.mimetype != "text/csv":
+            raise NotJsonOrCsv()
     if request.method == "OPTIONS" and request.routing_exception is None:
         return options_answer()
     return None

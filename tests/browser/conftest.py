@@ -154,6 +154,7 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "share": f"/rule-sets/{rule_set_id}/share",
         "settings": "/settings",
         "import": "/sessions/import",
+        "import-nights": "/nights/import",
         "trash": "/trash",
         "not-found": "/no-such-page",
         "events": "/events",

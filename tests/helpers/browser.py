@@ -170,8 +170,8 @@ NAMES = [
     "home", "sessions", "new-session", "scoresheet", "record-hand", "edit-hand", "delete-hand",
     "delete-session", "seats", "seats-after-a-leaver", "ended-scoresheet", "rename-rounds",
     "settle-up", "season-settle-up", "changes", "leaderboard",
-    "players", "player", "player-sessions", "rule-sets", "share", "settings", "import", "trash",
-    "not-found",
+    "players", "player", "player-sessions", "rule-sets", "share", "settings", "import",
+    "import-nights", "trash", "not-found",
     "events", "new-event", "event", "draw-round", "round-tables", "event-board", "event-results",
     "seasons", "season", "edit-season", "delete-season",
 ]  # fmt: skip

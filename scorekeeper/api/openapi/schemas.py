@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import Enum, StrEnum
 from typing import Any
 
+from ...exchange.nights_in import ZEROS
 from ...rules import (
     CALLED_CARDS,
     MAX_HANDS,
@@ -539,6 +540,50 @@ def _seasons() -> dict[str, Schema]:
     }
 
 
+def _nights_import() -> dict[str, Schema]:
+    """A spreadsheet of nights kept without hands to import, in JSON with the answers to its
+    questions, and what the import kept."""
+    text = {**STRING, "pattern": NO_NUL}
+    given = {
+        "csv": {
+            **text,
+            "description": "The spreadsheet as CSV: a header `Date` and a column for each player, "
+            "then a line a night, its date (YYYY-MM-DD, 2010-7-6 too) and each player's net, "
+            "empty where they did not play.",
+        },
+        "zeros": {
+            "enum": [*ZEROS, None],
+            "description": "What a 0 is: a player who was there and broke even (`played`), or "
+            "one who wasn't there (`absent`). Asked (409, `ask_zeros`) when the sheet has a 0.",
+        },
+        "new_players": {
+            **nullable({"type": "array", "items": text}),
+            "description": "Names like a player's (409, `ask`) that are new players.",
+        },
+        "same_as": {
+            "type": ["object", "null"],
+            "propertyNames": text,
+            "additionalProperties": text,
+            "description": "A name of the file, and the player (here, or another column) it is.",
+        },
+    }
+    day = nullable({**STRING, "format": "date"})
+    imported = {
+        "nights": {**COUNT, "description": "Nights added."},
+        "already_here": {**COUNT, "description": "Nights of the file already kept, skipped."},
+        "skipped": {**COUNT, "description": "Lines without a player, skipped."},
+        "new_players": {**NAMES, "description": "The players the import added."},
+        "sessions": {"type": "array", "items": FROM_ONE, "description": "The nights' ids."},
+        "players": {**COUNT, "description": "Players of the nights added."},
+        "from": {**day, "description": "The first day of the nights added."},
+        "to": {**day, "description": "The last day of the nights added."},
+    }
+    return {
+        "NightsImportInput": obj(given, "csv", additionalProperties=False),
+        "NightsImported": obj(imported, *imported),
+    }
+
+
 def _hand_inputs() -> dict[str, Schema]:
     """HandInput, one of an input for each kind of hand: PickInput, LeasterInput and so on."""
     called_cards = sorted({card for cards in CALLED_CARDS.values() for card in cards})
@@ -839,6 +884,15 @@ def schemas() -> dict[str, Schema]:
         "error": {**STRING, "description": "A sentence a person understands."},
         "field": {**STRING, "description": "The offending field, if any."},
         "version": {**INTEGER, "description": "On a 412, the session's version now."},
+        "ask": {
+            "type": "array",
+            "items": obj({"name": STRING, "like": NAMES}, "name", "like"),
+            "description": "On an import's 409: each new name like a player's, and whose.",
+        },
+        "ask_zeros": {
+            **obj({"zeros": COUNT, "cells": COUNT}, "zeros", "cells"),
+            "description": "On an import's 409: the sheet's cells that are 0, of those filled.",
+        },
     }
     return {
         "Error": obj(error, "error"),
@@ -850,6 +904,7 @@ def schemas() -> dict[str, Schema]:
         **_answers(),
         **_event_answers(),
         **_seasons(),
+        **_nights_import(),
     }
 
 
@@ -913,6 +968,16 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
         }
     },
     "SeasonChange": {"rename": {"value": {"name": "Spring league 2026", "min_hands": 40}}},
+    "NightsImportInput": {
+        "sheet": {
+            "value": {
+                "csv": "Date,Tom Kiebzak,Blake Adams,Ann\n2010-7-6,5,-2,-3\n2010-7-13,,4,-4\n",
+                "zeros": "played",
+                "new_players": ["Blake Adams"],
+                "same_as": {"Tom Kiebzak": "Tom Kiebzack"},
+            }
+        }
+    },
     "DrawInput": {"engine": {"value": {}}, "given": {"value": {"tables": [4, 4, 4]}}},
     "InviteInput": {
         "scorer": {"value": {"role": "scorer", "hours": 12}},

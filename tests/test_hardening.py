@@ -565,6 +565,13 @@ def test_cookies_are_httponly_and_lax_and_secure_over_https(database: str, new_a
         assert "HttpOnly" in cookie[0]
 
 
+def test_strict_transport_security_is_sent_over_https_alone(client: FlaskClient) -> None:
+    for path in ("/", "/api/sessions", "/static/style.css", "/no-such-page"):
+        secure = client.get(path, base_url="https://localhost")
+        assert secure.headers["Strict-Transport-Security"] == "max-age=31536000", path
+        assert "Strict-Transport-Security" not in client.get(path).headers, path
+
+
 # --- a busy database
 
 

@@ -457,7 +457,9 @@ def test_gunicorn_lets_go_of_a_client_stalled_in_its_headers(gunicorn: int) -> N
 
 # --- headers and cookies
 
-PAGES = ["/", "/sessions", "/sessions/new", "/leaderboard", "/settings", "/sessions/import"]
+PAGES = [
+    "/", "/sessions", "/sessions/new", "/leaderboard", "/settings", "/sessions/import", "/install"
+]  # fmt: skip
 
 
 def session_pages(sid: int) -> list[str]:

@@ -167,4 +167,5 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "season": f"/seasons/{season['id']}",
         "edit-season": f"/seasons/{season['id']}/edit",
         "delete-season": f"/seasons/{season['id']}/delete",
+        "install": "/install",
     }

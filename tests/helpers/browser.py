@@ -173,7 +173,7 @@ NAMES = [
     "players", "player", "player-sessions", "rule-sets", "share", "settings", "import", "trash",
     "not-found",
     "events", "new-event", "event", "draw-round", "round-tables", "event-board", "event-results",
-    "seasons", "season", "edit-season", "delete-season",
+    "seasons", "season", "edit-season", "delete-season", "install",
 ]  # fmt: skip
 
 

@@ -28,7 +28,8 @@ ONOhspZEjNJfHBs20JpFmeDga1pdMPt19bQ=
 -----END CERTIFICATE-----
 """
 FINGERPRINT = (
-    "5F:77:D6:A3:AB:05:A5:02:A0:AD:EF:43:5C:C9:BF:F9:31:09:41:4D:A9:AC:5E:28:14:6F:E5:61:D1:60:35:FE"
+    "5F:77:D6:A3:AB:05:A5:02:A0:AD:EF:43:5C:C9:BF:F9:"
+    "31:09:41:4D:A9:AC:5E:28:14:6F:E5:61:D1:60:35:FE"
 )
 NO_AUTHORITY = (
     "This scorekeeper has no certificate authority of its own: "

@@ -74,10 +74,10 @@ def test_the_page_offers_the_authority_s_root_and_the_steps_of_each_phone(
     ):
         assert step in text, step
     # Over plain http the way on is the https address, where the proxy sends "/".
-    assert '<a class="btn primary wide" href="/">Open the scorekeeper over https</a>' in text
+    assert '<a class="btn primary wide" href="/">Open over https</a>' in text
     secure = client.get("/install", base_url="https://192.0.2.2:8443").get_data(as_text=True)
     assert qr_named(secure) == "https://192.0.2.2:8443/install"
-    assert "Open the scorekeeper over https" not in secure
+    assert "Open over https" not in secure
 
 
 def test_the_root_certificate_downloads_as_a_file_a_phone_installs(

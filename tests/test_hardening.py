@@ -468,7 +468,7 @@ def test_gunicorn_lets_go_of_a_client_stalled_in_its_headers(gunicorn: int) -> N
 
 PAGES = [
     "/", "/sessions", "/sessions/new", "/leaderboard", "/settings", "/sessions/import",
-    "/nights/import",
+    "/nights/import", "/install",
 ]  # fmt: skip
 
 
@@ -575,6 +575,13 @@ def test_cookies_are_httponly_and_lax_and_secure_over_https(database: str, new_a
         assert len(cookie) == 1
         assert "; Secure" in cookie[0]
         assert "HttpOnly" in cookie[0]
+
+
+def test_strict_transport_security_is_sent_over_https_alone(client: FlaskClient) -> None:
+    for path in ("/", "/api/sessions", "/static/style.css", "/no-such-page"):
+        secure = client.get(path, base_url="https://localhost")
+        assert secure.headers["Strict-Transport-Security"] == "max-age=31536000", path
+        assert "Strict-Transport-Security" not in client.get(path).headers, path
 
 
 # --- a busy database

@@ -16,5 +16,6 @@ from . import (  # noqa: F401  (each adds its routes to bp)
     settle,
     table,
 )
+from . import install as install  # Install on a phone, which adds its routes to bp too
 from . import seasons as seasons  # the seasons' pages, which add their routes to bp too
 from .blueprint import bp as bp

@@ -1,5 +1,6 @@
 """What every request and answer goes through before the views: size, type, host and origin
-checks, JSON answers to OPTIONS under /api/, security headers and cookie flags."""
+checks, a request that went around the proxy, JSON answers to OPTIONS under /api/, security
+headers and cookie flags."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import (
     Forbidden,
     LengthRequired,
+    MisdirectedRequest,
     RequestEntityTooLarge,
     RequestURITooLarge,
     UnsupportedMediaType,
@@ -28,6 +30,10 @@ HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
+# Sent over https alone: a browser that has seen it opens this name over https only, for a year.
+STRICT_TRANSPORT = "max-age=31536000"
+# The headers a proxy in front adds to every request it passes on (Caddy's and nginx's alike).
+FORWARDED = ("X-Forwarded-For", "X-Forwarded-Proto")
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 BODY_METHODS = {"POST", "PUT", "PATCH"}
 # What takes a file: a backup to restore, a hands CSV or a spreadsheet of nights to import.
@@ -53,6 +59,13 @@ class UntrustedHost(Forbidden):
             f"This scorekeeper is not served at {hosts.shown(host)}, so the change was refused. "
             "Open it at its own address; a server reached by that name lists it in ALLOWED_HOSTS."
         )
+
+
+class AroundTheProxy(MisdirectedRequest):
+    description = (
+        "This scorekeeper answers through its https address alone, not at this port: "
+        "open it at its https address."
+    )
 
 
 class UrlTooLong(RequestURITooLarge):
@@ -105,6 +118,21 @@ def from_another_site(req: Request) -> bool:
     return origin.strip().lower() == "null" or _origin(origin.strip()) != served
 
 
+def around_the_proxy(req: Request) -> bool:
+    """Whether a request reached the app without passing through its proxy. With
+    TRUSTED_PROXIES set and the app listening on the network, every request comes from the proxy
+    on this computer, with its X-Forwarded-For and X-Forwarded-Proto: any other, from another
+    computer or with no such headers, went around it, and may not claim a phone's address or
+    https for itself."""
+    config = current_app.config
+    if not config["TRUSTED_PROXIES"] or not config["LISTENS_ON_NETWORK"]:
+        return False
+    # The address the connection came from, before ProxyFix put the forwarded one in its place.
+    peer = req.environ.get("werkzeug.proxy_fix.orig", {}).get("REMOTE_ADDR") or ""
+    forwarded = all(name in req.headers for name in FORWARDED)
+    return not (forwarded and hosts.is_loopback(peer))
+
+
 def body_limit(req: Request) -> int:
     config = current_app.config
     limit = config["UPLOAD_LIMIT"] if req.endpoint in UPLOAD_ENDPOINTS else config["BODY_LIMIT"]
@@ -134,6 +162,8 @@ def _has_body(req: Request) -> bool:
 
 def check_request() -> Response | None:
     """Refusals that need nothing of the body: they answer before any of it is read."""
+    if around_the_proxy(request):
+        raise AroundTheProxy()
     url_length = len(request.path) + len(request.query_string)
     if url_length > current_app.config["URL_LIMIT"]:
         raise UrlTooLong()
@@ -191,6 +221,8 @@ def finish_response(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", content_security_policy())
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
+    if request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT)
     cookies = response.headers.getlist("Set-Cookie")
     if cookies:
         response.headers.remove("Set-Cookie")

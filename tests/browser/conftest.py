@@ -19,7 +19,9 @@ from scorekeeper.sessions.models import Player
 
 from ..helpers.api import SEATS
 from ..helpers.browser import (
+    CHROMIUM_ARGS,
     EVENT_PLAYERS,
+    PHONE_CONTEXT,
     api,
     app_on_new_database,
     event_drawn,
@@ -27,7 +29,6 @@ from ..helpers.browser import (
 )
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
-PHONE = {"width": 390, "height": 844}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -46,16 +47,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {
         **browser_type_launch_args,
         "executable_path": chromium_path(),
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-quic",
-        ],
+        "args": CHROMIUM_ARGS,
     }
 
 
@@ -63,10 +55,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {
         **browser_context_args,
-        "viewport": PHONE,
-        "is_mobile": True,
-        "has_touch": True,
-        "device_scale_factor": 2,
+        **PHONE_CONTEXT,
         # Only the offline tests install the service worker, whose background fetches would
         # otherwise be cut off as each test closes its browser.
         "service_workers": "block",
@@ -168,4 +157,5 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "season": f"/seasons/{season['id']}",
         "edit-season": f"/seasons/{season['id']}/edit",
         "delete-season": f"/seasons/{season['id']}/delete",
+        "install": "/install",
     }

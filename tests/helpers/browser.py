@@ -8,11 +8,13 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.request import Request, urlopen
+from urllib.parse import urlsplit
+from urllib.request import Request, build_opener, urlopen
 
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
 
+from harness.proxy import LoopbackHTTPSHandler
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
@@ -20,6 +22,28 @@ from .api import SEATS
 
 Shot = Callable[..., Path]
 WIDTHS = (320, 390, 768)
+# How the browser tests launch Chromium: without these, it keeps trying to reach the internet.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+# A phone: its screen, touch and pixels.
+PHONE = {"width": 390, "height": 844}
+PHONE_CONTEXT: dict[str, Any] = {
+    "viewport": PHONE,
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+# Names no resolver knows, served on this computer behind an https proxy, each with the root
+# certificate of the authority that signed its certificate: the https tests' scores.test.
+AT_LOOPBACK: dict[str, Path] = {}
 # What this phone still has to send.
 UNSENT = "window.outbox.entries()"
 # The three hands a session starts with, unless a test gives others: picker, partner, points.
@@ -53,11 +77,26 @@ def axe_violations(page: Any) -> list[str]:
     ]
 
 
+@contextmanager
+def reached_at_loopback(name: str, root: Path) -> Iterator[None]:
+    """`api` reaches https://name at 127.0.0.1, trusting the authority of `root`, while the
+    `with` lasts."""
+    AT_LOOPBACK[name] = root
+    try:
+        yield
+    finally:
+        del AT_LOOPBACK[name]
+
+
 def api(base_url: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = Request(base_url + path, data=data, method=method,
                       headers={"Content-Type": "application/json"})  # fmt: skip
-    with urlopen(request) as response:
+    root = AT_LOOPBACK.get(urlsplit(base_url).hostname or "")
+    opened = (
+        urlopen(request) if root is None else build_opener(LoopbackHTTPSHandler(root)).open(request)
+    )
+    with opened as response:
         return json.loads(response.read() or b"null")
 
 
@@ -173,7 +212,7 @@ NAMES = [
     "players", "player", "player-sessions", "rule-sets", "share", "settings", "import",
     "import-nights", "trash", "not-found",
     "events", "new-event", "event", "draw-round", "round-tables", "event-board", "event-results",
-    "seasons", "season", "edit-season", "delete-season",
+    "seasons", "season", "edit-season", "delete-season", "install",
 ]  # fmt: skip
 
 

@@ -55,6 +55,16 @@ def test_nets_that_cant_be_a_night_are_refused_at_totals(totals: object, sentenc
     assert refused.value.field == "totals"
 
 
+def test_a_sheets_lines_are_checked_as_its_totals_are() -> None:
+    """A paper sheet's lines can name a player twice, as an object's keys can't."""
+    assert rules.check_night_rows([("Mark", 5), ("Dave", -5)]) == {"Mark": 5, "Dave": -5}
+    with pytest.raises(rules.RuleError, match=r"^Ann is listed twice\.$") as refused:
+        rules.check_night_rows([("Ann", 1), ("Ann", -1)])
+    assert refused.value.field == "totals"
+    with pytest.raises(rules.RuleError, match=r"^The nets add up to 3, not 0\.$"):
+        rules.check_night_rows([("Ann", 2), ("Bob", 1)])
+
+
 def test_the_highest_nets_are_a_night() -> None:
     assert rules.check_night({"Ann": 100_000, "Bob": -100_000}) == {"Ann": 100_000, "Bob": -100_000}
 

@@ -60,7 +60,7 @@ from .names import (
     refuse_look_alikes,
     session_name,
 )
-from .nights import MAX_NET, check_night, night_sheet
+from .nights import MAX_NET, check_night, check_night_rows, night_sheet
 from .options import (
     MULTIPLIER_CAPS,
     OPTION_NAMES,
@@ -173,6 +173,7 @@ __all__ = [
     "check_card_points",
     "check_hands",
     "check_night",
+    "check_night_rows",
     "check_partner_said",
     "check_prizes",
     "check_stake_change",

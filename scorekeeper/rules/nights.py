@@ -4,7 +4,7 @@ standings by net, equal nets sharing a place and listed by name."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import RuleError
@@ -24,13 +24,19 @@ def check_night(totals: Any, field: str = "totals") -> dict[str, int]:
     whole number within bounds, adding up to 0."""
     if not isinstance(totals, Mapping):
         raise RuleError("The totals are an object: each player's net for the night.", field)
-    if not MIN_PLAYERS <= len(totals) <= MAX_PLAYERS:
+    return check_night_rows(list(totals.items()), field)
+
+
+def check_night_rows(rows: Sequence[tuple[Any, Any]], field: str = "totals") -> dict[str, int]:
+    """A night's nets as the lines of a sheet give them, a player and their net a line, checked
+    as `check_night` checks them: a name written on two lines is listed twice."""
+    if not MIN_PLAYERS <= len(rows) <= MAX_PLAYERS:
         raise RuleError(
-            f"A night has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(totals)}.", field
+            f"A night has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(rows)}.", field
         )
     nets: dict[str, int] = {}
     seen: set[str] = set()
-    for given, net in totals.items():
+    for given, net in rows:
         name = player_name(str(given), field)
         if name_key(name) in seen:
             raise RuleError(f"{name} is listed twice.", field)

@@ -3,6 +3,18 @@
 from __future__ import annotations
 
 from . import events as events  # club events' pages, which add their routes to bp too
-from . import hands, offline, players, rule_sets, saving, seats, sessions, settings, settle, table  # noqa: F401  (each adds its routes to bp)
+from . import (  # noqa: F401  (each adds its routes to bp)
+    hands,
+    nights,
+    offline,
+    players,
+    rule_sets,
+    saving,
+    seats,
+    sessions,
+    settings,
+    settle,
+    table,
+)
 from . import seasons as seasons  # the seasons' pages, which add their routes to bp too
 from .blueprint import bp as bp

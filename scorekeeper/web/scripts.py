@@ -29,6 +29,7 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     ),
     "table": ("register.js", "live.js"),
     "board": ("register.js", "board.js"),
+    "night": ("register.js", "night_form.js"),
 }
 
 

@@ -174,6 +174,7 @@ NAMES = [
     "not-found",
     "events", "new-event", "event", "draw-round", "round-tables", "event-board", "event-results",
     "seasons", "season", "edit-season", "delete-season",
+    "new-night", "night", "edit-night", "night-settle-up",
 ]  # fmt: skip
 
 

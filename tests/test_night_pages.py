@@ -455,6 +455,7 @@ def test_the_pages_that_make_sense_for_a_night_show_it(client: FlaskClient) -> N
     deleted = client.post(f"/sessions/{sid}/delete", data={"write_key": WRITE_KEY})
     assert deleted.status_code == 302
     assert client.get("/api/sessions").json["sessions"] == []
+    assert "Dave, Greg, Jacob, Mark · kept without hands · deleted" in page(client, "/trash").text
 
 
 # --- the sessions list and the home page

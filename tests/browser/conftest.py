@@ -119,6 +119,9 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         {"name": f"Pages season {sid}", "first_day": "2000-01-01", "last_day": "2099-12-31"},
     )
     api(base_url, "PATCH", f"/api/seasons/{season['id']}", {"min_hands": 5})
+    night = api(base_url, "POST", "/api/sessions",
+                {"played_on": "2010-12-29", "name": "Pages night",
+                 "totals": {"Ann": 5, "Bob": -2, "Cat": -3, "Dan": 0}})  # fmt: skip
     return {
         "home": "/",
         "sessions": "/sessions",
@@ -158,4 +161,8 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "edit-season": f"/seasons/{season['id']}/edit",
         "delete-season": f"/seasons/{season['id']}/delete",
         "install": "/install",
+        "new-night": "/sessions/nights/new",
+        "night": f"/sessions/{night['id']}",
+        "edit-night": f"/sessions/{night['id']}/night",
+        "night-settle-up": f"/sessions/{night['id']}/settle-up",
     }

@@ -213,6 +213,7 @@ NAMES = [
     "import-nights", "trash", "not-found",
     "events", "new-event", "event", "draw-round", "round-tables", "event-board", "event-results",
     "seasons", "season", "edit-season", "delete-season", "install",
+    "new-night", "night", "edit-night", "night-settle-up",
 ]  # fmt: skip
 
 

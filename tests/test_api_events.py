@@ -342,6 +342,26 @@ def test_sitting_out_every_hand_is_not_playing(client: FlaskClient) -> None:
     assert table["seats"][0] not in leader["players"]
 
 
+def test_a_missed_round_is_null_in_the_json_and_empty_in_the_csv(client: FlaskClient) -> None:
+    """A player checked out after round 1 and a latecomer checked in for round 2."""
+    event = drawn(client, make_event(client, 5, entry=1000, places=[100], rounds=2)["id"])
+    event_id = event["id"]
+    play_round(client, event, [alone(95)])
+    gone, late = last_tables(event)[0]["seats"][0], NAMES[5]
+    client.delete(f"/api/events/{event_id}/players/{gone}")
+    check_in(client, event_id, late)
+    event = drawn(client, event_id)
+    play_round(client, event, [alone(75)])
+    event = event_of(client, event_id)
+    rounds = {s["player"]: s["rounds"] for s in event["standings"]}
+    assert rounds[gone] == [-2, None]
+    assert rounds[late][0] is None and rounds[late][1] in (4, -1)
+    assert event["pot"] == 6_000
+    rows = {r["player"]: r for r in csv.DictReader(io.StringIO(standings_csv(client, event_id)))}
+    assert (rows[gone]["round_1"], rows[gone]["round_2"], rows[gone]["total"]) == ("-2", "", "-2")
+    assert (rows[late]["round_1"], rows[late]["round_2"]) == ("", str(rounds[late][1]))
+
+
 def test_ties_by_lot_say_so(client: FlaskClient) -> None:
     event = drawn(client, make_event(client, 5, ties="LOT ")["id"])
     assert event["ties"] == "lot"

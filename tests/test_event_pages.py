@@ -13,6 +13,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper import rules
 from scorekeeper.exchange import rule_sets
+from scorekeeper.pages.words import signed
 
 from .helpers.api import pick
 from .helpers.pages import FormPage, assert_kept, filled, get_page, page, redirected_page
@@ -288,3 +289,32 @@ def test_each_table_card_invites_a_scorer_to_its_table_alone(
         hand = pick(table["seats"][1], table["seats"][2], 75)
         assert phone.post(f"/api/sessions/{table['session']}/hands", json=hand).status_code == 201
         assert phone.get(f"/events/{event_id}").status_code == 403
+
+
+def missed_a_round(client: FlaskClient) -> tuple[int, str, str]:
+    """An event of two rounds: Eve played round 1 and checked out; Fay checked in for round 2.
+    The event, Eve and Fay."""
+    event_id = new_event(client, hands="5", rounds="2", entry="10", places="50, 30")
+    check_in(client, event_id, new_name="\n".join(NAMES[:5]))
+    draw(client, event_id)
+    play(client, event_id, [75])
+    assert client.post(f"/events/{event_id}/players/out", data={"name": "Eve"}).status_code == 302
+    check_in(client, event_id, new_name="Fay")
+    draw(client, event_id)
+    play(client, event_id, [75])
+    return event_id, "Eve", "Fay"
+
+
+def test_a_missed_round_is_a_dash_on_the_results_page_and_the_board(client: FlaskClient) -> None:
+    event_id, gone, late = missed_a_round(client)
+    standings = {s["player"]: s for s in event_json(client, event_id)["standings"]}
+    assert standings[gone]["rounds"][1] is None and standings[late]["rounds"][0] is None
+    results = page(client, f"/events/{event_id}/results")
+    rows = {row[1]: row for row in results.rows("event-standings")[1:]}
+    missed = "\N{EN DASH} missed this round"
+    total = signed(standings[gone]["total"])
+    assert rows[gone][2:5] == [signed(standings[gone]["rounds"][0]), missed, total]
+    assert rows[late][2:4] == [missed, signed(standings[late]["rounds"][1])]
+    board = page(client, f"/events/{event_id}/board")
+    shown = {row[1]: row[2] for row in board.rows("tv-table")[1:]}
+    assert shown[gone] == total and late in shown

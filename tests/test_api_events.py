@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -130,11 +131,15 @@ def test_defaults_and_a_points_only_event(client: FlaskClient) -> None:
     play_round(client, event, [with_partner(75)])
     event = event_of(client, event["id"])
     assert (event["pot"], event["paid"], event["house"]) == (None, None, None)
-    assert {s["prize"] for s in event["standings"]} == {None}
+    assert {(s["prize"], s["round_prizes"], s["paid"]) for s in event["standings"]} == {
+        (None, None, None)
+    }
     assert {leader["prize"] for leader in event["round_leaders"]} == {None}
     rows = list(csv.reader(io.StringIO(standings_csv(client, event["id"]))))
-    assert rows[0] == ["place", "player", "round_1", "total", "hands_won", "prize"]
-    assert {row[-1] for row in rows[1:]} == {""}
+    assert rows[0] == [
+        "place", "player", "round_1", "total", "hands_won", "prize", "round_prizes", "paid",
+    ]  # fmt: skip
+    assert {tuple(row[-3:]) for row in rows[1:]} == {("", "", "")}
 
 
 def test_players_check_in_and_out_in_order(client: FlaskClient) -> None:
@@ -342,6 +347,40 @@ def test_sitting_out_every_hand_is_not_playing(client: FlaskClient) -> None:
     assert table["seats"][0] not in leader["players"]
 
 
+def test_a_standing_is_paid_its_place_prize_and_its_round_tops(client: FlaskClient) -> None:
+    """Ten players at $10, places 40, 25, 15 and round_top 10 over two rounds, the first played:
+    its top is 1st and paid $40.00 + $10.00 = $50.00, in the JSON and in standings.csv, whose
+    `paid` column adds up to the event's `paid`."""
+    event = make_event(client, 10, entry=1000, places=[40, 25, 15], round_top=10, rounds=2)
+    event = drawn(client, event["id"])
+    first, second = (t["seats"] for t in last_tables(event))
+    play_round(client, event, [alone(95), with_partner(75)])
+    event = event_of(client, event["id"])
+    assert (event["pot"], event["paid"], event["house"]) == (10_000, 9_000, 1_000)
+    shown = [
+        (s["player"], s["total"], s["prize"], s["round_prizes"], s["paid"])
+        for s in event["standings"][:3]
+    ]
+    assert shown == [
+        (first[1], 8, 4_000, 1_000, 5_000),
+        (second[1], 2, 2_500, 0, 2_500),
+        (second[2], 1, 1_500, 0, 1_500),
+    ]
+    assert {(s["prize"], s["round_prizes"], s["paid"]) for s in event["standings"][3:]} == {
+        (0, 0, 0)
+    }
+    assert sum(s["paid"] for s in event["standings"]) == event["paid"]
+    rows = list(csv.DictReader(io.StringIO(standings_csv(client, event["id"]))))
+    assert {k: rows[0][k] for k in ("player", "prize", "round_prizes", "paid")} == {
+        "player": first[1],
+        "prize": "40.00",
+        "round_prizes": "10.00",
+        "paid": "50.00",
+    }
+    assert [row["paid"] for row in rows[1:4]] == ["25.00", "15.00", "0.00"]
+    assert sum(Decimal(row["paid"]) for row in rows) == Decimal("90.00")
+
+
 def test_a_missed_round_is_null_in_the_json_and_empty_in_the_csv(client: FlaskClient) -> None:
     """A player checked out after round 1 and a latecomer checked in for round 2."""
     event = drawn(client, make_event(client, 5, entry=1000, places=[100], rounds=2)["id"])
@@ -398,7 +437,8 @@ def test_standings_csv(client: FlaskClient) -> None:
     event = drawn(client, event["id"])
     rows = list(csv.DictReader(io.StringIO(standings_csv(client, event["id"]))))
     assert list(rows[0]) == [
-        "place", "player", "round_1", "round_2", "total", "hands_won", "prize",
+        "place", "player", "round_1", "round_2", "total", "hands_won", "prize", "round_prizes",
+        "paid",
     ]  # fmt: skip
     assert rows[0] == {
         "place": "1",
@@ -408,8 +448,11 @@ def test_standings_csv(client: FlaskClient) -> None:
         "total": "8",
         "hands_won": "1",
         "prize": "75.00",
+        "round_prizes": "0.00",
+        "paid": "75.00",
     }
     assert [row["prize"] for row in rows[1:]] == ["12.50"] * 4
+    assert [row["paid"] for row in rows[1:]] == ["12.50"] * 4
 
 
 # --- refusals, versions and write keys

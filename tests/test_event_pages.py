@@ -291,6 +291,25 @@ def test_each_table_card_invites_a_scorer_to_its_table_alone(
         assert phone.get(f"/events/{event_id}").status_code == 403
 
 
+def test_who_gets_paid_on_the_results_page_is_the_csv_s_paid(client: FlaskClient) -> None:
+    """Places 40, 25, 15 and round_top 10: the 1st, also the round's top, is paid $50.00 on the
+    page and in the CSV."""
+    event_id = new_event(
+        client, hands="5", rounds="2", entry="10", places="40, 25, 15", round_top="10"
+    )
+    check_in(client, event_id, new_name="\n".join(NAMES))
+    draw(client, event_id)
+    play(client, event_id, [95, 61])
+    event = event_json(client, event_id)
+    first = event["standings"][0]
+    assert (first["prize"], first["round_prizes"], first["paid"]) == (4_000, 1_000, 5_000)
+    results = page(client, f"/events/{event_id}/results")
+    paid = [item for item in results.items if item and item[0] == first["player"]]
+    assert paid == [[first["player"], "1st", "place,", "round", "1's", "top", "$50.00"]]
+    rows = client.get(f"/api/events/{event_id}/standings.csv").text.splitlines()
+    assert rows[1].endswith(",40.00,10.00,50.00")
+
+
 def missed_a_round(client: FlaskClient) -> tuple[int, str, str]:
     """An event of two rounds: Eve played round 1 and checked out; Fay checked in for round 2.
     The event, Eve and Fay."""

@@ -157,6 +157,11 @@ def test_prizes_and_the_house_sum_to_the_pot_and_never_exceed_it(event: Prized) 
     standings = sum(s.prize or 0 for s in results.standings)
     leaders = sum((r.prize or 0) * len(r.players) for r in results.round_leaders)
     assert results.paid == standings + leaders
+    for standing in results.standings:
+        topped = [r for r in results.round_leaders if standing.player in r.players]
+        assert standing.round_prizes == sum(r.prize or 0 for r in topped)
+        assert standing.paid == (standing.prize or 0) + standing.round_prizes
+    assert sum(s.paid or 0 for s in results.standings) == results.paid
     assert 0 <= results.paid <= results.pot
     assert results.paid + results.house == results.pot
     assert all(s.prize is not None and s.prize >= 0 for s in results.standings)
@@ -191,5 +196,5 @@ def test_players_who_share_a_place_or_a_rounds_top_get_equal_prizes(event: Prize
 def test_an_event_without_an_entry_fee_has_no_money(event: Prized) -> None:
     results = event_results(event.results, ties=event.ties, seed=event.seed, entry=0)
     assert (results.pot, results.paid, results.house) == (None, None, None)
-    assert all(s.prize is None for s in results.standings)
+    assert all((s.prize, s.round_prizes, s.paid) == (None,) * 3 for s in results.standings)
     assert all(r.prize is None for r in results.round_leaders)

@@ -533,6 +533,8 @@ def event_json(read: EventRead) -> dict[str, Any]:
             "rounds": list(standing.rounds),
             "hands_won": standing.hands_won,
             "prize": _money(standing.prize, event.entry),
+            "round_prizes": _money(standing.round_prizes, event.entry),
+            "paid": _money(standing.paid, event.entry),
         }
         if standing.by_lot:
             shown["by_lot"] = True

@@ -336,15 +336,53 @@ def test_standings_add_each_players_tables(client: FlaskClient) -> None:
 
 
 def test_sitting_out_every_hand_is_not_playing(client: FlaskClient) -> None:
-    """A table of six whose dealer sits out: after one hand, five played and pay the entry."""
+    """A table of six whose dealer sits out: after one hand, five played; all six are checked
+    in and paid the entry."""
     event = drawn(client, make_event(client, 6, entry=1000, places=[50])["id"])
     (table,) = last_tables(event)
     assert len(table["seats"]) == 6
     play_round(client, event, [with_partner(75)])
     event = event_of(client, event["id"])
-    assert (event["played"], event["pot"]) == (5, 5_000)
+    assert (event["played"], event["pot"]) == (5, 6_000)
     leader = event["round_leaders"][0]
     assert table["seats"][0] not in leader["players"]
+
+
+def test_the_pot_is_the_entry_of_every_player_checked_in_from_the_first_hand_on(
+    client: FlaskClient,
+) -> None:
+    """Ten players at $10: the pot is $100.00 before the draw, after it and after the first
+    hand; one checked in and out before playing is refunded; one who played and checked out
+    still counts."""
+    event = make_event(client, 10, entry=1000, places=[40, 25, 15], round_top=10, rounds=2)
+    event_id = event["id"]
+    assert (event["played"], event["pot"]) == (0, 10_000)
+    assert check_in(client, event_id, NAMES[10])["pot"] == 11_000
+    response = client.delete(f"/api/events/{event_id}/players/{NAMES[10]}")
+    assert response.json["pot"] == 10_000
+    event = drawn(client, event_id)
+    # Everyone at 0 shares places 1 to 10: $80.00 of the whole $100.00, $8.00 each.
+    assert (event["played"], event["pot"], event["house"]) == (0, 10_000, 2_000)
+    assert {s["prize"] for s in event["standings"]} == {800}
+    first, second = last_tables(event)
+    record(client, first["session"], with_partner(75)(first["seats"]))
+    event = event_of(client, event_id)
+    assert (event["played"], event["pot"]) == (5, 10_000)
+    # The picker 1st ($40.00 and the round's top, $10.00), the partner 2nd ($25.00), the five
+    # of table 2 at 0 share 3rd ($15.00, $3.00 each).
+    paid = {s["player"]: (s["prize"], s["paid"]) for s in event["standings"]}
+    assert paid[first["seats"][1]] == (4_000, 5_000)
+    assert paid[first["seats"][2]] == (2_500, 2_500)
+    assert {paid[p] for p in second["seats"]} == {(300, 300)}
+    assert (event["paid"], event["house"]) == (9_000, 1_000)
+    end(client, first["session"])
+    play_round(client, {"draws": [{"tables": [second]}]}, [with_partner(75)])
+    gone = first["seats"][0]
+    response = client.delete(f"/api/events/{event_id}/players/{gone}")
+    assert response.status_code == 200
+    event = event_of(client, event_id)
+    assert (event["played"], event["pot"]) == (10, 10_000)
+    assert len([p for p in event["players"] if p["checked_in"]]) == 9
 
 
 def test_a_standing_is_paid_its_place_prize_and_its_round_tops(client: FlaskClient) -> None:

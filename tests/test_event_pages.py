@@ -291,6 +291,24 @@ def test_each_table_card_invites_a_scorer_to_its_table_alone(
         assert phone.get(f"/events/{event_id}").status_code == 403
 
 
+def test_the_board_shows_the_whole_pot_before_and_after_the_first_hand(
+    client: FlaskClient,
+) -> None:
+    """Ten players at $10 checked in: Pot $100.00 on the TV before any hand and after table 1's
+    first, not a pot of those who have played."""
+    event_id = new_event(client, hands="5", rounds="2", entry="10", places="40, 25, 15")
+    check_in(client, event_id, new_name="\n".join(NAMES))
+    assert "Pot $100.00" in page(client, f"/events/{event_id}/board").text
+    draw(client, event_id)
+    assert "Pot $100.00" in page(client, f"/events/{event_id}/board").text
+    table = event_json(client, event_id)["draws"][0]["tables"][0]
+    hand = pick(table["seats"][1], table["seats"][2], 75)
+    assert client.post(f"/api/sessions/{table['session']}/hands", json=hand).status_code == 201
+    assert "Pot $100.00" in page(client, f"/events/{event_id}/board").text
+    results = page(client, f"/events/{event_id}/results").text
+    assert "Pot $100.00: $10.00 from each of 10 players." in results
+
+
 def test_who_gets_paid_on_the_results_page_is_the_csv_s_paid(client: FlaskClient) -> None:
     """Places 40, 25, 15 and round_top 10: the 1st, also the round's top, is paid $50.00 on the
     page and in the CSV."""

@@ -96,6 +96,7 @@ def test_the_same_seed_round_players_and_earlier_tables_make_the_same_draw(
 @dataclass(frozen=True)
 class Prized:
     results: list[list[TableResult]]
+    checked_in: list[str]
     entry: int
     places: list[int]
     round_top: int
@@ -131,6 +132,7 @@ def prized_events(draw_from: st.DrawFn) -> Prized:
         places.append(draw_from(st.integers(0, left - sum(places))))
     return Prized(
         results=results,
+        checked_in=draw_from(st.lists(st.sampled_from(pool), unique=True)),
         entry=draw_from(st.integers(1, 10_000)),
         places=places,
         round_top=round_top,
@@ -145,6 +147,7 @@ def prized_events(draw_from: st.DrawFn) -> Prized:
 def test_prizes_and_the_house_sum_to_the_pot_and_never_exceed_it(event: Prized) -> None:
     results = event_results(
         event.results,
+        checked_in=event.checked_in,
         ties=event.ties,
         seed=event.seed,
         entry=event.entry,
@@ -152,7 +155,9 @@ def test_prizes_and_the_house_sum_to_the_pot_and_never_exceed_it(event: Prized) 
         round_top=event.round_top,
         rounds=event.rounds,
     )
-    assert results.pot == event.entry * results.played
+    played = {p for tables in event.results for table in tables for p in table.played}
+    assert results.entrants == len(played | set(event.checked_in))
+    assert results.pot == event.entry * results.entrants
     assert results.paid is not None and results.house is not None
     standings = sum(s.prize or 0 for s in results.standings)
     leaders = sum((r.prize or 0) * len(r.players) for r in results.round_leaders)

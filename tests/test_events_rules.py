@@ -374,13 +374,30 @@ def test_a_shared_round_top_is_split_and_odd_cents_stay_with_the_house() -> None
     assert paid.house == 4000 - paid.paid
 
 
-def test_the_pot_counts_only_players_who_played_a_hand() -> None:
+def test_the_pot_counts_every_player_checked_in_before_a_hand_is_played() -> None:
+    checked_in = players(10)
+    paid = event_results([], checked_in=checked_in, entry=1000, places=[40, 25, 15])
+    assert (paid.played, paid.entrants, paid.pot) == (0, 10, 10000)
+    drawn = [[one_table(dict.fromkeys(checked_in[:5], 0), played=[]),
+              one_table(dict.fromkeys(checked_in[5:], 0), played=[])]]  # fmt: skip
+    paid = event_results(drawn, checked_in=checked_in, entry=1000, places=[40, 25, 15])
+    assert (paid.played, paid.entrants, paid.pot) == (0, 10, 10000)
+
+
+def test_the_pot_counts_those_checked_in_and_those_who_played_not_those_refunded() -> None:
+    """Dan sat out the only hand but is checked in; Eve played and checked out; Fay checked out
+    before playing and is refunded, so she is in neither."""
     results = [
-        [one_table({"Ann": 2, "Bob": -1, "Cat": -1, "Dan": 0}, played=["Ann", "Bob", "Cat"])]
+        [
+            one_table(
+                {"Ann": 2, "Bob": -1, "Cat": -1, "Dan": 0, "Eve": 0},
+                played=["Ann", "Bob", "Cat", "Eve"],
+            )
+        ]
     ]
-    paid = event_results(results, entry=2500, places=[100])
-    assert (paid.played, paid.pot) == (3, 7500)
-    assert paid.standings[0].prize == 7500
+    paid = event_results(results, checked_in=["Ann", "Bob", "Cat", "Dan"], entry=2500, places=[100])
+    assert (paid.played, paid.entrants, paid.pot) == (4, 5, 12500)
+    assert paid.standings[0].prize == 12500
     assert paid.house == 0
 
 

@@ -314,11 +314,13 @@ class RoundLeader:
 @dataclass(frozen=True)
 class EventResults:
     """The standings and round leaders with their prizes; `played` counts the players who took
-    part in a hand. `pot`, `paid` and `house` are in cents, all None with no entry fee."""
+    part in a hand, `entrants` those who pay the entry (checked in, or played a hand). `pot`,
+    `paid` and `house` are in cents, all None with no entry fee."""
 
     standings: tuple[EventStanding, ...]
     round_leaders: tuple[RoundLeader, ...]
     played: int
+    entrants: int = 0
     pot: int | None = None
     paid: int | None = None
     house: int | None = None
@@ -424,6 +426,7 @@ def check_prizes(places: Sequence[int], round_top: int, rounds: int) -> None:
 def event_results(
     results: Sequence[Sequence[TableResult]],
     *,
+    checked_in: Collection[str] = (),
     ties: Ties = Ties.SHARE,
     seed: int = 0,
     entry: int | None = 0,
@@ -432,21 +435,23 @@ def event_results(
     rounds: int = 0,
 ) -> EventResults:
     """The event's standings and round leaders as they stand, with their prizes in cents when
-    there is an entry fee: a pot of `entry` for each player who played a hand; `places`
-    percents of it to places 1, 2, ... (players sharing places split those places' prizes
-    equally), and `round_top` percent to each round's top (split by those who share it); each
-    prize rounded down to the cent, the rest to the house. Each standing is paid its place
-    prize and its round tops. `rounds` is how many the event plays (0: as many as are
-    drawn)."""
+    there is an entry fee: a pot of `entry` for each player checked in (`checked_in`, those
+    checked in now) or who played a hand, since a player pays on checking in and is refunded
+    only when they check out before playing; `places` percents of it to places 1, 2, ...
+    (players sharing places split those places' prizes equally), and `round_top` percent to
+    each round's top (split by those who share it); each prize rounded down to the cent, the
+    rest to the house. Each standing is paid its place prize and its round tops. `rounds` is
+    how many the event plays (0: as many as are drawn)."""
     standings = event_standings(results, ties, seed)
     leaders = round_leaders(results)
-    played = len({p for tables in results for table in tables for p in table.played})
+    played = {p for tables in results for table in tables for p in table.played}
+    entrants = len(played | set(checked_in))
     if not entry:
-        return EventResults(standings, leaders, played)
+        return EventResults(standings, leaders, len(played), entrants)
     if entry < 0:
         raise RuleError("The entry fee is a whole number of cents, 0 or more.", "entry")
     check_prizes(places, round_top, rounds or len(results))
-    pot = entry * played
+    pot = entry * entrants
     paid_leaders = tuple(
         replace(leader, prize=pot * round_top // (PERCENT * len(leader.players)))
         if leader.players
@@ -474,4 +479,6 @@ def event_results(
             for standing in sharing
         ]
     paid = sum(s.paid or 0 for s in paid_standings)
-    return EventResults(tuple(paid_standings), paid_leaders, played, pot, paid, pot - paid)
+    return EventResults(
+        tuple(paid_standings), paid_leaders, len(played), entrants, pot, paid, pot - paid
+    )

@@ -455,6 +455,7 @@ def read_event(event: Event) -> EventRead:
         by_round[(read.session.event_round or 1) - 1].append(read.result)
     results = rules.event_results(
         by_round,
+        checked_in=[p.player.name for p in event.players if p.checked_in],
         ties=rules.Ties(event.ties),
         seed=event.seed,
         entry=event.entry,

@@ -4,6 +4,7 @@ small event, its tables recording through the API, its standings and prizes on t
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -326,6 +327,33 @@ def test_who_gets_paid_on_the_results_page_is_the_csv_s_paid(client: FlaskClient
     assert paid == [[first["player"], "1st", "place,", "round", "1's", "top", "$50.00"]]
     rows = client.get(f"/api/events/{event_id}/standings.csv").text.splitlines()
     assert rows[1].endswith(",40.00,10.00,50.00")
+
+
+def recap_of(client: FlaskClient, event_id: int) -> list[str]:
+    text = client.get(f"/events/{event_id}/results").text
+    found = re.search(r'<pre class="recap" id="recap">(.*?)</pre>', text, re.DOTALL)
+    assert found is not None
+    return html.unescape(found[1]).splitlines()
+
+
+def test_the_recap_says_each_only_when_several_share_a_round_s_top(client: FlaskClient) -> None:
+    typed = {"hands": "5", "rounds": "1", "entry": "10", "places": "40, 25, 15", "round_top": "10"}
+    alone_on_top = new_event(client, **typed)
+    check_in(client, alone_on_top, new_name="\n".join(NAMES))
+    draw(client, alone_on_top)
+    play(client, alone_on_top, [95, 61])
+    (leader,) = event_json(client, alone_on_top)["round_leaders"]
+    (top,) = leader["players"]
+    said = f"Round 1 top: {top} {signed(leader['total'])} · $10.00"
+    assert said in recap_of(client, alone_on_top)
+    shared = new_event(client, **typed)
+    check_in(client, shared, new_name="\n".join(NAMES))
+    draw(client, shared)
+    play(client, shared, [75, 75])
+    (leader,) = event_json(client, shared)["round_leaders"]
+    assert len(leader["players"]) == 2
+    said = f"Round 1 top: {', '.join(leader['players'])} +10 · $5.00 each"
+    assert said in recap_of(client, shared)
 
 
 def missed_a_round(client: FlaskClient) -> tuple[int, str, str]:

@@ -420,7 +420,9 @@ def recap(view: EventView) -> str:
     if leaders:
         lines.append("")
         for leader in leaders:
-            prize = f" · {money(leader.prize)} each" if view.money and leader.prize else ""
+            prize = f" · {money(leader.prize)}" if view.money and leader.prize else ""
+            if prize and len(leader.players) > 1:
+                prize += " each"
             who = ", ".join(leader.players)
             lines.append(f"Round {leader.round} top: {who} {signed(leader.total)}{prize}")
     if view.money:

@@ -455,6 +455,7 @@ def read_event(event: Event) -> EventRead:
         by_round[(read.session.event_round or 1) - 1].append(read.result)
     results = rules.event_results(
         by_round,
+        checked_in=[p.player.name for p in event.players if p.checked_in],
         ties=rules.Ties(event.ties),
         seed=event.seed,
         entry=event.entry,
@@ -533,6 +534,8 @@ def event_json(read: EventRead) -> dict[str, Any]:
             "rounds": list(standing.rounds),
             "hands_won": standing.hands_won,
             "prize": _money(standing.prize, event.entry),
+            "round_prizes": _money(standing.round_prizes, event.entry),
+            "paid": _money(standing.paid, event.entry),
         }
         if standing.by_lot:
             shown["by_lot"] = True

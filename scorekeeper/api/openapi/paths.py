@@ -505,7 +505,8 @@ def _event_paths() -> list[tuple[str, Schema]]:
             "/api/events/{event_id}/standings.csv",
             get=read(
                 "getEventStandings",
-                "The standings as CSV: place, player, each round, total, hands won, prize",
+                "The standings as CSV: place, player, each round, total, hands won, prize, "
+                "round prizes, paid",
                 csv_answer("The standings, one row a player."),
             ),
         ),

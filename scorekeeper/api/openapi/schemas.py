@@ -406,7 +406,16 @@ def _event_answers() -> dict[str, Schema]:
             "description": "The total each round drawn; null for a round not sat.",
         },
         "hands_won": COUNT,
-        "prize": money,
+        "prize": {**money, "description": "The place prize, in cents; null with no entry fee."},
+        "round_prizes": {
+            **money,
+            "description": "What the player's round tops won, in cents; null with no entry fee.",
+        },
+        "paid": {
+            **money,
+            "description": "The place prize and the round prizes together, what the player is "
+            "paid, in cents; null with no entry fee. The standings' add up to the event's.",
+        },
         "by_lot": {**BOOLEAN, "description": "With `ties: lot`: the lot decided this place."},
     }
     leader = {"round": FROM_ONE, "players": NAMES, "total": INTEGER, "prize": money}

@@ -119,13 +119,33 @@ def test_refusals_keep_what_was_typed_and_say_what_the_api_says(client: FlaskCli
     assert client.get("/api/events").json["events"] == []
 
 
+def autofocused(html: str) -> list[str]:
+    return re.findall(r'<input [^>]*\bid="([^"]+)"[^>]*\bautofocus\b', html)
+
+
+def test_after_a_typed_name_the_page_comes_back_with_the_name_field_focused(
+    client: FlaskClient,
+) -> None:
+    client.post("/api/sessions", json={"players": NAMES[:5], "rounds": 1})
+    event_id = new_event(client)
+    assert autofocused(get_page(client, f"/events/{event_id}").text) == []
+    response = check_in(client, event_id, new_name="Zed")
+    shown = redirected_page(client, response, f"/events/{event_id}?typed=1")
+    assert shown.flashes == ["Zed checked in: 1 in all."]
+    assert autofocused(client.get(response.location).text) == ["new_name"]
+    # Names tapped from the roster: the page comes back as it was, for more taps.
+    response = check_in(client, event_id, "Ann", "Bob")
+    redirected_page(client, response, f"/events/{event_id}")
+    assert autofocused(client.get(response.location).text) == []
+
+
 def test_check_in_taps_types_confirms_look_alikes_and_checks_out(client: FlaskClient) -> None:
     client.post("/api/sessions", json={"players": NAMES[:5], "rounds": 1})
     event_id = new_event(client)
     chips = get_page(client, f"/events/{event_id}")
     assert "Ann" in chips.text and "Check in" in chips.text
     response = check_in(client, event_id, "Ann", "Bob", new_name="Zed")
-    shown = redirected_page(client, response, f"/events/{event_id}")
+    shown = redirected_page(client, response, f"/events/{event_id}?typed=1")
     assert shown.flashes == ["3 players checked in: 3 in all."]
     assert "3 here" in shown.text
     response = check_in(client, event_id, new_name="ann ")

@@ -196,7 +196,10 @@ def check_in(event_id: int) -> tuple[str, int] | BaseResponse:
                 here = sum(p.checked_in for p in write.event.players)
                 said = names[0] if len(names) == 1 else f"{len(names)} players"
                 message = f"{said} checked in: {here} in all."
-                return done(write, url_for("pages.event_page", event_id=event_id), message)
+                # After a typed name the page comes back ready for the next one.
+                typed = "1" if (form.new_name.data or "").strip() else None
+                page = url_for("pages.event_page", event_id=event_id, typed=typed)
+                return done(write, page, message)
         except RuleError as error:
             form.refuse(error)
     return _event_view(event_id, form, 400)

@@ -106,8 +106,9 @@ def multiplier_reasons(result: rules.HandResult) -> list[str]:
 
 
 def score_preview(result: rules.HandResult) -> str:
-    """'Ann -8, Bob -4, others +4, lost, doubled on the bump, x2 for the crack': the scores a
-    hand will give its players, and what made them bigger than the table's row."""
+    """'Ann -8, Bob -4, Cat, Dan, Eve +4, lost, doubled on the bump, x2 for the crack · Fay sits
+    out': the scores a hand will give its players, what made them bigger than the table's row,
+    and who sits it out."""
     if result.hand.kind is rules.Kind.PASS:
         return "No scores: the deal moves on."
     parts = [scores_words(result)]
@@ -116,21 +117,32 @@ def score_preview(result: rules.HandResult) -> str:
     reasons = multiplier_reasons(result)
     if reasons:
         parts.append(f"x{result.multiplier} for {names(reasons)}")
-    return ", ".join(parts)
+    text = ", ".join(parts)
+    out = sitting_out_words(result.hand.seats, result.hand.dealer, result.sitting_out)
+    return f"{text} · {out}" if out else text
+
+
+# The most players named beside the score they share; more are counted ("4 others -1").
+NAMED_OTHERS = 3
 
 
 def scores_words(result: rules.HandResult) -> str:
-    """'Ann +4, Bob +2, others -2': the named players' scores, then the others'."""
-    scores = result.scores
-    players = sorted(result.players, key=result.hand.seats.index)
-    others = [p for p in players if p not in (result.hand.picker, result.hand.partner)]
-    if result.hand.kind is rules.Kind.LEASTER:
-        others = [p for p in players if p != result.hand.winner]
-    if result.hand.kind is rules.Kind.PENALTY:
-        others = [p for p in players if p != result.hand.penalized]
-    named = [p for p in players if p not in others]
-    parts = [f"{p} {signed(scores[p])}" for p in named]
-    parts.append(f"others {signed(scores[others[0]])}")
+    """'Eve +4, Greta +2, Ann, Bob, Cat -2': who the hand turned on first (the picker, then the
+    partner; a leaster's winner; the penalized player), then the score every other player
+    shares, naming them in seat order when they are three or fewer, else '4 others -1'."""
+    hand = result.hand
+    if hand.kind is rules.Kind.LEASTER:
+        first = [hand.winner]
+    elif hand.kind is rules.Kind.PENALTY:
+        first = [hand.penalized]
+    else:
+        first = [hand.picker, hand.partner]
+    named = [player for player in first if player is not None]
+    others = sorted((p for p in result.players if p not in named), key=hand.seats.index)
+    parts = [f"{p} {signed(result.scores[p])}" for p in named]
+    if others:
+        who = ", ".join(others) if len(others) <= NAMED_OTHERS else f"{len(others)} others"
+        parts.append(f"{who} {signed(result.scores[others[0]])}")
     return ", ".join(parts)
 
 

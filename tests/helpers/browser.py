@@ -46,6 +46,12 @@ PHONE_CONTEXT: dict[str, Any] = {
 AT_LOOPBACK: dict[str, Path] = {}
 # What this phone still has to send.
 UNSENT = "window.outbox.entries()"
+# True once the scoresheet has kept its session's record form for opening in place (read anew
+# on each try).
+FORM_KEPT = """key => {
+    window.idbKeyval.get(key).then((kept) => { window.formKept = Boolean(kept); });
+    return window.formKept;
+}"""
 # The three hands a session starts with, unless a test gives others: picker, partner, points.
 THREE_HANDS = (("Ann", "Bob", 75), ("Bob", "Cat", 30), ("Cat", "Dan", 95))
 
@@ -188,6 +194,11 @@ def fill(page: Page, picker: str, partner: str, points: int) -> None:
     chip(page, "Picker", picker).tap()
     chip(page, "Partner", partner).tap()
     page.get_by_label("Picking team points").fill(str(points))
+
+
+def form_kept(page: Page, session_id: int) -> None:
+    """Wait until the scoresheet has kept its record form: Record hand then opens it in place."""
+    page.wait_for_function(FORM_KEPT, arg=f"form {session_id}")
 
 
 def outbox(page: Page) -> Any:

@@ -346,3 +346,27 @@ def test_a_merge_into_a_player_merged_later_restores_and_undoes(
         **{n: ids[n] for n in ("Ann", "Cat", "Dan", "Eve")},
         **{n: ids[n] for n in ("Bobby", "Bob", "Robert")},
     }
+
+
+def test_a_restore_keeps_the_ids_its_merges_name_from_new_players_and_sessions(
+    app: Flask, client: FlaskClient, fresh: Fresh
+) -> None:
+    """Bobby, merged away, had the largest id of any player, and the merge names a session in
+    the trash since gone from it with a larger id than any session's: neither id is handed out
+    again, so the merge still undoes as it did."""
+    backup = league_backup(app, client)
+    (merge,) = backup["merges"]
+    assert merge["player"] > max(p["id"] for p in backup["players"])
+    gone = max(s["id"] for s in backup["sessions"]) + 5
+    merge["trashed"].append(gone)
+
+    target = fresh()
+    restore(target, backup)
+    again = Api(target.test_client())
+    session = again.new_session(players=["Ann", "Bob", "Cat", "Dan", "Zed"])
+    assert session["id"] > gone
+    ids = {p["name"]: p["id"] for p in again.client.get("/api/players").json["players"]}
+    assert ids["Zed"] > merge["player"]
+    ok(again.client.post(f"/api/players/merges/{merge['id']}/undo"), 200)
+    restored = {p["name"]: p["id"] for p in again.client.get("/api/players").json["players"]}
+    assert restored["Bobby"] == merge["player"]

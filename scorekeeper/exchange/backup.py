@@ -490,7 +490,10 @@ class Restore:
                 db.session.add(Player(id=player_id, name=name, name_key=key, active=active))
             db.session.flush()
             # So that a session or player added while the restore runs takes none of its ids.
-            bulk.reserve_ids(Player.__table__, max(self.players, default=0))
+            # A merge undone brings its player back under their id, and finds its sessions by
+            # theirs: ids no new player or session may take either.
+            merged = [merge["player_id"] for merge in self.merges]
+            bulk.reserve_ids(Player.__table__, max(*self.players, *merged, 0))
             bulk.reserve_ids(Session.__table__, self._largest_session())
             return list(self.players)
         here = set(db.session.scalars(select(Player.id)))
@@ -503,8 +506,12 @@ class Restore:
         return [player.id for player in added]
 
     def _largest_session(self) -> int:
-        """The largest id of the backup's sessions, those in its trash included."""
-        return max(self._largest, *self._trash_ids(), 0)
+        """The largest id of the backup's sessions, those in its trash and those its merges
+        name included."""
+        named: list[int] = [
+            i for merge in self.merges for i in (*merge["sessions"], *merge["trashed"])
+        ]
+        return max(self._largest, *self._trash_ids(), *named, 0)
 
     def _add_events(self) -> None:
         """Add the backup's events under their ids, with their players, and link their tables'

@@ -269,7 +269,10 @@ def held(app: Flask) -> dict[str, Any]:
 
 
 def page_error(response: Any) -> str:
-    body = b"".join(response.iter_encoded()).decode()
+    """The reason on the Settings page a refused restore answers with: 400, the form again."""
+    assert response.status_code == 400
+    body = response.text
+    assert '<h1 class="while-restoring">' not in body and 'action="/settings/restore"' in body
     error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', body)
     assert error is not None, body[-3000:]
     return error[1]

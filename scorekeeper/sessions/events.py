@@ -103,7 +103,14 @@ def _settings(event: Event, given: EventFields, drawn: int) -> None:
 def _event(given: EventFields, **columns: Any) -> Event:
     """An event with `columns` and its settings `given`, checked by the engine, the rest at
     their defaults, added to the database session."""
-    event = Event(
+    event = _defaults(**columns)
+    _settings(event, given, 0)
+    db.session.add(event)
+    return event
+
+
+def _defaults(**columns: Any) -> Event:
+    return Event(
         name="",
         hands=rules.DEFAULT_HANDS,
         rounds=0,
@@ -114,9 +121,12 @@ def _event(given: EventFields, **columns: Any) -> Event:
         ties=rules.Ties.SHARE.value,
         **columns,
     )
-    _settings(event, given, 0)
-    db.session.add(event)
-    return event
+
+
+def check_settings(given: EventFields, drawn: int = 0) -> None:
+    """Refuse the settings `given` as a new event's are refused, or an event's with `drawn`
+    rounds drawn already; nothing is added."""
+    _settings(_defaults(), given, drawn)
 
 
 def new_event(given: EventFields) -> Event:

@@ -112,11 +112,15 @@ def alive_in_group(group: int) -> bool:
 
 @dataclass
 class LiveServer:
-    """gunicorn serving the app on a free local port, in its own process group."""
+    """gunicorn serving the app on a free port, in its own process group: bound to `host`
+    (this computer alone, or 0.0.0.0 as `make run` binds it), with `env` added to its
+    environment."""
 
     database: str
     workers: int = 2
     port: int = 0
+    host: str = "127.0.0.1"
+    env: dict[str, str] = field(default_factory=dict)
     log: Path = field(default_factory=lambda: Path(tempfile.mkstemp(suffix=".log")[1]))
     process: subprocess.Popen[bytes] | None = None
     # Each request logged to `log` too, as `make run` logs it.
@@ -138,7 +142,7 @@ class LiveServer:
                     "-m",
                     "gunicorn",
                     "--bind",
-                    f"127.0.0.1:{self.port}",
+                    f"{self.host}:{self.port}",
                     "--workers",
                     str(self.workers),
                     "--no-control-socket",
@@ -147,7 +151,7 @@ class LiveServer:
                     *(["--access-logfile", "-"] if self.access_log else []),
                     "scorekeeper:create_app()",
                 ],
-                env=server_env(self.database),
+                env={**server_env(self.database), **self.env},
                 cwd=ROOT,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -161,10 +165,11 @@ class LiveServer:
                 log.seek(logged)
                 ready = log.read().count(READY)
             try:
-                if (
-                    ready >= self.workers
-                    and self.call("GET", "/api/sessions", timeout=2).status == 200
-                ):
+                # Behind a proxy (TRUSTED_PROXIES), a request straight to the port is refused:
+                # an answer of the app all the same.
+                if ready >= self.workers and self.call(
+                    "GET", "/api/sessions", timeout=2
+                ).status in (200, 421):
                     return
             except OSError:
                 pass

@@ -1,5 +1,5 @@
 """Command-line tasks: `flask --app scorekeeper export-backup FILE`, `import-backup FILE`,
-`import-session FILE` and `check [--repair]`."""
+`import-session FILE`, `import-nights FILE...` and `check [--repair]`."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
 from . import rules
-from .exchange import journal
+from .exchange import journal, nights_in
 from .exchange.backup import CONFLICT, Restore, Written, backup_text, open_backup
 from .exchange.csv_in import CsvRefused, import_session
+from .insights.dates import days_of, start_of
 from .rules import RuleError
 from .sessions import checks
 from .sessions.writes import roster_write
@@ -30,6 +31,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(export_backup_command)
     app.cli.add_command(import_backup_command)
     app.cli.add_command(import_session_command)
+    app.cli.add_command(import_nights_command)
     app.cli.add_command(check_command)
 
 
@@ -135,6 +137,13 @@ def rule_options(command: Command) -> Command:
     help="Rounds to play (0: open-ended). Default: as many as the hands fill.",
 )
 @click.option("--first-dealer", help="Default: whoever dealt the first hand.")
+@click.option(
+    "--new-player",
+    "new_players",
+    multiple=True,
+    metavar="NAME",
+    help="A new player, though the name looks like another player's (again for each).",
+)
 @rule_options
 @with_appcontext
 def import_session_command(
@@ -142,6 +151,7 @@ def import_session_command(
     name: str,
     rounds: int | None,
     first_dealer: str | None,
+    new_players: tuple[str, ...],
     **given: Any,
 ) -> None:
     """Record the hands of a session's CSV FILE, as its Hands (CSV) download gives it, in a new
@@ -150,7 +160,7 @@ def import_session_command(
     data = file.read()
     try:
         with roster_write():
-            imported = import_session(data, name, rounds, first_dealer, options)
+            imported = import_session(data, name, rounds, first_dealer, options, new_players)
     except CsvRefused as refused:
         raise click.ClickException("\n".join(["Nothing was imported.", *refused.reasons])) from None
     except RuleError as error:
@@ -159,6 +169,105 @@ def import_session_command(
         click.echo(f"Imported session {imported.session_id}.")
     else:
         click.echo(f"This file was imported before, as session {imported.session_id}.")
+
+
+def _same_as(
+    _context: click.Context, _parameter: click.Parameter, given: tuple[str, ...]
+) -> dict[str, str]:
+    same_as = {}
+    for pair in given:
+        name, equals, player = pair.partition("=")
+        if not (equals and name.strip() and player.strip()):
+            raise click.BadParameter(f"{pair!r} is not NAME=PLAYER.")
+        same_as[name.strip()] = player.strip()
+    return same_as
+
+
+@click.command("import-nights")
+@click.argument("files", nargs=-1, required=True, type=click.File("rb"))
+@click.option(
+    "--zeros",
+    type=click.Choice(nights_in.ZEROS, case_sensitive=False),
+    help="What a 0 is: a player who was there and broke even (played), or one who wasn't "
+    "there (absent). Asked when a sheet has a 0 and this is not given.",
+)
+@click.option(
+    "--new-player",
+    "new_players",
+    multiple=True,
+    metavar="NAME",
+    help="A name like a player's that is a new player (again for each).",
+)
+@click.option(
+    "--same-as",
+    multiple=True,
+    metavar="NAME=PLAYER",
+    callback=_same_as,
+    help="A name of the files that is this player (again for each).",
+)
+@with_appcontext
+def import_nights_command(
+    files: tuple[IO[bytes], ...],
+    zeros: str | None,
+    new_players: tuple[str, ...],
+    same_as: dict[str, str],
+) -> None:
+    """Import spreadsheets of nights kept without hands, each FILE in turn: a header `Date`
+    and a column for each player, then a line a night, its date and each player's net. A file
+    is checked whole before any of its nights is kept; a night already here is skipped. What
+    a file can't say (what a 0 is, who a name like a player's is) is asked here, unless the
+    options answer it ahead; each answer serves the files after it too."""
+    answers = nights_in.Answers(zeros, list(new_players), same_as)
+    days = nights_in.Days(start_of, days_of)
+    for file in files:
+        data = file.read()
+        shown = click.format_filename(file.name)
+        while True:
+            try:
+                with roster_write():
+                    imported = nights_in.import_nights(data, answers, days)
+                break
+            except nights_in.NightsAsked as asked:
+                answers = _answered(asked, answers)
+            except nights_in.NightsRefused as refused:
+                raise click.ClickException(
+                    "\n".join([f"Nothing of {shown} was imported.", *refused.reasons])
+                ) from None
+            except RuleError as error:
+                raise click.ClickException(f"{shown}: {error.message}") from None
+            except (OperationalError, ProgrammingError) as error:
+                raise _database_failure(error) from None
+        click.echo(f"{shown}: {imported.summary()}")
+
+
+def _answered(asked: nights_in.NightsAsked, answers: nights_in.Answers) -> nights_in.Answers:
+    """The answers, with those to the questions asked at the terminal."""
+    zeros = answers.zeros
+    new_players = list(answers.new_players)
+    same_as = dict(answers.same_as)
+    try:
+        if asked.zeros is not None:
+            zero_cells, cells = asked.zeros
+            zeros = click.prompt(
+                nights_in.zeros_question(zero_cells, cells) + " Played or absent",
+                type=click.Choice(nights_in.ZEROS, case_sensitive=False),
+                default=nights_in.suggested_zeros(zero_cells, cells),
+            )
+        for name, like in asked.names:
+            answer = click.prompt(
+                nights_in.name_question(name, like) + " New, or the player's name",
+                type=click.Choice(["new", *like], case_sensitive=False),
+                default="new",
+            )
+            if answer == "new":
+                new_players.append(name)
+            else:
+                same_as[name] = answer
+    except click.Abort:
+        raise click.ClickException(
+            "Nothing more was imported: answer with --zeros, --new-player or --same-as."
+        ) from None
+    return nights_in.Answers(zeros, new_players, same_as)
 
 
 @click.command("check")

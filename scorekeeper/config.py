@@ -109,6 +109,9 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # Whether the server can be reached on this computer's network address: links for
         # other phones go there (`hosts.lan_url`). The gunicorn worker sets it from its binds.
         LISTENS_ON_NETWORK=True,
+        # The root certificate of the authority that signs this server's https certificate,
+        # for phones to trust (`/install`): Caddy's `tls internal`, as `make run HTTPS=1` runs it.
+        CA_ROOT=None,
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):
@@ -123,6 +126,8 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config["ALLOWED_HOSTS"] = hosts.names(allowed)
     if proxies := os.environ.get("TRUSTED_PROXIES"):
         app.config["TRUSTED_PROXIES"] = proxy_count(proxies)
+    if root := os.environ.get("CA_ROOT"):
+        app.config["CA_ROOT"] = root
     if test_config is not None:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])

@@ -32,12 +32,16 @@
         .then((response) => response.json())
         .then((answer) => {
           if (ask !== asked) return;
-          // A disagreeing result is said once: at the result.
+          // A refusal is said once: a disagreeing result at the result, where the server may say
+          // it already, and one the server says beside another field there alone.
           const atResult = Boolean(live) && answer.field === "result";
-          output.textContent = answer.preview || (atResult ? "No preview: see the result." : answer.error) || "";
+          const saidAbove = Array.from(form.querySelectorAll(".error")).some((said) => said.textContent === answer.error);
+          const instead = atResult ? "No preview: see the result." : saidAbove ? "No preview: see above." : answer.error;
+          output.textContent = answer.preview || instead || "";
           output.classList.toggle("pending", !answer.preview);
           if (live) {
-            live.textContent = atResult ? answer.error : "";
+            const said = find("result-error");
+            live.textContent = atResult && !(said && said.textContent === answer.error) ? answer.error : "";
             live.hidden = !live.textContent;
           }
         })
@@ -114,7 +118,29 @@
     // Another dealer on the edit form: the form comes again for that dealer before any save.
     const dealer = form.querySelector("select#dealer");
     if (dealer) dealer.addEventListener("change", () => form.requestSubmit(form.querySelector(".preview-button")));
-    form.addEventListener("input", () => {
+    // A refusal the server put beside a field is about the form as it was sent: it goes once that
+    // field changes, and the preview says what is still wrong. The points take the result's
+    // with theirs, as the result follows them; a leaster's counts share one.
+    const refusalsOf = (name) => {
+      if (name === "picking_points" || name === "opponent_points") return ["picking_points", "opponent_points", "result"];
+      if (name === "red_blitz") return ["black_blitz"];
+      return [/^(points|tricks)-\d+$/.test(name) ? "points" : name];
+    };
+    const unrefuse = (name) => {
+      for (const field of refusalsOf(name)) {
+        const said = find(`${field}-error`);
+        if (!said) continue;
+        for (const described of form.querySelectorAll(`[aria-describedby~="${said.id}"]`)) {
+          const rest = described.getAttribute("aria-describedby").split(/\s+/).filter((id) => id && id !== said.id);
+          if (rest.length) described.setAttribute("aria-describedby", rest.join(" "));
+          else described.removeAttribute("aria-describedby");
+          described.removeAttribute("aria-invalid");
+        }
+        said.remove();
+      }
+    };
+    form.addEventListener("input", (event) => {
+      if (event.target.name) unrefuse(event.target.name);
       // An answer for what the form said before is never left standing.
       asked++;
       output.textContent = "";

@@ -16,6 +16,10 @@
   let again = false;
   let fromThisPhone = false;
   let waiting = null; // a fetched page whose regions could not all be swapped yet
+  // This phone's own writes still on their way, each settled once the phone shows its answer
+  // (live:page); and whether one went unanswered, so what a poll finds next may be its own.
+  const writes = new Set();
+  let unanswered = false;
 
   const news = document.createElement("p");
   news.className = "live-news";
@@ -100,6 +104,16 @@
     if (part && part.isConnected) window.scrollBy(0, part.getBoundingClientRect().top - sight.top);
   }
 
+  const shown = () => Number(root.dataset.liveVersion);
+
+  // Whether a version a poll found is newer than the page shows, once this phone's own writes
+  // under way have shown their answers: a poll that crossed the phone's own save finds the
+  // version that save made, which is no news.
+  async function newer(version) {
+    await Promise.all(writes);
+    return version > shown();
+  }
+
   // What the page shows now, for the scripts that go by it (sheet_form.js).
   function shows(version, count) {
     etag = `"${version}"`;
@@ -138,14 +152,21 @@
         headers: { "If-None-Match": etag, Accept: "application/json" },
         cache: "no-store",
       });
+      // A write that went unanswered before an answer of "nothing changed" wrote nothing.
+      if (answer.status === 304 && !writes.size) unanswered = false;
       if (answer.status !== 200) return; // 304: nothing changed; anything else: try next tick
+      const version = Number((answer.headers.get("ETag") || etag).replace(/^W\/|"/g, ""));
       const session = await answer.json();
+      if (!(await newer(version))) return;
       const page = await fetch(pageUrl(), { cache: "no-store" });
       if (!page.ok) return;
       const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
+      if (!(await newer(version))) return;
       const sight = inSight();
-      tell(session.hands.length, mine);
-      shows((answer.headers.get("ETag") || etag).replace(/^W\/|"/g, ""), hands);
+      const perhapsMine = unanswered;
+      unanswered = false;
+      tell(session.hands.length, mine || perhapsMine);
+      shows(version, hands);
       finish(fresh, sight);
     } catch {
       // Offline or the server is away: the page stays as it is until a later tick.
@@ -174,11 +195,20 @@
     fromThisPhone = true;
     poll();
   });
+  // A write of this phone under way (outbox.js): its promise settles once the phone shows the
+  // answer, and fails if none came.
+  document.addEventListener("live:writing", (event) => {
+    const write = event.detail.catch(() => {
+      unanswered = true;
+    }).finally(() => writes.delete(write));
+    writes.add(write);
+  });
   // The page as the server answered a hand saved in place: shown now, and not told again as news.
   document.addEventListener("live:page", (event) => {
     const fresh = event.detail;
     const given = fresh.querySelector("[data-live]");
-    if (!given) return;
+    // Another session's page, or older than a poll has shown meanwhile.
+    if (!given || given.dataset.live !== apiUrl || Number(given.dataset.liveVersion) < shown()) return;
     hands = Number(given.dataset.liveHands);
     shows(given.dataset.liveVersion, hands);
     finish(fresh);

@@ -22,6 +22,15 @@
     for (const name in fields) body.append(name, fields[name]);
     return fetch(url, { method: "POST", body, headers, credentials: "same-origin", redirect: "follow" });
   };
+  // A write of this phone, for the scoresheet's live.js: a poll that finds the version it made
+  // waits until the phone shows its answer rather than tell it as another phone's. Settled by
+  // `shown` (or `lost`, with no answer) once the caller is done with the answer.
+  const writing = () => {
+    const settle = {};
+    const done = new Promise((resolve, reject) => Object.assign(settle, { shown: resolve, lost: reject }));
+    document.dispatchEvent(new CustomEvent("live:writing", { detail: done }));
+    return settle;
+  };
   const landed = (answer, url) => answer.redirected &&
     new URL(answer.url).pathname === new URL(url, location.href).pathname.replace(/\/hands\/new$/, "");
   // Later hands of a session move when one was saved under another number (or discarded).
@@ -39,17 +48,33 @@
         if (entry.state) stuck.add(entry.session);
         if (stuck.has(entry.session)) continue;
         if (!(await entries()).some((other) => other.key === entry.key)) continue; // taken back meanwhile
-        const answer = await post(entry.url, entry.fields);
-        if (landed(answer, entry.url)) {
-          await change((box) => box.filter((other) => other.key !== entry.key));
-          await noteSent(entry.key);
-          if (entry.session === session) lastSent = `Hand ${entry.number} sent.`;
-          document.dispatchEvent(new CustomEvent("live:refresh"));
-        } else {
-          // Recorded on another phone meanwhile (409), or refused: the session waits for a person.
-          const state = answer.status === 409 ? "moved" : "refused";
-          await change((box) => box.map((other) => (other.key === entry.key ? { ...other, state } : other)));
-          stuck.add(entry.session);
+        const write = writing();
+        let answer;
+        try {
+          answer = await post(entry.url, entry.fields);
+        } catch (error) {
+          write.lost();
+          throw error;
+        }
+        try {
+          if (landed(answer, entry.url)) {
+            await change((box) => box.filter((other) => other.key !== entry.key));
+            await noteSent(entry.key);
+            if (entry.session === session) lastSent = `Hand ${entry.number} sent.`;
+            if (entry.session === session && !page) {
+              // The scoresheet with the hand, shown now: a poll meanwhile finds nothing new.
+              const doc = new DOMParser().parseFromString(await answer.text(), "text/html");
+              document.dispatchEvent(new CustomEvent("live:page", { detail: doc }));
+            }
+            document.dispatchEvent(new CustomEvent("live:refresh"));
+          } else {
+            // Recorded on another phone meanwhile (409), or refused: the session waits for a person.
+            const state = answer.status === 409 ? "moved" : "refused";
+            await change((box) => box.map((other) => (other.key === entry.key ? { ...other, state } : other)));
+            stuck.add(entry.session);
+          }
+        } finally {
+          write.shown();
         }
       }
     } catch {
@@ -217,21 +242,27 @@
       await sendAll();
       const waiting = (await entries()).some((entry) => entry.session === session && entry.key !== key);
       if (!navigator.onLine || (waiting && !reviewed)) return keep();
+      const write = writing();
       let answer;
       try {
         // The scoresheet fetched here leaves "Hand N saved." for the next page; one that stays
         // shows it from this answer.
         answer = await post(form.action, Object.fromEntries(new FormData(form)), done ? {} : { "X-Sent-By": "outbox" });
       } catch {
+        write.lost();
         return keep();
       }
-      // Refused or asked about: the server's page says why.
-      if (!landed(answer, form.action)) return refused ? refused(answer) : form.submit();
-      const saved = Number(new URL(answer.url).searchParams.get("saved"));
-      await noteSent(key);
-      if (reviewed) await change((box) => shift(box.filter((entry) => entry.key !== key), reviewed, saved - reviewed.number));
-      if (done) done(answer, saved);
-      else location.assign(answer.url);
+      try {
+        // Refused or asked about: the server's page says why.
+        if (!landed(answer, form.action)) return refused ? await refused(answer) : form.submit();
+        const saved = Number(new URL(answer.url).searchParams.get("saved"));
+        await noteSent(key);
+        if (reviewed) await change((box) => shift(box.filter((entry) => entry.key !== key), reviewed, saved - reviewed.number));
+        if (done) await done(answer, saved);
+        else location.assign(answer.url);
+      } finally {
+        write.shown();
+      }
     });
 
     // Set for the hand after those waiting here, and with a key of its own.
@@ -254,7 +285,7 @@
     return { ready, advanceTo, dealer: () => dealer };
   };
 
-  window.outbox = { bind, entries, forget, seating, outWords, session };
+  window.outbox = { bind, entries, forget, seating, outWords, session, writing };
   if (page) {
     bind(page);
     return;

@@ -265,19 +265,25 @@
       if (event.defaultPrevented) return;
       event.preventDefault();
       const body = new FormData(form, event.submitter);
+      const write = outbox.writing();
       let answer;
       try {
         answer = await fetch(form.action, { method: "POST", body, credentials: "same-origin" });
       } catch {
+        write.lost();
         const output = form.querySelector("#preview");
         output.textContent = "No network: not saved. Save again when it is back.";
         output.classList.add("pending");
         return again();
       }
-      if (answer.redirected && new URL(answer.url).pathname === sheetPath) {
-        return landed(answer, Number(form.elements.namedItem("editing").value));
+      try {
+        if (answer.redirected && new URL(answer.url).pathname === sheetPath) {
+          return await landed(answer, Number(form.elements.namedItem("editing").value));
+        }
+        await answered(answer, editing);
+      } finally {
+        write.shown();
       }
-      answered(answer, editing);
     });
   };
 

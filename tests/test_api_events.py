@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -130,11 +131,15 @@ def test_defaults_and_a_points_only_event(client: FlaskClient) -> None:
     play_round(client, event, [with_partner(75)])
     event = event_of(client, event["id"])
     assert (event["pot"], event["paid"], event["house"]) == (None, None, None)
-    assert {s["prize"] for s in event["standings"]} == {None}
+    assert {(s["prize"], s["round_prizes"], s["paid"]) for s in event["standings"]} == {
+        (None, None, None)
+    }
     assert {leader["prize"] for leader in event["round_leaders"]} == {None}
     rows = list(csv.reader(io.StringIO(standings_csv(client, event["id"]))))
-    assert rows[0] == ["place", "player", "round_1", "total", "hands_won", "prize"]
-    assert {row[-1] for row in rows[1:]} == {""}
+    assert rows[0] == [
+        "place", "player", "round_1", "total", "hands_won", "prize", "round_prizes", "paid",
+    ]  # fmt: skip
+    assert {tuple(row[-3:]) for row in rows[1:]} == {("", "", "")}
 
 
 def test_players_check_in_and_out_in_order(client: FlaskClient) -> None:
@@ -331,15 +336,107 @@ def test_standings_add_each_players_tables(client: FlaskClient) -> None:
 
 
 def test_sitting_out_every_hand_is_not_playing(client: FlaskClient) -> None:
-    """A table of six whose dealer sits out: after one hand, five played and pay the entry."""
+    """A table of six whose dealer sits out: after one hand, five played; all six are checked
+    in and paid the entry."""
     event = drawn(client, make_event(client, 6, entry=1000, places=[50])["id"])
     (table,) = last_tables(event)
     assert len(table["seats"]) == 6
     play_round(client, event, [with_partner(75)])
     event = event_of(client, event["id"])
-    assert (event["played"], event["pot"]) == (5, 5_000)
+    assert (event["played"], event["pot"]) == (5, 6_000)
     leader = event["round_leaders"][0]
     assert table["seats"][0] not in leader["players"]
+
+
+def test_the_pot_is_the_entry_of_every_player_checked_in_from_the_first_hand_on(
+    client: FlaskClient,
+) -> None:
+    """Ten players at $10: the pot is $100.00 before the draw, after it and after the first
+    hand; one checked in and out before playing is refunded; one who played and checked out
+    still counts."""
+    event = make_event(client, 10, entry=1000, places=[40, 25, 15], round_top=10, rounds=2)
+    event_id = event["id"]
+    assert (event["played"], event["pot"]) == (0, 10_000)
+    assert check_in(client, event_id, NAMES[10])["pot"] == 11_000
+    response = client.delete(f"/api/events/{event_id}/players/{NAMES[10]}")
+    assert response.json["pot"] == 10_000
+    event = drawn(client, event_id)
+    # Everyone at 0 shares places 1 to 10: $80.00 of the whole $100.00, $8.00 each.
+    assert (event["played"], event["pot"], event["house"]) == (0, 10_000, 2_000)
+    assert {s["prize"] for s in event["standings"]} == {800}
+    first, second = last_tables(event)
+    record(client, first["session"], with_partner(75)(first["seats"]))
+    event = event_of(client, event_id)
+    assert (event["played"], event["pot"]) == (5, 10_000)
+    # The picker 1st ($40.00 and the round's top, $10.00), the partner 2nd ($25.00), the five
+    # of table 2 at 0 share 3rd ($15.00, $3.00 each).
+    paid = {s["player"]: (s["prize"], s["paid"]) for s in event["standings"]}
+    assert paid[first["seats"][1]] == (4_000, 5_000)
+    assert paid[first["seats"][2]] == (2_500, 2_500)
+    assert {paid[p] for p in second["seats"]} == {(300, 300)}
+    assert (event["paid"], event["house"]) == (9_000, 1_000)
+    end(client, first["session"])
+    play_round(client, {"draws": [{"tables": [second]}]}, [with_partner(75)])
+    gone = first["seats"][0]
+    response = client.delete(f"/api/events/{event_id}/players/{gone}")
+    assert response.status_code == 200
+    event = event_of(client, event_id)
+    assert (event["played"], event["pot"]) == (10, 10_000)
+    assert len([p for p in event["players"] if p["checked_in"]]) == 9
+
+
+def test_a_standing_is_paid_its_place_prize_and_its_round_tops(client: FlaskClient) -> None:
+    """Ten players at $10, places 40, 25, 15 and round_top 10 over two rounds, the first played:
+    its top is 1st and paid $40.00 + $10.00 = $50.00, in the JSON and in standings.csv, whose
+    `paid` column adds up to the event's `paid`."""
+    event = make_event(client, 10, entry=1000, places=[40, 25, 15], round_top=10, rounds=2)
+    event = drawn(client, event["id"])
+    first, second = (t["seats"] for t in last_tables(event))
+    play_round(client, event, [alone(95), with_partner(75)])
+    event = event_of(client, event["id"])
+    assert (event["pot"], event["paid"], event["house"]) == (10_000, 9_000, 1_000)
+    shown = [
+        (s["player"], s["total"], s["prize"], s["round_prizes"], s["paid"])
+        for s in event["standings"][:3]
+    ]
+    assert shown == [
+        (first[1], 8, 4_000, 1_000, 5_000),
+        (second[1], 2, 2_500, 0, 2_500),
+        (second[2], 1, 1_500, 0, 1_500),
+    ]
+    assert {(s["prize"], s["round_prizes"], s["paid"]) for s in event["standings"][3:]} == {
+        (0, 0, 0)
+    }
+    assert sum(s["paid"] for s in event["standings"]) == event["paid"]
+    rows = list(csv.DictReader(io.StringIO(standings_csv(client, event["id"]))))
+    assert {k: rows[0][k] for k in ("player", "prize", "round_prizes", "paid")} == {
+        "player": first[1],
+        "prize": "40.00",
+        "round_prizes": "10.00",
+        "paid": "50.00",
+    }
+    assert [row["paid"] for row in rows[1:4]] == ["25.00", "15.00", "0.00"]
+    assert sum(Decimal(row["paid"]) for row in rows) == Decimal("90.00")
+
+
+def test_a_missed_round_is_null_in_the_json_and_empty_in_the_csv(client: FlaskClient) -> None:
+    """A player checked out after round 1 and a latecomer checked in for round 2."""
+    event = drawn(client, make_event(client, 5, entry=1000, places=[100], rounds=2)["id"])
+    event_id = event["id"]
+    play_round(client, event, [alone(95)])
+    gone, late = last_tables(event)[0]["seats"][0], NAMES[5]
+    client.delete(f"/api/events/{event_id}/players/{gone}")
+    check_in(client, event_id, late)
+    event = drawn(client, event_id)
+    play_round(client, event, [alone(75)])
+    event = event_of(client, event_id)
+    rounds = {s["player"]: s["rounds"] for s in event["standings"]}
+    assert rounds[gone] == [-2, None]
+    assert rounds[late][0] is None and rounds[late][1] in (4, -1)
+    assert event["pot"] == 6_000
+    rows = {r["player"]: r for r in csv.DictReader(io.StringIO(standings_csv(client, event_id)))}
+    assert (rows[gone]["round_1"], rows[gone]["round_2"], rows[gone]["total"]) == ("-2", "", "-2")
+    assert (rows[late]["round_1"], rows[late]["round_2"]) == ("", str(rounds[late][1]))
 
 
 def test_ties_by_lot_say_so(client: FlaskClient) -> None:
@@ -378,7 +475,8 @@ def test_standings_csv(client: FlaskClient) -> None:
     event = drawn(client, event["id"])
     rows = list(csv.DictReader(io.StringIO(standings_csv(client, event["id"]))))
     assert list(rows[0]) == [
-        "place", "player", "round_1", "round_2", "total", "hands_won", "prize",
+        "place", "player", "round_1", "round_2", "total", "hands_won", "prize", "round_prizes",
+        "paid",
     ]  # fmt: skip
     assert rows[0] == {
         "place": "1",
@@ -388,8 +486,11 @@ def test_standings_csv(client: FlaskClient) -> None:
         "total": "8",
         "hands_won": "1",
         "prize": "75.00",
+        "round_prizes": "0.00",
+        "paid": "75.00",
     }
     assert [row["prize"] for row in rows[1:]] == ["12.50"] * 4
+    assert [row["paid"] for row in rows[1:]] == ["12.50"] * 4
 
 
 # --- refusals, versions and write keys

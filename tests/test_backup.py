@@ -11,11 +11,13 @@ import copy
 import io
 import json
 import re
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import gevent
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -525,7 +527,7 @@ def test_a_hostile_backup_is_refused_with_a_sentence_on_the_page_and_the_command
     text = change(backup_of(app))
     target = fresh()
     page = target.test_client().post("/settings/restore", data=upload(text.encode()))
-    body = streamed_page(page)
+    body = refused_page(page)
     assert f'<p class="error" id="backup-error">{escape(message)}</p>' in body
     assert count_rows(target) == (0, 0, 0)
 
@@ -705,6 +707,18 @@ def streamed_page(response: Any) -> str:
     return b"".join(response.iter_encoded()).decode()
 
 
+def refused_page(response: Any, status: int = 400) -> str:
+    """The Settings page a refused restore answers, with the restore form, not the restore's
+    page."""
+    assert response.status_code == status
+    assert response.mimetype == "text/html"
+    body: str = response.text
+    assert '<h1 class="while-restoring">' not in body
+    assert 'action="/settings/restore"' in body and 'aria-describedby="backup-error"' in body
+    assert "<progress" not in body and "Backup restored" not in body
+    return body
+
+
 def read_until(chunks: Iterator[bytes], marker: str) -> str:
     """A streamed page read only as far as the chunk that holds `marker`."""
     page = ""
@@ -716,10 +730,6 @@ def read_until(chunks: Iterator[bytes], marker: str) -> str:
 PROGRESS = re.compile(
     r'<progress max="(\d+)" value="(\d+)" aria-label="Sessions restored"></progress> '
     r"(\d+) of (\d+) sessions"
-)
-CHECKED = re.compile(
-    r'<progress max="(\d+)" value="(\d+)" aria-label="Sessions checked"></progress> '
-    r"(\d+) of (\d+) sessions checked"
 )
 
 
@@ -748,12 +758,9 @@ def test_restore_upload_streams_its_progress_then_what_it_restored(
 
     # The heading said while restoring gives way to the outcome's.
     assert body.count("<h1") == 2
-    # The check first, then the writing, each a batch's worth of sessions a line.
-    assert CHECKED.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4", "5")]
+    # Checked before the page began, the sessions are written a batch a line.
+    assert "sessions checked" not in body
     assert PROGRESS.findall(body) == [("5", done, done, "5") for done in ("0", "2", "4", "5")]
-    assert body.index("5 of 5 sessions checked") < body.index(
-        'value="0" aria-label="Sessions restored"'
-    )
     outcome = (
         '<div class="restore-outcome">\n    <h1>Backup restored</h1>\n'
         "    <p>Backup restored: 5 sessions with 19 hands, and "
@@ -771,18 +778,17 @@ def test_restore_upload_of_one_session_counts_it_as_one(
     api.record(session, **pick("Bob", "Cat", 75))
     backup = client.get("/settings/backup.json").data
     body = streamed_page(fresh().test_client().post("/settings/restore", data=upload(backup)))
-    assert "0 of 1 session checked</p>" in body and "1 of 1 session checked</p>" in body
     assert "0 of 1 session</p>" in body and "1 of 1 session</p>" in body
-    assert "sessions checked" not in body and "of 1 sessions" not in body
+    assert "of 1 sessions" not in body
     assert "Backup restored: 1 session with 1 hand" in body
 
 
-def test_a_phone_that_leaves_the_restore_page_during_the_check_still_gets_it_restored(
+def test_a_phone_that_leaves_the_restore_page_still_gets_it_restored(
     client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     original, target, response = upload_in_batches_of_two(client, api, fresh, monkeypatch)
-    page = read_until(response.iter_encoded(), "sessions checked")
-    assert 'value="0" aria-label="Sessions checked"' in page
+    page = read_until(response.iter_encoded(), 'aria-label="Sessions restored"')
+    assert 'value="0" aria-label="Sessions restored"' in page
     assert count_rows(target) == (0, 0, 0)
     response.close()
     assert_same_answers(answers(target.test_client()), original)
@@ -828,20 +834,66 @@ def test_restore_upload_refusal_is_shown_on_the_page(client: FlaskClient, api: A
     build_sessions(api)
     before, backup = answers(client), client.get("/settings/backup.json").data
     response = client.post("/settings/restore", data=upload(backup))
-    assert response.status_code == 200
     assert (
         '<p class="error" id="backup-error">This scorekeeper already holds 5 sessions and 11 '
         "players. Restore a backup into an empty one, or merge it into what is here.</p>"
-    ) in response.text
+    ) in refused_page(response)
     assert answers(client) == before
 
     damaged = client.post("/settings/restore", data=upload(backup[:100], merge="y"))
-    assert "This file is damaged or not a backup: it is not valid JSON" in damaged.text
-    assert re.search(r'name="merge" value="y" checked', damaged.text)
+    damaged_page = refused_page(damaged)
+    assert "This file is damaged or not a backup: it is not valid JSON" in damaged_page
+    assert re.search(r'name="merge" value="y" checked', damaged_page)
     assert answers(client) == before
 
     missing = client.post("/settings/restore", data={"merge": "y"})
-    assert "Choose the backup file." in missing.text
+    assert "Choose the backup file." in refused_page(missing)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        pytest.param(b"", "This file is damaged or not a backup: it is not valid JSON", id="empty"),
+        pytest.param(
+            b'{"format": "\xff"}',
+            "This file is damaged or not a backup: it is not JSON text.",
+            id="not text",
+        ),
+        pytest.param(
+            b"[]" + b" " * 300_000 + b"[" * 100_000,
+            "This file is damaged or not a backup:",
+            id="too dense",
+        ),
+        pytest.param(
+            b'{"format": "zip"}', "This file is not a backup of the scorekeeper:", id="not a backup"
+        ),
+        pytest.param(
+            json.dumps({"format": FORMAT, "version": 2}).encode(),
+            "This backup is version 2, and this scorekeeper reads version 1.",
+            id="a newer version",
+        ),
+        pytest.param(
+            json.dumps({"format": FORMAT, "version": 1, "players": [], "sessions": 3}).encode(),
+            "This backup is damaged: it needs a list of players and of sessions.",
+            id="no list of sessions",
+        ),
+        pytest.param(
+            json.dumps(
+                {"format": FORMAT, "version": 1, "players": [], "sessions": [], "events": {}}
+            ).encode(),
+            "This backup is damaged: its events are not a list.",
+            id="events not a list",
+        ),
+    ],
+)
+def test_a_file_refused_before_its_sessions_are_read_is_400_with_the_reason_on_the_form(
+    fresh: Fresh, content: bytes, message: str
+) -> None:
+    target = fresh()
+    body = refused_page(target.test_client().post("/settings/restore", data=upload(content)))
+    error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', body)
+    assert error is not None and error[1].startswith(str(escape(message))), error
+    assert count_rows(target) == (0, 0, 0)
 
 
 def test_restore_upload_refused_by_its_check_shows_the_form_again_and_changes_nothing(
@@ -853,22 +905,33 @@ def test_restore_upload_refused_by_its_check_shows_the_form_again_and_changes_no
     third = backup["sessions"][2]
     third["hands"].append({"kind": "pick"})
     target = fresh().test_client()
-    body = streamed_page(
+    body = refused_page(
         target.post("/settings/restore", data=upload(json.dumps(backup).encode(), merge="y"))
     )
 
-    # Refused in the second batch's worth: what was checked shows, and nothing was written.
-    assert CHECKED.findall(body) == [("5", done, done, "5") for done in ("0", "2")]
-    assert PROGRESS.findall(body) == []
-    assert '<p class="error">The backup is refused: nothing was changed.</p>' in body
+    # Refused in the second batch's worth, before the page began: nothing was written.
     error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', body)
     assert error is not None
     assert error.group(1).startswith(f"Session {third['id']}, hand {len(third['hands'])}: ")
-    assert 'aria-describedby="backup-error"' in body
     assert re.search(r'name="merge" value="y" checked', body)
-    assert 'action="/settings/restore"' in body
-    assert "Backup restored" not in body
     assert target.get("/api/sessions").json["sessions"] == []
+
+
+def test_the_check_before_the_page_lets_other_connections_go_on_between_its_batches(
+    client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under gunicorn's gevent worker, whose `time.sleep` is gevent's, a phone's request goes
+    on while an upload is checked, before its page answers."""
+    build_sessions(api)
+    backup = json.loads(client.get("/settings/backup.json").data)
+    backup["sessions"][-1]["hands"].append({"kind": "pick"})
+    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(time, "sleep", gevent.sleep)
+    target = fresh().test_client()
+    another = gevent.spawn(lambda: "another phone")
+    page = target.post("/settings/restore", data=upload(json.dumps(backup).encode()))
+    assert another.dead and another.value == "another phone"
+    refused_page(page)
 
 
 def test_restore_upload_merges_when_asked(client: FlaskClient, api: Api) -> None:
@@ -1320,6 +1383,24 @@ def test_a_restore_cut_short_is_named_before_a_refusal_that_follows(
 
 
 @pytest.mark.usefixtures("batches_of_two")
+def test_a_restore_cut_short_is_named_before_a_refusal_of_the_check_on_the_page(
+    app: Flask, api: Api, fresh: Fresh
+) -> None:
+    build_sessions(api)
+    backup = backup_of(app)
+    target = fresh()
+    cut_short(target, backup, batches=1)
+    last = backup["sessions"][-1]
+    last["hands"].append({"kind": "pick"})
+    page = target.test_client().post("/settings/restore", data=upload(json.dumps(backup).encode()))
+    error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', refused_page(page))
+    assert error is not None and CUT_SHORT.match(error[1])
+    assert "What it had added is taken out again: 2 sessions and 11 players. " in error[1]
+    assert f" 11 players. Session {last['id']}, hand {len(last['hands'])}: " in error[1]
+    assert count_rows(target) == (0, 0, 0)
+
+
+@pytest.mark.usefixtures("batches_of_two")
 def test_while_a_restore_is_under_way_another_is_refused(
     app: Flask, api: Api, fresh: Fresh, tmp_path: Path
 ) -> None:
@@ -1335,8 +1416,7 @@ def test_while_a_restore_is_under_way_another_is_refused(
 
     client = target.test_client()
     page = client.post("/settings/restore", data=upload(json.dumps(backup).encode(), merge="y"))
-    assert page.status_code == 200
-    error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', page.text)
+    error = re.search(r'<p class="error" id="backup-error">(.*?)</p>', refused_page(page, 409))
     assert error is not None and under_way.match(error[1])
     assert error[1].endswith(" Try again once it is done.")
     file = tmp_path / "backup.json"

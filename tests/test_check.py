@@ -31,6 +31,18 @@ def test_a_consistent_database_checks_clean(api: Api, runner: FlaskCliRunner) ->
     assert result.output == "Checked 2 sessions: every one is consistent with its hands.\n"
 
 
+def test_nights_kept_without_hands_check_clean(api: Api, runner: FlaskCliRunner) -> None:
+    """Their places come from their seats, as they have no hand to name their players."""
+    sessions(api, 1)
+    night = {"played_on": "2010-12-29", "totals": {"Dave": -2, "Greg": 0, "Jacob": 2}}
+    assert api.client.post("/api/sessions", json=night).status_code == 201
+    sheet = "Date,Ann,Bob,Zoe\n2011-1-4,3,-3,\n2011-1-11,,1,-1\n"
+    assert api.client.post("/api/imports/nights", json={"csv": sheet}).status_code == 201
+    result = runner.invoke(args=["check"])
+    assert result.exit_code == 0, result.output
+    assert result.output == "Checked 4 sessions: every one is consistent with its hands.\n"
+
+
 def test_stale_scores_and_multipliers_are_found_and_repaired(
     app: Flask, api: Api, runner: FlaskCliRunner
 ) -> None:

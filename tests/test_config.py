@@ -6,7 +6,9 @@ import gzip
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask, request
@@ -191,6 +193,67 @@ def test_behind_trusted_proxies_a_phone_is_known_by_its_forwarded_address(
 
 def test_without_trusted_proxies_forwarded_headers_are_not_believed() -> None:
     assert seen_by_the_app(create_app()) == ("127.0.0.1", False)
+
+
+FORWARDED = {"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https"}
+AROUND = (
+    "This scorekeeper answers through its https address alone, not at this port: "
+    "open it at its https address."
+)
+
+
+@contextmanager
+def app_made(**config: Any) -> Iterator[Flask]:
+    app = create_app()
+    app.config.update(config)
+    with app.app_context():
+        db.create_all()
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("peer", "headers", "status"),
+    [
+        ("127.0.0.1", FORWARDED, 200),
+        ("::1", FORWARDED, 200),
+        ("127.0.0.1", {}, 421),
+        ("127.0.0.1", {"X-Forwarded-For": "203.0.113.7"}, 421),
+        ("192.0.2.30", FORWARDED, 421),
+        ("192.0.2.30", {}, 421),
+    ],
+)
+def test_behind_a_proxy_only_the_proxy_on_this_computer_is_answered(
+    monkeypatch: pytest.MonkeyPatch, peer: str, headers: dict[str, str], status: int
+) -> None:
+    """A request that went around the proxy (straight to the app's port, from another computer,
+    or without the proxy's headers) is a 421, however it dresses up as the proxy."""
+    monkeypatch.setenv("TRUSTED_PROXIES", "1")
+    with app_made() as app:
+        client = app.test_client()
+        seen = {"REMOTE_ADDR": peer}
+        api = client.get("/api/sessions", headers=headers, environ_base=seen)
+        page = client.get("/", headers=headers, environ_base=seen)
+    assert (api.status_code, page.status_code) == (status, status)
+    if status == 421:
+        assert api.json == {"error": AROUND}
+        assert page.mimetype == "text/html" and AROUND in page.text
+
+
+def test_a_server_on_this_computer_alone_or_with_no_proxy_answers_every_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    around = {"REMOTE_ADDR": "127.0.0.1"}
+    monkeypatch.setenv("TRUSTED_PROXIES", "1")
+    with app_made(LISTENS_ON_NETWORK=False) as app:
+        assert app.test_client().get("/api/sessions", environ_base=around).status_code == 200
+    monkeypatch.delenv("TRUSTED_PROXIES")
+    with app_made() as app:
+        elsewhere = {"REMOTE_ADDR": "192.0.2.30"}
+        assert app.test_client().get("/api/sessions", environ_base=elsewhere).status_code == 200
 
 
 @pytest.mark.parametrize("given", ["yes", "-1", "6", ""])

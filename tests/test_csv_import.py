@@ -800,6 +800,58 @@ def test_a_new_name_like_a_players_is_offered_as_that_player(client: FlaskClient
     assert "Bobby" not in names and "Zed" in names
 
 
+def test_a_near_name_answered_a_new_player_is_one(client: FlaskClient, api: Api) -> None:
+    """ "Tom Kiebzak" is one letter from "Tom Kiebzack": the page asks who it is, and a new
+    player answered there is not refused again as a near name."""
+    api.new_session(players=["Ann", "Bob", "Cat", "Dan", "Tom Kiebzack"])
+    content = csv_file(
+        row(1, "Ann", picker="Bob", partner="Cat", picking_points="75"),
+        players="Ann,Bob,Cat,Dan,Tom Kiebzak",
+    )
+    asked = import_page(client, content)
+    held = FormPage(asked.text).fields
+    assert held["asked"] == ["Tom Kiebzak"]
+    options = re.findall(r'<option value="([^"]*)">([^<]*)</option>', asked.text)
+    assert options[:2] == [("", "Tom Kiebzak: a new player"), ("Tom Kiebzack", "Tom Kiebzack")]
+    sent = {k: v for k, v in form(content).items() if k != "hands"}
+    answered = client.post(
+        "/sessions/import",
+        data={**sent, "held_file": held["held_file"][0], "asked": "Tom Kiebzak", "as-0": ""},
+    )
+    assert answered.status_code == 302, answered.text
+    imported = api.session(int(answered.location.rsplit("/", 1)[1]))
+    assert imported["players"] == ["Ann", "Bob", "Cat", "Dan", "Tom Kiebzak"]
+
+
+def test_a_near_name_is_refused_until_confirmed(
+    app: Flask, runner: FlaskCliRunner, api: Api, tmp_path: Path
+) -> None:
+    api.new_session(players=["Ann", "Bob", "Cat", "Dan", "Tom Kiebzack"])
+    content = csv_file(
+        row(1, "Ann", picker="Bob", partner="Cat", picking_points="75"),
+        players="Ann,Bob,Cat,Dan,Tom Kiebzak",
+    )
+    options = rules.Options(partner=rules.PartnerMode.JACK_OF_DIAMONDS)
+    with app.app_context(), pytest.raises(rules.LookAlike) as refused, roster_write():
+        import_session(content, "", None, None, options)
+    assert refused.value.message == (
+        "Tom Kiebzak looks like Tom Kiebzack, who has played here. Choose Tom Kiebzack, "
+        "or confirm Tom Kiebzak as a new player."
+    )
+    file = tmp_path / "hands.csv"
+    file.write_bytes(content)
+    refused = runner.invoke(args=["import-session", str(file), "--partner", "jack_of_diamonds"])
+    assert refused.exit_code == 1
+    assert "confirm Tom Kiebzak as a new player" in refused.output
+    confirmed = runner.invoke(
+        args=["import-session", str(file), "--partner", "jack_of_diamonds",
+              "--new-player", "tom kiebzak"]
+    )  # fmt: skip
+    assert confirmed.exit_code == 0, confirmed.output
+    players = [p["name"] for p in api.client.get("/api/players").json["players"]]
+    assert "Tom Kiebzak" in players and "Tom Kiebzack" in players
+
+
 def test_a_new_name_like_a_players_can_stay_a_new_player(client: FlaskClient, api: Api) -> None:
     api.new_session()
     content = csv_file(

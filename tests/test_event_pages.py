@@ -4,6 +4,7 @@ small event, its tables recording through the API, its standings and prizes on t
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -13,6 +14,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper import rules
 from scorekeeper.exchange import rule_sets
+from scorekeeper.pages.words import signed
 
 from .helpers.api import pick
 from .helpers.pages import FormPage, assert_kept, filled, get_page, page, redirected_page
@@ -117,13 +119,33 @@ def test_refusals_keep_what_was_typed_and_say_what_the_api_says(client: FlaskCli
     assert client.get("/api/events").json["events"] == []
 
 
+def autofocused(html: str) -> list[str]:
+    return re.findall(r'<input [^>]*\bid="([^"]+)"[^>]*\bautofocus\b', html)
+
+
+def test_after_a_typed_name_the_page_comes_back_with_the_name_field_focused(
+    client: FlaskClient,
+) -> None:
+    client.post("/api/sessions", json={"players": NAMES[:5], "rounds": 1})
+    event_id = new_event(client)
+    assert autofocused(get_page(client, f"/events/{event_id}").text) == []
+    response = check_in(client, event_id, new_name="Zed")
+    shown = redirected_page(client, response, f"/events/{event_id}?typed=1")
+    assert shown.flashes == ["Zed checked in: 1 in all."]
+    assert autofocused(client.get(response.location).text) == ["new_name"]
+    # Names tapped from the roster: the page comes back as it was, for more taps.
+    response = check_in(client, event_id, "Ann", "Bob")
+    redirected_page(client, response, f"/events/{event_id}")
+    assert autofocused(client.get(response.location).text) == []
+
+
 def test_check_in_taps_types_confirms_look_alikes_and_checks_out(client: FlaskClient) -> None:
     client.post("/api/sessions", json={"players": NAMES[:5], "rounds": 1})
     event_id = new_event(client)
     chips = get_page(client, f"/events/{event_id}")
     assert "Ann" in chips.text and "Check in" in chips.text
     response = check_in(client, event_id, "Ann", "Bob", new_name="Zed")
-    shown = redirected_page(client, response, f"/events/{event_id}")
+    shown = redirected_page(client, response, f"/events/{event_id}?typed=1")
     assert shown.flashes == ["3 players checked in: 3 in all."]
     assert "3 here" in shown.text
     response = check_in(client, event_id, new_name="ann ")
@@ -288,3 +310,96 @@ def test_each_table_card_invites_a_scorer_to_its_table_alone(
         hand = pick(table["seats"][1], table["seats"][2], 75)
         assert phone.post(f"/api/sessions/{table['session']}/hands", json=hand).status_code == 201
         assert phone.get(f"/events/{event_id}").status_code == 403
+
+
+def test_the_board_shows_the_whole_pot_before_and_after_the_first_hand(
+    client: FlaskClient,
+) -> None:
+    """Ten players at $10 checked in: Pot $100.00 on the TV before any hand and after table 1's
+    first, not a pot of those who have played."""
+    event_id = new_event(client, hands="5", rounds="2", entry="10", places="40, 25, 15")
+    check_in(client, event_id, new_name="\n".join(NAMES))
+    assert "Pot $100.00" in page(client, f"/events/{event_id}/board").text
+    draw(client, event_id)
+    assert "Pot $100.00" in page(client, f"/events/{event_id}/board").text
+    table = event_json(client, event_id)["draws"][0]["tables"][0]
+    hand = pick(table["seats"][1], table["seats"][2], 75)
+    assert client.post(f"/api/sessions/{table['session']}/hands", json=hand).status_code == 201
+    assert "Pot $100.00" in page(client, f"/events/{event_id}/board").text
+    results = page(client, f"/events/{event_id}/results").text
+    assert "Pot $100.00: $10.00 from each of 10 players." in results
+
+
+def test_who_gets_paid_on_the_results_page_is_the_csv_s_paid(client: FlaskClient) -> None:
+    """Places 40, 25, 15 and round_top 10: the 1st, also the round's top, is paid $50.00 on the
+    page and in the CSV."""
+    event_id = new_event(
+        client, hands="5", rounds="2", entry="10", places="40, 25, 15", round_top="10"
+    )
+    check_in(client, event_id, new_name="\n".join(NAMES))
+    draw(client, event_id)
+    play(client, event_id, [95, 61])
+    event = event_json(client, event_id)
+    first = event["standings"][0]
+    assert (first["prize"], first["round_prizes"], first["paid"]) == (4_000, 1_000, 5_000)
+    results = page(client, f"/events/{event_id}/results")
+    paid = [item for item in results.items if item and item[0] == first["player"]]
+    assert paid == [[first["player"], "1st", "place,", "round", "1's", "top", "$50.00"]]
+    rows = client.get(f"/api/events/{event_id}/standings.csv").text.splitlines()
+    assert rows[1].endswith(",40.00,10.00,50.00")
+
+
+def recap_of(client: FlaskClient, event_id: int) -> list[str]:
+    text = client.get(f"/events/{event_id}/results").text
+    found = re.search(r'<pre class="recap" id="recap">(.*?)</pre>', text, re.DOTALL)
+    assert found is not None
+    return html.unescape(found[1]).splitlines()
+
+
+def test_the_recap_says_each_only_when_several_share_a_round_s_top(client: FlaskClient) -> None:
+    typed = {"hands": "5", "rounds": "1", "entry": "10", "places": "40, 25, 15", "round_top": "10"}
+    alone_on_top = new_event(client, **typed)
+    check_in(client, alone_on_top, new_name="\n".join(NAMES))
+    draw(client, alone_on_top)
+    play(client, alone_on_top, [95, 61])
+    (leader,) = event_json(client, alone_on_top)["round_leaders"]
+    (top,) = leader["players"]
+    said = f"Round 1 top: {top} {signed(leader['total'])} · $10.00"
+    assert said in recap_of(client, alone_on_top)
+    shared = new_event(client, **typed)
+    check_in(client, shared, new_name="\n".join(NAMES))
+    draw(client, shared)
+    play(client, shared, [75, 75])
+    (leader,) = event_json(client, shared)["round_leaders"]
+    assert len(leader["players"]) == 2
+    said = f"Round 1 top: {', '.join(leader['players'])} +10 · $5.00 each"
+    assert said in recap_of(client, shared)
+
+
+def missed_a_round(client: FlaskClient) -> tuple[int, str, str]:
+    """An event of two rounds: Eve played round 1 and checked out; Fay checked in for round 2.
+    The event, Eve and Fay."""
+    event_id = new_event(client, hands="5", rounds="2", entry="10", places="50, 30")
+    check_in(client, event_id, new_name="\n".join(NAMES[:5]))
+    draw(client, event_id)
+    play(client, event_id, [75])
+    assert client.post(f"/events/{event_id}/players/out", data={"name": "Eve"}).status_code == 302
+    check_in(client, event_id, new_name="Fay")
+    draw(client, event_id)
+    play(client, event_id, [75])
+    return event_id, "Eve", "Fay"
+
+
+def test_a_missed_round_is_a_dash_on_the_results_page_and_the_board(client: FlaskClient) -> None:
+    event_id, gone, late = missed_a_round(client)
+    standings = {s["player"]: s for s in event_json(client, event_id)["standings"]}
+    assert standings[gone]["rounds"][1] is None and standings[late]["rounds"][0] is None
+    results = page(client, f"/events/{event_id}/results")
+    rows = {row[1]: row for row in results.rows("event-standings")[1:]}
+    missed = "\N{EN DASH} missed this round"
+    total = signed(standings[gone]["total"])
+    assert rows[gone][2:5] == [signed(standings[gone]["rounds"][0]), missed, total]
+    assert rows[late][2:4] == [missed, signed(standings[late]["rounds"][1])]
+    board = page(client, f"/events/{event_id}/board")
+    shown = {row[1]: row[2] for row in board.rows("tv-table")[1:]}
+    assert shown[gone] == total and late in shown

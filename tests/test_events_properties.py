@@ -96,6 +96,7 @@ def test_the_same_seed_round_players_and_earlier_tables_make_the_same_draw(
 @dataclass(frozen=True)
 class Prized:
     results: list[list[TableResult]]
+    checked_in: list[str]
     entry: int
     places: list[int]
     round_top: int
@@ -131,6 +132,7 @@ def prized_events(draw_from: st.DrawFn) -> Prized:
         places.append(draw_from(st.integers(0, left - sum(places))))
     return Prized(
         results=results,
+        checked_in=draw_from(st.lists(st.sampled_from(pool), unique=True)),
         entry=draw_from(st.integers(1, 10_000)),
         places=places,
         round_top=round_top,
@@ -145,6 +147,7 @@ def prized_events(draw_from: st.DrawFn) -> Prized:
 def test_prizes_and_the_house_sum_to_the_pot_and_never_exceed_it(event: Prized) -> None:
     results = event_results(
         event.results,
+        checked_in=event.checked_in,
         ties=event.ties,
         seed=event.seed,
         entry=event.entry,
@@ -152,11 +155,18 @@ def test_prizes_and_the_house_sum_to_the_pot_and_never_exceed_it(event: Prized) 
         round_top=event.round_top,
         rounds=event.rounds,
     )
-    assert results.pot == event.entry * results.played
+    played = {p for tables in event.results for table in tables for p in table.played}
+    assert results.entrants == len(played | set(event.checked_in))
+    assert results.pot == event.entry * results.entrants
     assert results.paid is not None and results.house is not None
     standings = sum(s.prize or 0 for s in results.standings)
     leaders = sum((r.prize or 0) * len(r.players) for r in results.round_leaders)
     assert results.paid == standings + leaders
+    for standing in results.standings:
+        topped = [r for r in results.round_leaders if standing.player in r.players]
+        assert standing.round_prizes == sum(r.prize or 0 for r in topped)
+        assert standing.paid == (standing.prize or 0) + standing.round_prizes
+    assert sum(s.paid or 0 for s in results.standings) == results.paid
     assert 0 <= results.paid <= results.pot
     assert results.paid + results.house == results.pot
     assert all(s.prize is not None and s.prize >= 0 for s in results.standings)
@@ -191,5 +201,5 @@ def test_players_who_share_a_place_or_a_rounds_top_get_equal_prizes(event: Prize
 def test_an_event_without_an_entry_fee_has_no_money(event: Prized) -> None:
     results = event_results(event.results, ties=event.ties, seed=event.seed, entry=0)
     assert (results.pot, results.paid, results.house) == (None, None, None)
-    assert all(s.prize is None for s in results.standings)
+    assert all((s.prize, s.round_prizes, s.paid) == (None,) * 3 for s in results.standings)
     assert all(r.prize is None for r in results.round_leaders)

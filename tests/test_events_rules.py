@@ -310,6 +310,7 @@ def test_a_points_only_event_has_no_money_anywhere() -> None:
     results = event_results(three_rounds(), entry=0, places=[50, 30], round_top=5, rounds=3)
     assert (results.pot, results.paid, results.house) == (None, None, None)
     assert all(s.prize is None for s in results.standings)
+    assert all((s.round_prizes, s.paid) == (None, None) for s in results.standings)
     assert all(r.prize is None for r in results.round_leaders)
     assert results.played == 4
 
@@ -373,14 +374,75 @@ def test_a_shared_round_top_is_split_and_odd_cents_stay_with_the_house() -> None
     assert paid.house == 4000 - paid.paid
 
 
-def test_the_pot_counts_only_players_who_played_a_hand() -> None:
+def test_the_pot_counts_every_player_checked_in_before_a_hand_is_played() -> None:
+    checked_in = players(10)
+    paid = event_results([], checked_in=checked_in, entry=1000, places=[40, 25, 15])
+    assert (paid.played, paid.entrants, paid.pot) == (0, 10, 10000)
+    drawn = [[one_table(dict.fromkeys(checked_in[:5], 0), played=[]),
+              one_table(dict.fromkeys(checked_in[5:], 0), played=[])]]  # fmt: skip
+    paid = event_results(drawn, checked_in=checked_in, entry=1000, places=[40, 25, 15])
+    assert (paid.played, paid.entrants, paid.pot) == (0, 10, 10000)
+
+
+def test_the_pot_counts_those_checked_in_and_those_who_played_not_those_refunded() -> None:
+    """Dan sat out the only hand but is checked in; Eve played and checked out; Fay checked out
+    before playing and is refunded, so she is in neither."""
     results = [
-        [one_table({"Ann": 2, "Bob": -1, "Cat": -1, "Dan": 0}, played=["Ann", "Bob", "Cat"])]
+        [
+            one_table(
+                {"Ann": 2, "Bob": -1, "Cat": -1, "Dan": 0, "Eve": 0},
+                played=["Ann", "Bob", "Cat", "Eve"],
+            )
+        ]
     ]
-    paid = event_results(results, entry=2500, places=[100])
-    assert (paid.played, paid.pot) == (3, 7500)
-    assert paid.standings[0].prize == 7500
+    paid = event_results(results, checked_in=["Ann", "Bob", "Cat", "Dan"], entry=2500, places=[100])
+    assert (paid.played, paid.entrants, paid.pot) == (4, 5, 12500)
+    assert paid.standings[0].prize == 12500
     assert paid.house == 0
+
+
+def test_each_standing_is_paid_its_place_prize_and_its_round_tops() -> None:
+    """Ten players at $10 over two rounds, places 40, 25, 15 and round_top 10: Cat is 1st and
+    round 1's top, paid $40.00 + $10.00; Hal 2nd and round 2's top; the standings' paid add up
+    to the whole pot."""
+    results = [
+        [
+            one_table({"Cat": 8, "Ann": -2, "Bob": -2, "Dan": -2, "Eve": -2}),
+            one_table({"Fay": 2, "Gus": 1, "Hal": -1, "Ivy": -1, "Jon": -1}),
+        ],
+        [
+            one_table({"Hal": 4, "Ann": -1, "Bob": -1, "Cat": -1, "Dan": -1}),
+            one_table({"Eve": 0, "Fay": 0, "Gus": 0, "Ivy": 0, "Jon": 0}),
+        ],
+    ]
+    paid = event_results(results, entry=1000, places=[40, 25, 15], round_top=10, rounds=2)
+    assert paid.pot == 10000
+    assert [(s.player, s.prize, s.round_prizes, s.paid) for s in paid.standings[:3]] == [
+        ("Cat", 4000, 1000, 5000),
+        ("Hal", 2500, 1000, 3500),
+        ("Fay", 1500, 0, 1500),
+    ]
+    assert {(s.prize, s.round_prizes, s.paid) for s in paid.standings[3:]} == {(0, 0, 0)}
+    assert sum(s.paid or 0 for s in paid.standings) == paid.paid == 10000
+    assert paid.house == 0
+
+
+def test_a_player_topping_rounds_is_paid_each_and_a_shared_top_splits() -> None:
+    """Over three rounds Player 01 tops round 1, Player 06 round 2 and Player 10 round 3 at
+    $25.00 each; with a shared top the sharers are paid their half each."""
+    paid = oktoberfest(twenty_players())
+    by_player = {s.player: (s.prize, s.round_prizes, s.paid) for s in paid.standings}
+    assert by_player["Player 01"] == (15000, 2500, 17500)
+    assert by_player["Player 06"] == (0, 2500, 2500)
+    assert by_player["Player 10"] == (0, 2500, 2500)
+    assert by_player["Player 02"] == (7500, 0, 7500)
+    assert sum(s.paid or 0 for s in paid.standings) == paid.paid == 45000
+    results = [[one_table({"Ann": 4, "Bob": 4, "Cat": -8})], [one_table({"Ann": 3, "Bob": -3})]]
+    paid = event_results(results, entry=1000, places=[50], round_top=10, rounds=2)
+    by_player = {s.player: (s.prize, s.round_prizes, s.paid) for s in paid.standings}
+    # 3000 pot: Ann 1st alone (1500); round 1's 300 split by Ann and Bob, round 2's to Ann.
+    assert by_player == {"Ann": (1500, 450, 1950), "Bob": (0, 150, 150), "Cat": (0, 0, 0)}
+    assert paid.paid == 2100 and paid.house == 900
 
 
 def test_more_places_than_players_leave_their_prizes_with_the_house() -> None:

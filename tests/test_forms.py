@@ -706,13 +706,13 @@ def test_double_submit_records_one_hand(api: Api, client: FlaskClient, rounds: i
         pytest.param(
             {"first_dealer": "Eve"},
             {"picker": "Ann", "partner": "", "picking_points": "75", "cracked_by": "Dan"},
-            "Ann +8, others -2, x2 for the crack",
+            "Ann +8, 4 others -2, x2 for the crack",
             id="alone, cracked",
         ),
         pytest.param(
             {},
             {"kind": "passed", "partner": "Cat", "picking_points": "30"},
-            "Ann -4, Cat -2, others +2",
+            "Ann -4, Cat -2, Bob, Dan, Eve +2",
             id="forced pick",
         ),
     ],
@@ -969,14 +969,14 @@ PREVIEWS = [
         {},
         [],
         {"picker": "Ann", "partner": "Bob", "picking_points": "75"},
-        "Ann +2, Bob +1, others -1",
+        "Ann +2, Bob +1, Cat, Dan, Eve -1",
         id="usual pick",
     ),
     pytest.param(
         {"first_dealer": "Eve"},
         [],
         {"picker": "Ann", "partner": "", "picking_points": "75", "cracked_by": "Dan"},
-        "Ann +8, others -2, x2 for the crack",
+        "Ann +8, 4 others -2, x2 for the crack",
         id="alone, cracked",
     ),
     pytest.param(
@@ -990,25 +990,25 @@ PREVIEWS = [
             "recracked": "y",
             "red_blitz": "y",
         },
-        "Ann +32, Bob +16, others -16, x8 for the crack, the re-crack and the red blitz",
+        "Ann +32, Bob +16, Cat, Dan, Eve -16, x8 for the crack, the re-crack and the red blitz",
         id="three doublings",
     ),
     pytest.param(
         DOUBLER,
         [{"kind": "pass"}],
         {"picker": "Bob", "partner": "Cat", "picking_points": "95"},
-        "Bob +8, Cat +4, others -4, x2 for the doubler",
+        "Bob +8, Cat +4, Ann, Dan, Eve -4, x2 for the doubler",
         id="doubled after a pass",
     ),
     pytest.param(
-        LEASTER, [], {"kind": "passed", "winner": "Cat"}, "Cat +4, others -1", id="leaster"
+        LEASTER, [], {"kind": "passed", "winner": "Cat"}, "Cat +4, 4 others -1", id="leaster"
     ),
     pytest.param(REDEAL, [], {"kind": "passed"}, "No scores: the deal moves on.", id="re-deal"),
     pytest.param(
         {},
         [],
         {"kind": "passed", "partner": "", "picking_points": "60"},
-        "Ann -4, others +1",
+        "Ann -4, 4 others +1",
         id="forced pick alone, lost",
     ),
 ]
@@ -1043,7 +1043,7 @@ def test_preview_of_an_edit_keeps_the_hand_in_its_place(api: Api, client: FlaskC
     before = api.session(session_id)
     data = filled(client, hands_path(session_id, "2/edit"), {"picking_points": "95"})
     assert preview(client, session_id, data) == {
-        "preview": "Bob +8, Cat +4, others -4, x2 for the doubler"
+        "preview": "Bob +8, Cat +4, Ann, Dan, Eve -4, x2 for the doubler"
     }
     assert api.session(session_id) == before
 
@@ -1238,7 +1238,7 @@ def test_preview_names_only_the_players_of_the_hand(api: Api, client: FlaskClien
     answer = preview(
         client, session_id, {"picker": "Ann", "partner": "Bob", "picking_points": "70"}
     )
-    assert answer == {"preview": "Ann +2, Bob +1, others -1"}
+    assert answer == {"preview": "Ann +2, Bob +1, Cat, Dan, Eve -1 · Fay sits out"}
 
 
 # --- the Seats page

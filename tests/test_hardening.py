@@ -229,7 +229,7 @@ def test_50_mb_api_body_is_refused_before_it_is_read(client: FlaskClient) -> Non
 
 
 def test_upload_over_64_mb_is_refused_before_it_is_read(client: FlaskClient) -> None:
-    for path in ("/settings/restore", "/sessions/import"):
+    for path in ("/settings/restore", "/sessions/import", "/nights/import"):
         response = client.post(
             path,
             input_stream=Unreadable(64 * MB + 1),
@@ -239,6 +239,15 @@ def test_upload_over_64_mb_is_refused_before_it_is_read(client: FlaskClient) -> 
         assert response.mimetype == "text/html"
         assert "larger than 1 MB" not in response.text
         assert "The file is larger than 64 MB, the most this scorekeeper accepts." in response.text
+    for media in ("text/csv", "application/json"):
+        response = client.post(
+            "/api/imports/nights",
+            input_stream=Unreadable(64 * MB + 1),
+            headers={"Content-Type": media},
+        )
+        assert assert_json(response, 413) == {
+            "error": "The body is larger than 64 MB, the most this scorekeeper accepts."
+        }
     assert session_count(client) == 0
 
 
@@ -457,7 +466,10 @@ def test_gunicorn_lets_go_of_a_client_stalled_in_its_headers(gunicorn: int) -> N
 
 # --- headers and cookies
 
-PAGES = ["/", "/sessions", "/sessions/new", "/leaderboard", "/settings", "/sessions/import"]
+PAGES = [
+    "/", "/sessions", "/sessions/new", "/leaderboard", "/settings", "/sessions/import",
+    "/nights/import", "/install",
+]  # fmt: skip
 
 
 def session_pages(sid: int) -> list[str]:
@@ -563,6 +575,13 @@ def test_cookies_are_httponly_and_lax_and_secure_over_https(database: str, new_a
         assert len(cookie) == 1
         assert "; Secure" in cookie[0]
         assert "HttpOnly" in cookie[0]
+
+
+def test_strict_transport_security_is_sent_over_https_alone(client: FlaskClient) -> None:
+    for path in ("/", "/api/sessions", "/static/style.css", "/no-such-page"):
+        secure = client.get(path, base_url="https://localhost")
+        assert secure.headers["Strict-Transport-Security"] == "max-age=31536000", path
+        assert "Strict-Transport-Security" not in client.get(path).headers, path
 
 
 # --- a busy database

@@ -4,6 +4,7 @@ and the pages that name them."""
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from flask.testing import FlaskClient
 from scorekeeper.web.stylesheet import minified
 
 from .helpers.api import Api, pick
+from .helpers.images import png_pixels
 
 
 def test_the_service_worker_is_served_from_the_top_never_from_a_cache(
@@ -98,18 +100,53 @@ def test_the_manifest_names_the_app_and_its_icons(client: FlaskClient) -> None:
     assert answer.headers["Content-Type"] == "application/manifest+json"
     manifest = answer.get_json(force=True)
     assert manifest == {
+        "id": "/",
         "name": "Sheepshead Scorekeeper",
         "short_name": "Sheepshead",
+        "description": "Keep the score of a Sheepshead game at the card table.",
         "start_url": "/",
         "scope": "/",
         "display": "standalone",
         "background_color": "#f7f5ef",
         "theme_color": "#1d6b4c",
         "icons": [
-            {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
-            {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+            {"src": f"/static/icons/{name}.png", "sizes": f"{size}x{size}", "type": "image/png",
+             "purpose": purpose}
+            for name, size, purpose in (
+                ("icon-192", 192, "any"),
+                ("icon-512", 512, "any"),
+                ("icon-maskable-512", 512, "maskable"),
+            )
         ],
-    }
+    }  # fmt: skip
+    for icon in manifest["icons"]:
+        with client.get(icon["src"]) as file:
+            assert file.status_code == 200 and file.mimetype == "image/png"
+            width, height, _pixels = png_pixels(file.data)
+        assert f"{width}x{height}" == icon["sizes"]
+
+
+def test_the_maskable_icon_fills_its_square_and_keeps_its_picture_in_the_safe_zone(
+    client: FlaskClient,
+) -> None:
+    """Full bleed: the theme's green, opaque, wherever a phone's mask may cut (outside the
+    circle of 40% of the width around the centre); the card lies inside it."""
+    with client.get("/static/icons/icon-maskable-512.png") as file:
+        size, _height, pixels = png_pixels(file.data)
+    green = (0x1D, 0x6B, 0x4C, 255)
+    safe = 0.4 * size
+    outside = inside = 0
+    for y in range(size):
+        for x in range(size):
+            colour = pixels[y][x]
+            if math.hypot(x + 0.5 - size / 2, y + 0.5 - size / 2) > safe:
+                assert colour == green, (x, y, colour)
+                outside += 1
+            elif colour != green:
+                inside += 1
+    assert outside > 0.45 * size * size
+    # The card covers a good part of the safe zone, not a speck in the middle.
+    assert inside > 0.3 * math.pi * safe * safe
 
 
 def test_the_colours_are_the_stylesheets(client: FlaskClient) -> None:

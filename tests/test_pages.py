@@ -459,7 +459,7 @@ def test_settle_up_page_in_points_and_in_money(api: Api, client: FlaskClient) ->
         ["Ann", "+$0.05"],
     ]
     assert "Friday Standings: 1. Cat +8, 2. Ann +1, 3. Bob 0, 4. Eve -4, 5. Dan -5" in settle.text
-    assert "Biggest hand: hand 2, Cat alone, 95: Cat +8, others -2" in settle.text
+    assert "Biggest hand: hand 2, Cat alone, 95: Cat +8, 4 others -2" in settle.text
 
 
 def test_settle_up_of_a_session_without_hands(api: Api, client: FlaskClient) -> None:

@@ -3,6 +3,7 @@ session's roster, and two entries of one person merged, and the merge undone."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -246,6 +247,35 @@ def test_the_players_page_lists_and_finds_players(api: Api, client: FlaskClient)
     assert "No player's name holds “Zed”." in page(client, "/players?q=Zed").text
     for path in ("/", "/settings"):
         assert 'href="/players"' in client.get(path).text
+
+
+def back_link(client: FlaskClient, path: str) -> tuple[str, str]:
+    """Where a page's back link goes, and what it says."""
+    response = client.get(path)
+    assert response.status_code == 200
+    found = re.search(r'<p class="back"><a href="([^"]*)">([^<]*)</a>', response.text)
+    assert found is not None
+    return found[1], found[2]
+
+
+def test_a_players_page_goes_back_where_it_was_reached_from(api: Api, client: FlaskClient) -> None:
+    session_with(api, HANDS)
+    ann = player_id(client, "Ann")
+    listed = client.get("/players").text
+    assert f'href="/players/{ann}?back=players"' in listed
+    came = f"/players/{ann}?back=players"
+    assert back_link(client, came) == ("/players", "\N{LEFTWARDS ARROW} Players")
+    # From the leaderboard's link, and from anywhere else, it goes to the leaderboard.
+    assert f'href="/players/{ann}"' in client.get("/leaderboard").text
+    for path in (f"/players/{ann}", f"/players/{ann}?back=elsewhere"):
+        assert back_link(client, path) == ("/leaderboard", "\N{LEFTWARDS ARROW} Leaderboard")
+    # Its dates and house rules keep where it came from.
+    path = f"/players/{ann}?back=players&from=2020-01-01"
+    assert back_link(client, path)[0] == "/players"
+    assert html_page(client.get(path)).fields["back"] == ["players"]
+    # So do their older sessions, back to the page that goes back to the list.
+    older = back_link(client, f"/players/{ann}/sessions?back=players")
+    assert older == (came, "\N{LEFTWARDS ARROW} Ann")
 
 
 def test_a_rename_from_the_page_and_a_refusal_keeping_what_was_typed(

@@ -13,7 +13,10 @@ from scorekeeper.rules import (
     LookAlike,
     RuleError,
     look_alike_key,
+    look_alike_questions,
     name_key,
+    names_like,
+    near_names,
     player_name,
     refuse_look_alikes,
     session_name,
@@ -134,3 +137,79 @@ def test_two_new_names_that_look_alike_are_refused_unless_confirmed() -> None:
         f"or confirm {CYRILLIC_ANN} as a new player."
     )
     refuse_look_alikes(["Ann", "Bob", CYRILLIC_ANN], ["Cat"], [CYRILLIC_ANN], "players")
+
+
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [
+        ("Tom Kiebzak", "Tom Kiebzack"),
+        ("Tom Kiebzack", "TOM KIEBZAK"),
+        ("Brian", "Bryan"),
+        ("Kiebzak", "Kiebzka"),
+        ("Chris", "Chriss"),
+        ("Chris", "Achris"),
+        ("Tom Kiebzak", "Tom Kiebz\u0430ck"),
+    ],
+)
+def test_names_one_letter_apart_are_near_names(name: str, other: str) -> None:
+    assert near_names(name, other) and near_names(other, name)
+    assert names_like(name, ["Ann", other]) == [other]
+    refuse_look_alikes([name], [other], (), "players")
+    with pytest.raises(LookAlike) as caught:
+        refuse_look_alikes([name], ["Ann", other], (), "players", near=True)
+    assert caught.value.message == (
+        f"{name} looks like {other}, who has played here. Choose {other}, "
+        f"or confirm {name} as a new player."
+    )
+    refuse_look_alikes([name], [other], [name.upper()], "players", near=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [
+        ("Dan", "Don"),
+        ("Mark", "Marky"),
+        ("Anne", "Ann"),
+        ("Bobby", "Bob"),
+        ("Tom Kiebzak", "Tom Kiebzak"),
+        ("Tom Kiebzak", "tom kiebzak"),
+        ("Tom Kiebzak", "Tim Kiebzack"),
+        ("Chris", "Chirsty"),
+    ],
+)
+def test_names_more_than_a_letter_apart_or_short_are_not_near(name: str, other: str) -> None:
+    assert not near_names(name, other)
+    assert names_like(name, [other]) == []
+    refuse_look_alikes([name], [other], (), "players", near=True)
+
+
+def test_every_look_alike_question_is_asked_at_once() -> None:
+    here = ["Ann", "Tom Kiebzack", "Brian Olsen", "Cat"]
+    new = ["Tom Kiebzak", "Bryan Olsen", "\u0421at", "Dave", "Dave Smith", "Dave Smyth"]
+    assert look_alike_questions(new, here, ["bryan olsen"]) == [
+        ("Tom Kiebzak", ["Tom Kiebzack"]),
+        ("\u0421at", ["Cat"]),
+        ("Dave Smyth", ["Dave Smith"]),
+    ]
+    with pytest.raises(LookAlike) as caught:
+        refuse_look_alikes(new, here, ["Tom Kiebzak", "Bryan Olsen", "\u0421at"], "x", near=True)
+    assert caught.value.message == (
+        "Dave Smyth looks like Dave Smith, also new here. Choose another name, "
+        "or confirm Dave Smyth as a new player."
+    )
+
+
+def test_a_long_list_of_players_is_asked_about_name_by_name() -> None:
+    """Near names are looked up, not compared with every player: thousands take a moment."""
+    here = [f"Player {n:05d}" for n in range(5000)]
+    new = [f"Newcomer {n:05d}" for n in range(2000)]
+    questions = look_alike_questions(new, here, ())
+    # Every newcomer but the first is one digit from one before them.
+    assert len(questions) == len(new) - 1
+    assert questions[:2] == [
+        ("Newcomer 00001", ["Newcomer 00000"]),
+        ("Newcomer 00002", ["Newcomer 00000", "Newcomer 00001"]),
+    ]
+    [(name, like)] = look_alike_questions(["Player 0000"], here, ())
+    assert like[:2] == ["Player 00000", "Player 00001"]
+    assert all(near_names(name, player) for player in like)

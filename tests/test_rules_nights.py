@@ -68,3 +68,17 @@ def test_any_nets_adding_up_to_0_make_standings_by_net(first: list[int]) -> None
     for standing in sheet.standings:
         assert standing.place == 1 + sum(1 for net in nets.values() if net > standing.total)
     assert [s.total for s in sheet.standings] == sorted(nets.values(), reverse=True)
+
+
+def test_a_spreadsheets_line_is_checked_player_by_player() -> None:
+    """A line gives its nets cell by cell: a player in two columns is caught, and a cell that
+    is no whole number is refused as the API's totals are."""
+    assert rules.check_nets([("Ann", 3), ("Bob", -3)], "csv") == {"Ann": 3, "Bob": -3}
+    for nets, sentence in (
+        ([("Ann", 3), ("ann", -3)], "ann is listed twice."),
+        ([("Ann", "3.5"), ("Bob", -3)], "Ann's net is a whole number from -100,000 to 100,000."),
+        ([("Ann", 0)], "A night has 2 to 40 players, not 1."),
+    ):
+        with pytest.raises(rules.RuleError) as refused:
+            rules.check_nets(nets, "csv")
+        assert (refused.value.message, refused.value.field) == (sentence, "csv")

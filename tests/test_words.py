@@ -87,34 +87,34 @@ def test_hand_summary(hand: rules.Hand, doubled: bool, expected: str) -> None:
 @pytest.mark.parametrize(
     ("hand", "doubled", "expected"),
     [
-        (pick("Ann", "Bob", 75), False, "Ann +2, Bob +1, others -1"),
-        (pick("Ann", "Bob", 60), False, "Ann -2, Bob -1, others +1"),
-        (pick("Ann", "Bob", 120), False, "Ann +6, Bob +3, others -3"),
-        (pick("Ann", "Bob", 0), False, "Ann -6, Bob -3, others +3"),
-        (pick("Ann", None, 75), False, "Ann +4, others -1"),
-        (pick("Ann", None, 75, cracked_by="Dan"), False, "Ann +8, others -2, x2 for the crack"),
+        (pick("Ann", "Bob", 75), False, "Ann +2, Bob +1, Cat, Dan, Eve -1"),
+        (pick("Ann", "Bob", 60), False, "Ann -2, Bob -1, Cat, Dan, Eve +1"),
+        (pick("Ann", "Bob", 120), False, "Ann +6, Bob +3, Cat, Dan, Eve -3"),
+        (pick("Ann", "Bob", 0), False, "Ann -6, Bob -3, Cat, Dan, Eve +3"),
+        (pick("Ann", None, 75), False, "Ann +4, 4 others -1"),
+        (pick("Ann", None, 75, cracked_by="Dan"), False, "Ann +8, 4 others -2, x2 for the crack"),
         (
             pick("Ann", None, 75, cracked_by="Dan", recracked=True),
             False,
-            "Ann +16, others -4, x4 for the crack and the re-crack",
+            "Ann +16, 4 others -4, x4 for the crack and the re-crack",
         ),
         (
             pick("Ann", None, 95, cracked_by="Dan", recracked=True, blitzes=(BLACK,)),
             False,
-            "Ann +64, others -16, x8 for the crack, the re-crack and the black blitz",
+            "Ann +64, 4 others -16, x8 for the crack, the re-crack and the black blitz",
         ),
         (
             pick("Ann", "Bob", 95, blitzes=(BLACK, RED)),
             False,
-            "Ann +16, Bob +8, others -8, x4 for the black blitz and the red blitz",
+            "Ann +16, Bob +8, Cat, Dan, Eve -8, x4 for the black blitz and the red blitz",
         ),
-        (pick("Bob", "Cat", 95), True, "Bob +8, Cat +4, others -4, x2 for the doubler"),
+        (pick("Bob", "Cat", 95), True, "Bob +8, Cat +4, Ann, Dan, Eve -4, x2 for the doubler"),
         (
             pick("Bob", "Cat", 0, blitzes=(BLACK,)),
             True,
-            "Bob -24, Cat -12, others +12, x4 for the black blitz and the doubler",
+            "Bob -24, Cat -12, Ann, Dan, Eve +12, x4 for the black blitz and the doubler",
         ),
-        (LEASTER, False, "Cat +4, others -1"),
+        (LEASTER, False, "Cat +4, 4 others -1"),
         (PASS, False, "No scores: the deal moves on."),
     ],
 )
@@ -125,18 +125,63 @@ def test_score_preview(hand: rules.Hand, doubled: bool, expected: str) -> None:
 SIX = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 
 
-def test_score_preview_leaves_out_who_sat_out() -> None:
-    # Fay deals and sits out: the others are the three opponents who played, not Fay's 0.
-    hand = rules.Hand(
-        dealer="Fay", kind=rules.Kind.PICK, picker="Ann", partner="Bob", picking_points=70,
-        seats=SIX,
-    )  # fmt: skip
-    assert score_preview(rules.score_hand(rules.Table(seats=SIX), hand)) == (
-        "Ann +2, Bob +1, others -1"
-    )
-    leaster = rules.Hand(dealer="Fay", kind=rules.Kind.LEASTER, winner="Cat", seats=SIX)
-    table = rules.Table(seats=SIX, options=rules.Options(no_bid=rules.NoBid.LEASTER))
-    assert score_preview(rules.score_hand(table, leaster)) == "Cat +4, others -1"
+def six_seated(dealer: str, seats: tuple[str, ...] = SIX, **hand: Any) -> str:
+    """The preview of a hand at a table of `seats`, dealt by `dealer`."""
+    table = rules.Table(seats=seats, options=rules.Options(no_bid=rules.NoBid.LEASTER))
+    return score_preview(rules.score_hand(table, rules.Hand(dealer=dealer, seats=seats, **hand)))
+
+
+PICKED = rules.Kind.PICK
+
+
+@pytest.mark.parametrize(
+    ("dealer", "seats", "hand", "expected"),
+    [
+        # Ann deals and sits out: the three opponents who played are named, not Ann's 0.
+        (
+            "Ann", SIX, {"kind": PICKED, "picker": "Bob", "partner": "Cat", "picking_points": 70},
+            "Bob +2, Cat +1, Dan, Eve, Fay -1 · Ann sits out",
+        ),
+        # Four opponents are counted.
+        (
+            "Ann", SIX, {"kind": PICKED, "picker": "Bob", "partner": None, "picking_points": 70},
+            "Bob +4, 4 others -1 · Ann sits out",
+        ),
+        (
+            "Fay", SIX, {"kind": rules.Kind.LEASTER, "winner": "Cat"},
+            "Cat +4, 4 others -1 · Fay sits out",
+        ),
+        (
+            "Cat", (*SIX, "Gus"),
+            {"kind": PICKED, "picker": "Eve", "partner": "Ann", "picking_points": 30},
+            "Eve -4, Ann -2, Dan, Fay, Gus +2 · Cat and Bob sit out",
+        ),
+        ("Ann", SIX, {"kind": rules.Kind.PASS}, "No scores: the deal moves on."),
+    ],
+)  # fmt: skip
+def test_a_preview_names_or_counts_the_others_and_says_who_sits_out(
+    dealer: str, seats: tuple[str, ...], hand: dict[str, Any], expected: str
+) -> None:
+    assert six_seated(dealer, seats, **hand) == expected
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        # Eve picked and called Cat, who sits before her: the picker comes first all the same.
+        (pick("Eve", "Cat", 75), "Eve +2, Cat +1, Ann, Bob, Dan -1"),
+        (pick("Dan", "Ann", 45), "Dan -2, Ann -1, Bob, Cat, Eve +1"),
+        # A leaster's winner first, a penalty's penalized player first.
+        (rules.Hand(dealer="Ann", kind=rules.Kind.LEASTER, winner="Eve", seats=SEATS),
+         "Eve +4, 4 others -1"),
+        (rules.Hand(dealer="Ann", kind=rules.Kind.PENALTY, penalized="Eve", seats=SEATS),
+         "Eve -4, 4 others +1"),
+    ],
+)  # fmt: skip
+def test_a_preview_says_the_picker_then_the_partner_then_the_others(
+    hand: rules.Hand, expected: str
+) -> None:
+    assert score_preview(scored(hand)) == expected
 
 
 BUMP = rules.Table(seats=SEATS, options=rules.Options(bump=True))
@@ -148,16 +193,17 @@ BUMP = rules.Table(seats=SEATS, options=rules.Options(bump=True))
         # RULES.md example 12: Ann -4, Bob -2, the others +2.
         (
             pick("Ann", "Bob", 45),
-            "Ann -4, Bob -2, others +2, lost, doubled on the bump",
+            "Ann -4, Bob -2, Cat, Dan, Eve +2, lost, doubled on the bump",
             "Ann & Bob, 45, doubled on the bump",
         ),
         (
             pick("Ann", "Bob", 25, cracked_by="Dan"),
-            "Ann -16, Bob -8, others +8, lost schneider, doubled on the bump, x2 for the crack",
+            "Ann -16, Bob -8, Cat, Dan, Eve +8, lost schneider, doubled on the bump, "
+            "x2 for the crack",
             "Ann & Bob, 25, cracked by Dan (x2), doubled on the bump",
         ),
         # A won pick is not bumped.
-        (pick("Ann", "Bob", 75), "Ann +2, Bob +1, others -1", "Ann & Bob, 75"),
+        (pick("Ann", "Bob", 75), "Ann +2, Bob +1, Cat, Dan, Eve -1", "Ann & Bob, 75"),
     ],
 )
 def test_the_bump_is_named_where_it_doubled_a_loss(
@@ -299,7 +345,7 @@ def test_names(players: list[str], expected: str) -> None:
 
 
 def test_score_preview_of_a_penalty_hand() -> None:
-    assert score_preview(scored(PENALTY)) == "Dan -4, others +1"
+    assert score_preview(scored(PENALTY)) == "Dan -4, 4 others +1"
 
 
 @pytest.mark.parametrize(

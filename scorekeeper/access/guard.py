@@ -36,6 +36,8 @@ OPEN_ENDPOINTS = frozenset(
         "pages.service_worker",
         "pages.manifest",
         "pages.favicon",
+        "pages.install",
+        "pages.install_root",
         "pages.page_scripts",
         "pages.linked_stylesheet",
         # A share link's page: anyone with the link reads what it shares, and nothing else.

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import islice
 from typing import IO, Any
 
@@ -355,13 +355,13 @@ class Restore:
         if not isinstance(self.rule_sets, list):
             raise RuleError("This backup is damaged: its rule sets are not a list.")
         _check_rule_sets(self.rule_sets)
-        self.merges = _checked_merges(data.get("merges", []))
         self._trash_given = data.get("trash", [])
         if not isinstance(self._trash_given, list | Streamed):
             raise RuleError("This backup is damaged: its trash is not a list.")
         self.trash: list[dict[str, Any]] = []
         self.players = _checked_players(players)
         self.retired = _retired(players)
+        self.merges = _checked_merges(data.get("merges", []), self.players)
         self.events = _checked_events(data.get("events", []), self.players)
         self.seasons = _checked_seasons(data.get("seasons", []))
         # What undoing a restore that was cut short took out, if there was one.
@@ -397,7 +397,8 @@ class Restore:
         self.close()
         trash: list[Any] = []
         given = _sessions_then_trash(self._given, self._trash_given, trash)
-        sessions = _checked_sessions(given, self.players, self.keep_ids)
+        tables = _EventTables(self.events)
+        sessions = _checked_sessions(given, self.players, self.keep_ids, tables)
         checked = 0
         self._spill = tempfile.TemporaryFile()  # noqa: SIM115 (read back by the batches)
         try:
@@ -409,6 +410,7 @@ class Restore:
                 pickle.dump(batch, self._spill, pickle.HIGHEST_PROTOCOL)
                 checked += len(batch)
                 yield len(batch)
+            tables.check_whole()
             self.trash = _checked_trash(trash)
         except BaseException:
             self.close()
@@ -489,7 +491,10 @@ class Restore:
                 db.session.add(Player(id=player_id, name=name, name_key=key, active=active))
             db.session.flush()
             # So that a session or player added while the restore runs takes none of its ids.
-            bulk.reserve_ids(Player.__table__, max(self.players, default=0))
+            # A merge undone brings its player back under their id, and finds its sessions by
+            # theirs: ids no new player or session may take either.
+            merged = [merge["player_id"] for merge in self.merges]
+            bulk.reserve_ids(Player.__table__, max(*self.players, *merged, 0))
             bulk.reserve_ids(Session.__table__, self._largest_session())
             return list(self.players)
         here = set(db.session.scalars(select(Player.id)))
@@ -502,8 +507,12 @@ class Restore:
         return [player.id for player in added]
 
     def _largest_session(self) -> int:
-        """The largest id of the backup's sessions, those in its trash included."""
-        return max(self._largest, *self._trash_ids(), 0)
+        """The largest id of the backup's sessions, those in its trash and those its merges
+        name included."""
+        named: list[int] = [
+            i for merge in self.merges for i in (*merge["sessions"], *merge["trashed"])
+        ]
+        return max(self._largest, *self._trash_ids(), *named, 0)
 
     def _add_events(self) -> None:
         """Add the backup's events under their ids, with their players, and link their tables'
@@ -662,16 +671,21 @@ class _Event:
 
 
 def _checked_events(given: Any, players: dict[int, str]) -> list[_Event]:
-    """The backup's events, their settings checked as the API checks a new event's."""
+    """The backup's events, their settings checked as the API checks a new event's, each
+    player of the backup's players listed once."""
     if not isinstance(given, list):
         raise RuleError("This backup is damaged: its events are not a list.")
     keys = {rules.name_key(name) for name in players.values()}
-    checked = []
+    checked: dict[int, _Event] = {}
     for position, event in enumerate(given, start=1):
         with _at(f"Event {position} of the backup"):
             if not isinstance(event, dict) or not isinstance(event.get("players"), list):
                 raise RuleError("An event has its settings and a list of its players.")
-            entrants = []
+            event_id = _record_id(event.get("id"))
+            if event_id in checked:
+                raise RuleError(f"The id {event_id} is given to two events.", "id")
+            entrants: list[tuple[str, bool]] = []
+            listed: set[str] = set()
             for entrant in event["players"]:
                 if (
                     not isinstance(entrant, dict)
@@ -685,24 +699,100 @@ def _checked_events(given: Any, players: dict[int, str]) -> list[_Event]:
                         "whether they are checked in.",
                         "players",
                     )
+                key = rules.name_key(entrant["name"])
+                if key in listed:
+                    raise RuleError(
+                        f"{entrant['name'].strip()} is listed twice among its players.",
+                        "players",
+                    )
+                listed.add(key)
                 entrants.append((entrant["name"], entrant["checked_in"]))
-            checked.append(
-                _Event(
-                    id=_record_id(event.get("id")),
-                    fields=event_request(event),
-                    version=_version(event.get("version", 1)),
-                    at=_created_at(event.get("created_at")),
-                    players=entrants,
-                )
+            fields = event_request(event)
+            events.check_settings(fields)
+            checked[event_id] = _Event(
+                id=event_id,
+                fields=fields,
+                version=_version(event.get("version", 1)),
+                at=_created_at(event.get("created_at")),
+                players=entrants,
             )
-    return checked
+    return list(checked.values())
 
 
-def _checked_merges(given: Any) -> list[dict[str, Any]]:
-    """The backup's merges that can be undone, as the columns of `PlayerMerge` rows."""
+class _EventTables:
+    """The tables of the backup's events, as its sessions claim them: each a table of an event
+    the backup holds, in a round the event plays, and no two the same table; once every
+    session is through (`check_whole`), each event's rounds drawn are 1, 2, ... and each
+    round's tables 1, 2, ..., none missing, as draws make them. Only the claims are kept: an
+    event, round and table with the session that claimed it."""
+
+    def __init__(self, events: list[_Event]) -> None:
+        self._events = {event.id: event for event in events}
+        self._claimed: dict[tuple[int, int, int], int] = {}
+
+    def claim(self, session_id: int, link: tuple[int, int, int]) -> None:
+        event_id, round_number, table = link
+        event = self._events.get(event_id)
+        if event is None:
+            raise RuleError(
+                f"Session {session_id} is a table of event {event_id}, which is not among the "
+                "backup's events."
+            )
+        rounds = event.fields.rounds or 0
+        if rounds and round_number > rounds:
+            raise RuleError(
+                f"Session {session_id} is a table of round {round_number} of event "
+                f"{event_id}, which plays {plural(rounds, 'round')}."
+            )
+        other = self._claimed.setdefault(link, session_id)
+        if other != session_id:
+            raise RuleError(
+                f"Session {other} and session {session_id} are both round {round_number}, "
+                f"table {table} of event {event_id}."
+            )
+
+    def check_whole(self) -> None:
+        rounds: dict[int, set[int]] = {}
+        tables: dict[tuple[int, int], set[int]] = {}
+        for event_id, round_number, table in self._claimed:
+            rounds.setdefault(event_id, set()).add(round_number)
+            tables.setdefault((event_id, round_number), set()).add(table)
+        for event_id, drawn in sorted(rounds.items()):
+            missing = _first_missing(drawn)
+            if missing is not None:
+                raise RuleError(
+                    f"Event {event_id} has tables in round {max(drawn)} but none in round "
+                    f"{missing}."
+                )
+            # The prizes of an event of as many rounds as are drawn are checked for those drawn.
+            with _at(f"Event {event_id}"):
+                events.check_settings(self._events[event_id].fields, max(drawn))
+        for (event_id, round_number), held in sorted(tables.items()):
+            missing = _first_missing(held)
+            if missing is not None:
+                raise RuleError(
+                    f"Round {round_number} of event {event_id} has table {max(held)} but no "
+                    f"table {missing}."
+                )
+
+
+def _first_missing(numbers: set[int]) -> int | None:
+    """The first of 1, 2, ... up to the largest of `numbers` that they leave out."""
+    if len(numbers) == max(numbers):
+        return None
+    return min(set(range(1, max(numbers))) - numbers)
+
+
+def _checked_merges(given: Any, players: dict[int, str]) -> list[dict[str, Any]]:
+    """The backup's merges that can be undone, as the columns of `PlayerMerge` rows: each of a
+    player no longer among the backup's players into another, who is among them or was merged
+    into another later, and none dated in the future."""
     if not isinstance(given, list):
         raise RuleError("This backup is damaged: its merges are not a list.")
-    merges = []
+    merges: list[dict[str, Any]] = []
+    ids: set[int] = set()
+    # The merge of each player merged away.
+    later: dict[int, int] = {}
     for position, merge in enumerate(given, start=1):
         with _at(f"Merge {position} of the backup"):
             keys = {"id", "at", "player", "name", "active", "into", "sessions", "trashed"}
@@ -725,7 +815,46 @@ def _checked_merges(given: Any) -> list[dict[str, Any]]:
                     "trashed": [_record_id(i) for i in merge["trashed"]],
                 }
             )
+            _check_merge(merges[-1], ids, later, players)
+            ids.add(merges[-1]["id"])
+            later[merges[-1]["player_id"]] = merges[-1]["id"]
+    # Merged into a player merged later, a merge's other player is no longer listed.
+    for position, merge in enumerate(merges, start=1):
+        into = merge["into_id"]
+        if into not in players and later.get(into, 0) <= merge["id"]:
+            with _at(f"Merge {position} of the backup"):
+                raise RuleError(
+                    f"It merges {merge['name']} into player {into}, who is neither among the "
+                    "backup's players nor merged into another by a later merge.",
+                    "into",
+                )
     return merges
+
+
+# How far ahead of this server's clock the one a backup was made by may be.
+CLOCKS_APART = timedelta(days=1)
+
+
+def _check_merge(
+    merge: dict[str, Any], ids: set[int], merged: dict[int, int], players: dict[int, str]
+) -> None:
+    """A merge against the backup's players and the merges before it: their `ids`, and the
+    players they `merged` away."""
+    player = merge["player_id"]
+    if merge["id"] in ids:
+        raise RuleError(f"The id {merge['id']} is given to two merges.", "id")
+    if merge["into_id"] == player:
+        raise RuleError(f"It merges player {player} into themselves.", "into")
+    if player in players:
+        raise RuleError(
+            f"It merges player {player} away, but {players[player]} is still among the backup's "
+            f"players as player {player}.",
+            "player",
+        )
+    if player in merged:
+        raise RuleError(f"Player {player} is merged away by two merges.", "player")
+    if merge["at"] > datetime.now(UTC) + CLOCKS_APART:
+        raise RuleError(f"It is dated {iso(merge['at'])}, in the future.", "at")
 
 
 def _checked_seasons(given: Any) -> list[tuple[seasons.SeasonFields, datetime]]:
@@ -847,7 +976,7 @@ def _sessions_then_trash(
 
 
 def _checked_sessions(
-    sessions: Iterable[Any], players: dict[int, str], keep_ids: bool
+    sessions: Iterable[Any], players: dict[int, str], keep_ids: bool, tables: _EventTables
 ) -> Iterator[_Checked]:
     """Each session of the backup with its hands, checked by the engine, in turn."""
     keys = {rules.name_key(name) for name in players.values()}
@@ -867,6 +996,8 @@ def _checked_sessions(
                         f"{name} is seated but not among the backup's players.", "players"
                     )
         new = checked_session(given, session_id if keep_ids else None, f"Session {session_id}")
+        if new.event is not None:
+            tables.claim(session_id, new.event)
         # A table's link to its event is made once the event is added, with the last batch;
         # merged into sessions here, the backup's events are not added, its tables kept alone.
         link = new.event if keep_ids else None
@@ -960,8 +1091,11 @@ def _event_link(given: Any) -> tuple[int, int, int] | None:
     keys = ("id", "round", "table")
     if not isinstance(given, dict) or set(given) != set(keys):
         raise RuleError("Its event names the event's id, the round and the table.", "event")
-    if not all(_is_whole(given[key]) and 0 < given[key] <= MAX_KEPT for key in keys):
-        raise RuleError("Its event's id, round and table are whole numbers from 1.", "event")
+    for key in keys:
+        if not _is_whole(given[key]):
+            raise RuleError(
+                f"Its event's {key} must be a whole number from 1 to {MAX_KEPT}.", "event"
+            )
     return given["id"], given["round"], given["table"]
 
 
@@ -990,7 +1124,15 @@ def _checked_trash(given: Iterable[Any]) -> list[dict[str, Any]]:
             if not isinstance(entry["session"], dict):
                 raise RuleError("Its session is not a JSON object.", "session")
         where = f"Trashed session {session_id}"
-        checked_session(entry["session"], None, where)
+        new = checked_session(entry["session"], None, where)
+        if new.event is not None:
+            event, round_number, table = new.event
+            with _at(where):
+                raise RuleError(
+                    f"It is table {table} of round {round_number} of event {event}, but a "
+                    "table of an event is never deleted.",
+                    "event",
+                )
         _checked_changes(entry["changes"], where)
         if deleted_at >= TrashedSession.kept_since():
             data = {key: entry[key] for key in ("session", "version", "changes")}

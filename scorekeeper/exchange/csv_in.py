@@ -104,8 +104,9 @@ def import_session(
     session.
 
     `rounds` None means as many as the hands fill, and `first_dealer` None the dealer of the
-    first hand. A new player's name that looks like another player's is refused unless among
-    `new_players`. `known_as` names, for a name in the file, the player here it means."""
+    first hand. A new player's name that looks like another player's, or is a near name of one
+    (`rules.near_names`), is refused unless among `new_players`. `known_as` names, for a name
+    in the file, the player here it means."""
     name = rules.session_name(name)
     chosen = repr((rounds, first_dealer, options)) + (
         repr(sorted(known_as.items())) if known_as else ""
@@ -142,7 +143,7 @@ def import_session(
         sheet=sheet,
         origin=origin,
     )
-    check_new_players(bulk.names_in([new]), new_players)
+    check_new_players(bulk.names_in([new]), new_players, near=True)
     [session_id] = bulk.insert_sessions([new])
     return Imported(session_id, new=True)
 

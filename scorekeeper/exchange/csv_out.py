@@ -189,8 +189,9 @@ def _taken(out: io.StringIO) -> str:
 
 def event_standings_csv(standings: Sequence[rules.EventStanding], rounds: int, money: bool) -> str:
     """A club event's standings: place, player, a column for each of `rounds` rounds (empty for
-    a round the player didn't sit), total, hands won and prize in dollars with cents (empty
-    for an event with no entry fee)."""
+    a round the player didn't sit), total, hands won, and in dollars with cents (empty for an
+    event with no entry fee) the place prize, what the player's round tops won, and what they
+    are paid, the two together."""
     header = ("place", "player", *(f"round_{n}" for n in range(1, rounds + 1)))
     rows = [
         (
@@ -199,8 +200,14 @@ def event_standings_csv(standings: Sequence[rules.EventStanding], rounds: int, m
             *s.rounds,
             s.total,
             s.hands_won,
-            Decimal(s.prize or 0).scaleb(-2) if money else None,
+            *(_dollars(cents) if money else None for cents in (s.prize, s.round_prizes, s.paid)),
         )
         for s in standings
     ]
-    return "".join(csv_lines([(*header, "total", "hands_won", "prize"), *rows]))
+    return "".join(
+        csv_lines([(*header, "total", "hands_won", "prize", "round_prizes", "paid"), *rows])
+    )
+
+
+def _dollars(cents: int | None) -> Decimal:
+    return Decimal(cents or 0).scaleb(-2)

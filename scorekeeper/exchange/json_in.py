@@ -22,6 +22,7 @@ from ..sessions.events import EventFields
 from ..sessions.models import MAX_ID, is_id
 from ..sessions.seasons import MAX_MIN_HANDS, SeasonFields
 from ..sessions.shares import KINDS as SHARE_KINDS
+from . import nights_in
 
 HAND_KEYS = {
     "kind", "dealer", "picker", "partner", "called_card", "forced", "picking_points",
@@ -45,14 +46,20 @@ RULES_KEYS = set(rules.OPTION_NAMES)
 RULE_TEXTS = RULES_KEYS - RULE_FLAGS - RULE_NUMBERS
 
 
-def json_object(request: Request) -> dict[str, Any]:
-    """The body as a JSON object, refusing what could upset the parser or the database: invalid
-    UTF-8, deep nesting, long numbers, NaN and Infinity, and lone surrogates."""
+def body_of(request: Request) -> bytes:
+    """The body as it came, or 413 when it is over the limit."""
     data = request.get_data(cache=True)
     limit = request.max_content_length
     if limit is not None and len(data) >= limit:
         # A streamed body stops at the limit without a word; the next read refuses it (413).
         request.stream.read(1)
+    return data
+
+
+def json_object(request: Request) -> dict[str, Any]:
+    """The body as a JSON object, refusing what could upset the parser or the database: invalid
+    UTF-8, deep nesting, long numbers, NaN and Infinity, and lone surrogates."""
+    data = body_of(request)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -325,6 +332,49 @@ def _new_players(body: Mapping[str, Any]) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
         raise RuleError("New players must be a list of names.", "new_players")
     return [_text(name, "new_players", "A player's name") for name in value]
+
+
+NIGHTS_IMPORT_KEYS = {"csv", "zeros", "new_players", "same_as"}
+
+
+@dataclass(frozen=True)
+class NightsImport:
+    """A spreadsheet of nights to import, and the answers to its questions."""
+
+    csv: bytes | str
+    answers: nights_in.Answers
+
+
+def nights_import_csv(request: Request) -> NightsImport:
+    """A spreadsheet sent as it is (`text/csv`), what a 0 is in its query (`zeros`)."""
+    return NightsImport(
+        body_of(request), nights_in.Answers(zeros=nights_in.zeros_answer(request.args.get("zeros")))
+    )
+
+
+def nights_import_request(body: Mapping[str, Any]) -> NightsImport:
+    _check_keys(body, NIGHTS_IMPORT_KEYS)
+    if body.get("csv") is None:
+        raise RuleError("Send the spreadsheet as CSV text in csv.", "csv")
+    sheet = _text(body["csv"], "csv", "The spreadsheet")
+    same_as = body.get("same_as") or {}
+    if not isinstance(same_as, dict) or not all(isinstance(p, str) for p in same_as.values()):
+        raise RuleError(
+            "same_as maps each name of the file to the player it is, by name.", "same_as"
+        )
+    return NightsImport(
+        sheet,
+        nights_in.Answers(
+            zeros=nights_in.zeros_answer(body.get("zeros")),
+            new_players=_new_players(body),
+            same_as={
+                _text(name, "same_as", "A player's name"): _text(
+                    player, "same_as", "A player's name"
+                )
+                for name, player in same_as.items()
+            },
+        ),
+    )
 
 
 def rule_options(given: Any) -> dict[str, Any]:

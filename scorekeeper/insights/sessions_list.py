@@ -133,7 +133,7 @@ class _Sums:
 
 def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
     """Each session with its players, hand count and, once complete, its winners (ties
-    share)."""
+    share; a night's by its nets)."""
     ids = [session.id for session in sessions]
     # Each session's players by the first hand and seat they sat at, as the totals name them.
     first_seat = func.min(Hand.number * rules.MAX_SEATS + HandPlayer.seat)
@@ -164,7 +164,11 @@ def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
         complete = table.is_complete(count)
         leaders: tuple[str, ...] = ()
         lead = 0
-        if count:
+        if session.totals_only:
+            standings = rules.night_sheet(loading.nets_of(session)).standings
+            leaders = tuple(s.player for s in standings if s.place == 1)
+            lead = standings[0].total
+        elif count:
             totals = dict.fromkeys(players, 0) | {p.name: p.total for p in at_hands}
             won = dict.fromkeys(players, 0) | {p.name: p.hands_won for p in at_hands}
             standings = rules.standings(players, totals, won)

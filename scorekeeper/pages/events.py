@@ -196,7 +196,10 @@ def check_in(event_id: int) -> tuple[str, int] | BaseResponse:
                 here = sum(p.checked_in for p in write.event.players)
                 said = names[0] if len(names) == 1 else f"{len(names)} players"
                 message = f"{said} checked in: {here} in all."
-                return done(write, url_for("pages.event_page", event_id=event_id), message)
+                # After a typed name the page comes back ready for the next one.
+                typed = "1" if (form.new_name.data or "").strip() else None
+                page = url_for("pages.event_page", event_id=event_id, typed=typed)
+                return done(write, page, message)
         except RuleError as error:
             form.refuse(error)
     return _event_view(event_id, form, 400)
@@ -302,13 +305,6 @@ class TableLine:
 
 
 @dataclass(frozen=True)
-class Payout:
-    player: str
-    cents: int
-    why: str
-
-
-@dataclass(frozen=True)
 class EventView:
     """An event read whole, in the words and numbers its pages show."""
 
@@ -392,31 +388,23 @@ class EventView:
     def money(self) -> bool:
         return bool(self.event.entry)
 
-    def payouts(self) -> list[Payout]:
-        """Who gets paid what: each place's prize, then each round's top, largest first."""
-        results = self.read.results
-        paid: list[Payout] = []
+    def totals_paid(self) -> list[tuple[str, int, list[str]]]:
+        """Each player paid, what they are paid (their standing's `paid`) and what for, largest
+        first."""
         if not self.money:
-            return paid
-        for standing in results.standings:
-            if standing.prize:
-                paid.append(Payout(standing.player, standing.prize, _place(standing.place)))
+            return []
+        results = self.read.results
+        tops: dict[str, list[str]] = {}
         for leader in results.round_leaders:
             if leader.prize:
                 for player in leader.players:
-                    paid.append(Payout(player, leader.prize, f"round {leader.round}'s top"))
-        return paid
-
-    def totals_paid(self) -> list[tuple[str, int, list[str]]]:
-        """Each player paid, with the sum and what for, largest first."""
-        by_player: dict[str, tuple[int, list[str]]] = {}
-        for payout in self.payouts():
-            cents, why = by_player.get(payout.player, (0, []))
-            by_player[payout.player] = (cents + payout.cents, [*why, payout.why])
-        return sorted(
-            ((player, cents, why) for player, (cents, why) in by_player.items()),
-            key=lambda paid: -paid[1],
-        )
+                    tops.setdefault(player, []).append(f"round {leader.round}'s top")
+        paid = [
+            (s.player, s.paid, [_place(s.place)] * bool(s.prize) + tops.get(s.player, []))
+            for s in results.standings
+            if s.paid
+        ]
+        return sorted(paid, key=lambda line: -line[1])
 
 
 def _place(place: int) -> str:
@@ -435,7 +423,9 @@ def recap(view: EventView) -> str:
     if leaders:
         lines.append("")
         for leader in leaders:
-            prize = f" · {money(leader.prize)} each" if view.money and leader.prize else ""
+            prize = f" · {money(leader.prize)}" if view.money and leader.prize else ""
+            if prize and len(leader.players) > 1:
+                prize += " each"
             who = ", ".join(leader.players)
             lines.append(f"Round {leader.round} top: {who} {signed(leader.total)}{prize}")
     if view.money:

@@ -105,6 +105,9 @@ class _Moved(Exception):
 @bp.post("/sessions/<id(session):session_id>/hands/new")
 def record_hand(session_id: int) -> str | tuple[str, int] | BaseResponse:
     session = loading.session_or_404(session_id)
+    if session.totals_only:
+        # Refused before the form is read: it has no hand number or dealer to check.
+        loading.table_of(session).check_room_for_hand(0)
     form = _form(session, None)
     if not form.validate_on_submit():
         return _render(session, form, None)

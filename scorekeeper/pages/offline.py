@@ -54,24 +54,35 @@ def linked_stylesheet(name: str) -> Response:
     return answer
 
 
-def _icon(size: int) -> str:
-    return url_for("static", filename=f"icons/icon-{size}.png")
+def _icon(name: str, size: int, purpose: str) -> dict[str, str]:
+    return {
+        "src": url_for("static", filename=f"icons/{name}.png"),
+        "sizes": f"{size}x{size}",
+        "type": "image/png",
+        "purpose": purpose,
+    }
 
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
+    """What a phone installs: opened from its home screen, the app starts at the home page,
+    whose first card resumes the session in progress."""
     answer = jsonify(
         {
+            "id": "/",
             "name": "Sheepshead Scorekeeper",
             "short_name": "Sheepshead",
+            "description": "Keep the score of a Sheepshead game at the card table.",
             "start_url": "/",
             "scope": "/",
             "display": "standalone",
             "background_color": BACKGROUND,
             "theme_color": THEME,
             "icons": [
-                {"src": _icon(192), "sizes": "192x192", "type": "image/png"},
-                {"src": _icon(512), "sizes": "512x512", "type": "image/png"},
+                _icon("icon-192", 192, "any"),
+                _icon("icon-512", 512, "any"),
+                # The picture inside the middle 80%, which every shape a phone cuts keeps.
+                _icon("icon-maskable-512", 512, "maskable"),
             ],
         }
     )

@@ -28,6 +28,9 @@ from .sessions import csv_download
 
 PLAYER_FILTERS = ("from", "to", *HOUSE_KEYS)
 LEADERBOARD_FILTERS = (*PLAYER_FILTERS, "min_picks", "season")
+# A player's page reached from the players list says so in its address, and its back link goes
+# back there; from anywhere else it goes to the leaderboard.
+FROM_PLAYERS = {"back": "players"}
 
 
 class RenameForm(EngineForm):
@@ -47,7 +50,15 @@ class MergeForm(EngineForm):
 @bp.get("/players")
 def players_page() -> str:
     search = request.args.get("q", "")
-    return render_template("players.html", players=roster.players(search), search=search)
+    return render_template(
+        "players.html", players=roster.players(search), search=search, came=FROM_PLAYERS
+    )
+
+
+def _came_from() -> dict[str, str]:
+    """The query that keeps a player's page going back to the players list, when it came from
+    there."""
+    return FROM_PLAYERS if request.args.get("back") == FROM_PLAYERS["back"] else {}
 
 
 @bp.get("/players/<id(player):player_id>")
@@ -72,6 +83,7 @@ def _player_view(
     shown = {
         "player": player,
         "filters": filters,
+        "came": _came_from(),
         "rename": rename,
         "merge": merge,
         "merges": roster.merges(into=player.id),
@@ -102,13 +114,15 @@ def player_sessions(player_id: int) -> tuple[str, int]:
     filters = read_filters(request.args, PLAYER_FILTERS)
     before = max(0, min(request.args.get("before", 0, type=int), MAX_ID))
     if filters.errors:
-        return render_template("player_sessions.html", player=player, filters=filters), 400
+        shown = {"player": player, "filters": filters, "came": _came_from()}
+        return render_template("player_sessions.html", **shown), 400
     lines = stats.sessions_of(
         player.id, filters.dates, filters.house, stats.SESSIONS_SHOWN + 1, before
     )
     shown = {
         "player": player,
         "filters": filters,
+        "came": _came_from(),
         "lines": lines[-stats.SESSIONS_SHOWN :],
         "before": before,
         "older": len(lines) > stats.SESSIONS_SHOWN,

@@ -50,8 +50,8 @@ def sent_key() -> tuple[str | None, str]:
 
 
 @contextmanager
-def session_write(session_id: int) -> Iterator[writes.SessionWrite]:
-    with writes.session_write(session_id, *sent_key()) as write:
+def session_write(session_id: int, if_match: str | None = None) -> Iterator[writes.SessionWrite]:
+    with writes.session_write(session_id, *sent_key(), if_match=if_match) as write:
         yield write
 
 

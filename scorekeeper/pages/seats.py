@@ -11,9 +11,11 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import rules
 from ..rules import RuleError
 from ..sessions import loading, rows
+from ..sessions.errors import Conflict
 from ..sessions.models import Session
 from .blueprint import bp
 from .forms import SeatsForm, seats_print
+from .nights import NO_SEATS, not_for_a_night
 from .saving import done, session_write
 from .words import settlement_words, sitting_out_words
 
@@ -88,6 +90,8 @@ class _Moved(Exception):
 @bp.route("/sessions/<id(session):session_id>/seats", methods=["GET", "POST"])
 def seats_page(session_id: int) -> str | BaseResponse:
     session = loading.session_or_404(session_id)
+    if session.totals_only:
+        return not_for_a_night(session, NO_SEATS)
     seats_now = loading.table_of(session).seats
     form = SeatsForm(seats_now)
     notice = None
@@ -125,6 +129,8 @@ def _save(session_id: int, form: SeatsForm) -> BaseResponse:
 
 @bp.post("/sessions/<id(session):session_id>/settle-leaver")
 def settle_leaver(session_id: int) -> BaseResponse:
+    if loading.session_head(session_id).totals_only:
+        raise Conflict(NO_SEATS)
     seats_page = url_for("pages.seats_page", session_id=session_id)
     try:
         with session_write(session_id) as write:

@@ -34,6 +34,7 @@ from .blueprint import bp
 from .charts import line_chart, running_totals
 from .filters import HOUSE_KEYS, Filters, read_filters
 from .forms import SessionDetailsForm, SessionForm
+from .nights import NO_HANDS_CSV, night_page, not_for_a_night
 from .saving import done, roster_write, saved_hand, session_write
 from .words import rules_words, short_names, sitting_out_words, tiebreaks, undo_words
 
@@ -115,6 +116,8 @@ def new_session() -> str | BaseResponse:
 @bp.get("/sessions/<id(session):session_id>")
 def session_page(session_id: int) -> str:
     read = loading.read_session_or_404(session_id)
+    if read.session.totals_only:
+        return night_page(read)
     session, sheet = read.session, read.sheet
     table = sheet.table
     saved = request.args.get("saved", type=int)
@@ -180,7 +183,8 @@ def add_round(session_id: int) -> BaseResponse:
     with session_write(session_id) as write:
         scoresheet = url_for("pages.session_page", session_id=session_id)
         rounds = write.session.rounds
-        if not rounds:
+        # A night has no rounds either: the write refuses it.
+        if not rounds and not write.session.totals_only:
             return done(write, scoresheet)
         write.update(None, rounds + 1)
         return done(write, scoresheet, f"Round {rounds + 1} added.")
@@ -188,7 +192,9 @@ def add_round(session_id: int) -> BaseResponse:
 
 @bp.route("/sessions/<id(session):session_id>/edit", methods=["GET", "POST"])
 def edit_session(session_id: int) -> str | BaseResponse | tuple[str, int]:
-    """Rename the session or change its rounds."""
+    """Rename the session or change its rounds (a night's name is changed with its nets)."""
+    if loading.session_head(session_id).totals_only:
+        return redirect(url_for("pages.edit_night", session_id=session_id))
     form = SessionDetailsForm()
     if form.validate_on_submit():
         try:
@@ -336,8 +342,10 @@ def export_all_hands() -> Response:
 
 
 @bp.get("/sessions/<id(session):session_id>/export.csv")
-def export_csv(session_id: int) -> Response:
+def export_csv(session_id: int) -> Response | BaseResponse:
     session = loading.session_or_404(session_id)
+    if session.totals_only:
+        return not_for_a_night(session, NO_HANDS_CSV)
     return csv_download(hands_csv(loading.sheet_of(session)), session_file_name(session))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import difflib
 import io
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -59,6 +60,11 @@ def settings() -> str:
     return _settings_page(RestoreForm())
 
 
+def _refused(form: RestoreForm, status: int = 400) -> tuple[str, int]:
+    """The settings page with the restore form and why it was refused: nothing was changed."""
+    return _settings_page(form), status
+
+
 def _settings_page(form: RestoreForm) -> str:
     """The settings page; it says when a restore is under way or was cut short."""
     return render_template(
@@ -82,64 +88,71 @@ def download_backup() -> Response:
 
 
 @bp.post("/settings/restore")
-def restore_backup() -> str | BaseResponse:
-    """A backup refused at once (not JSON, not a backup, not for this scorekeeper) is shown on
-    the form, nothing changed. Otherwise a page streamed as the restore goes: a line of progress
-    as its sessions are checked, then a batch at a time as they are written, then what came of
-    it; a session refused by the check shows the form again, nothing changed."""
+def restore_backup() -> tuple[str, int] | BaseResponse:
+    """The backup is checked whole before the page answers: one refused (no file, not JSON,
+    not a backup, not for this scorekeeper, or a session, hand, event or merge the check
+    refuses) is 400 (409 while another restore is being written), the form shown again with
+    the reason, nothing changed. A backup the check went through is written on a page
+    streamed as the restore goes, a batch at a time, then what came of it."""
     form = RestoreForm()
-    if form.validate_on_submit():
-        key, digest = sent_key()
-        check_key(key, digest)
-        # The upload's file (on disk past 500 KB, as Werkzeug spools it) is read as the restore
-        # goes, while the page streams after this view has returned and the request's files
-        # are closed: the restore takes it as its own, and closes it when done.
-        upload = form.backup.data
-        file, upload.stream = upload.stream, io.BytesIO()
-        try:
-            restore = Restore(open_backup(file), merge=form.merge.data)
-        except RuleError as error:
-            file.close()
-            form.backup.errors.append(error.message)
-        else:
-            steps = _restoring(restore, form, key, digest, url_for("pages.index"), file)
-            page = stream_template(
-                "restore.html", steps=steps, total=restore.total, form=form, undone=restore.undone
-            )
-            return Response(page, headers={"X-Accel-Buffering": "no"})
-    return _settings_page(form)
+    if not form.validate_on_submit():
+        return _refused(form)
+    key, digest = sent_key()
+    check_key(key, digest)
+    # The upload's file (on disk past 500 KB, as Werkzeug spools it) is read as the restore
+    # goes, while the page streams after this view has returned and the request's files are
+    # closed: the restore takes it as its own, and closes it when done.
+    upload = form.backup.data
+    file, upload.stream = upload.stream, io.BytesIO()
+    restore = None
+    try:
+        restore = Restore(open_backup(file), merge=form.merge.data)
+        for _ in restore.check():
+            # Under gevent, the worker's other connections go on between batches of the check.
+            time.sleep(0)
+    except RuleError as error:
+        undone = restore.undone if restore is not None else None
+        form.backup.errors.append(f"{undone} {error.message}" if undone else error.message)
+        file.close()
+        return _refused(form, error.status)
+    except BaseException:
+        file.close()
+        raise
+    steps = _restoring(restore, key, digest, url_for("pages.index"), file)
+    page = stream_template("restore.html", steps=steps, total=restore.total, undone=restore.undone)
+    return Response(page, headers={"X-Accel-Buffering": "no"})
 
 
 # How many of the players here a new name in an imported file is offered as, the likeliest first.
 MAX_OFFERS = 3
-# How alike two names must be to ask (difflib's ratio: "Bobby" and "Bob" are 0.75).
+# How alike two names must be to ask (difflib's ratio: "Bobby" and "Bob" are 0.75; near names,
+# `rules.near_names`, at least 0.8).
 LIKE = 0.7
+DAMAGED = "The file held by the page was damaged: choose it again."
 SENT_BEFORE = "This form was sent before, and the backup it sent is restored: nothing was added."
 
 
 @dataclass(frozen=True)
 class Step:
-    """How far a restore has gone: sessions checked, then sessions written, then what was
-    restored, or why not: refused by the check (the form's errors say why), or failed."""
+    """How far a restore has gone: sessions written, then what was restored, or why it
+    failed."""
 
     done: int
-    checking: bool = False
     restored: Restored | None = None
-    refused: bool = False
     failure: str | None = None
 
 
 def _restoring(
-    restore: Restore, form: RestoreForm, key: str | None, digest: str, home: str, file: IO[bytes]
+    restore: Restore, key: str | None, digest: str, home: str, file: IO[bytes]
 ) -> Iterator[Step]:
-    steps = _steps(restore, form, key, digest, home)
+    steps = _steps(restore, key, digest, home)
     try:
         # Not `yield from`, which would close `steps` along with this generator.
         for step in steps:  # noqa: UP028
             yield step
     finally:
-        # A phone that leaves the page doesn't stop the restore: the check and the writing go
-        # on to the end without it.
+        # A phone that leaves the page doesn't stop the restore: the writing goes on to the
+        # end without it.
         try:
             for _ in steps:
                 pass
@@ -147,23 +160,10 @@ def _restoring(
             file.close()
 
 
-def _steps(
-    restore: Restore, form: RestoreForm, key: str | None, digest: str, home: str
-) -> Iterator[Step]:
+def _steps(restore: Restore, key: str | None, digest: str, home: str) -> Iterator[Step]:
     def answer(restored: Restored) -> tuple[int, Any]:
         # A form sent again lands where a redirect would have gone.
         return 302, {"location": home, "message": f"Backup restored: {restored}."}
-
-    checked = 0
-    try:
-        yield Step(checked, checking=True)
-        for count in restore.check():
-            checked += count
-            yield Step(checked, checking=True)
-    except RuleError as error:
-        form.backup.errors.append(error.message)
-        yield Step(checked, refused=True)
-        return
 
     done = 0
     try:
@@ -204,12 +204,14 @@ def import_csv() -> str | BaseResponse:
             if not asked:
                 offers = _offers(new_names(data))
                 if offers:
-                    return _import_page(form, Asking(_hold(data), file_name, offers))
+                    return _import_page(form, Asking(hold(data), file_name, offers))
             known_as = {
                 name: player
                 for index, name in enumerate(asked)
                 if (player := request.form.get(f"as-{index}", ""))
             }
+            # A name asked about and answered "a new player" is confirmed as one.
+            answered_new = [name for name in asked if name not in known_as]
             with roster_write() as write:
                 imported = import_session(
                     data,
@@ -217,7 +219,7 @@ def import_csv() -> str | BaseResponse:
                     form.rounds_number(),
                     (form.first_dealer.data or "").strip() or None,
                     form.options(),
-                    form.new_players,
+                    [*form.new_players, *answered_new],
                     known_as,
                 )
                 message = (
@@ -238,15 +240,24 @@ def _import_page(form: ImportSessionForm, asking: Asking | None) -> str:
     return render_template("import_session.html", form=form, asking=asking)
 
 
-def _hold(data: bytes) -> str:
+def hold(data: bytes) -> str:
+    """A file as a page holds it in a hidden field while it asks about it."""
     return base64.b64encode(data).decode()
 
 
-def _held(text: str) -> bytes:
+def held(text: str) -> bytes | None:
+    """A file a page held; None when it came back damaged."""
     try:
         return base64.b64decode(text, validate=True)
     except ValueError:
-        raise CsvRefused(["The file held by the page was damaged: choose it again."]) from None
+        return None
+
+
+def _held(text: str) -> bytes:
+    data = held(text)
+    if data is None:
+        raise CsvRefused([DAMAGED])
+    return data
 
 
 def _offers(names: list[str]) -> list[tuple[str, list[str]]]:

@@ -11,7 +11,8 @@ from wtforms import StringField
 from .. import rules
 from ..insights.settle_up import of_range
 from ..rules import RuleError
-from ..sessions import loading
+from ..sessions import loading, writes
+from ..sessions.errors import Conflict
 from .blueprint import bp
 from .filters import read_filters
 from .forms import typed_stake
@@ -27,6 +28,9 @@ class StakeForm(FlaskForm):  # type: ignore[misc]
 @bp.route("/sessions/<id(session):session_id>/settle-up", methods=["GET", "POST"])
 def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
     form = StakeForm()
+    if request.method == "POST" and loading.session_head(session_id).totals_only:
+        # A night's page offers no stake: it has no rules.
+        raise Conflict(writes.NIGHT_CHANGES, "stake")
     if form.validate_on_submit():
         try:
             cents = typed_stake(form.stake.data)

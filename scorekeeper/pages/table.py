@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from flask import render_template
+from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules
 from ..sessions import loading
 from .blueprint import bp
+from .nights import NO_TABLE_VIEW, not_for_a_night
 from .words import sitting_out_words
 
 
 @bp.get("/sessions/<id(session):session_id>/table")
-def table_view(session_id: int) -> str:
+def table_view(session_id: int) -> str | BaseResponse:
     read = loading.read_session_or_404(session_id)
     session, sheet = read.session, read.sheet
+    if session.totals_only:
+        return not_for_a_night(session, NO_TABLE_VIEW)
     table = sheet.table
     return render_template(
         "table.html",

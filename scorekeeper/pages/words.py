@@ -9,6 +9,7 @@ from flask import current_app, has_app_context
 
 from .. import rules
 from ..config import DEFAULT_CURRENCY
+from ..insights.dates import day_of
 from ..rules.table import HAND_SIZE
 from ..sessions.records import payments_of, result_of
 from ..sessions.renames import PLAYER_ACTIONS
@@ -105,8 +106,9 @@ def multiplier_reasons(result: rules.HandResult) -> list[str]:
 
 
 def score_preview(result: rules.HandResult) -> str:
-    """'Ann -8, Bob -4, others +4, lost, doubled on the bump, x2 for the crack': the scores a
-    hand will give its players, and what made them bigger than the table's row."""
+    """'Ann -8, Bob -4, Cat, Dan, Eve +4, lost, doubled on the bump, x2 for the crack · Fay sits
+    out': the scores a hand will give its players, what made them bigger than the table's row,
+    and who sits it out."""
     if result.hand.kind is rules.Kind.PASS:
         return "No scores: the deal moves on."
     parts = [scores_words(result)]
@@ -115,21 +117,32 @@ def score_preview(result: rules.HandResult) -> str:
     reasons = multiplier_reasons(result)
     if reasons:
         parts.append(f"x{result.multiplier} for {names(reasons)}")
-    return ", ".join(parts)
+    text = ", ".join(parts)
+    out = sitting_out_words(result.hand.seats, result.hand.dealer, result.sitting_out)
+    return f"{text} · {out}" if out else text
+
+
+# The most players named beside the score they share; more are counted ("4 others -1").
+NAMED_OTHERS = 3
 
 
 def scores_words(result: rules.HandResult) -> str:
-    """'Ann +4, Bob +2, others -2': the named players' scores, then the others'."""
-    scores = result.scores
-    players = sorted(result.players, key=result.hand.seats.index)
-    others = [p for p in players if p not in (result.hand.picker, result.hand.partner)]
-    if result.hand.kind is rules.Kind.LEASTER:
-        others = [p for p in players if p != result.hand.winner]
-    if result.hand.kind is rules.Kind.PENALTY:
-        others = [p for p in players if p != result.hand.penalized]
-    named = [p for p in players if p not in others]
-    parts = [f"{p} {signed(scores[p])}" for p in named]
-    parts.append(f"others {signed(scores[others[0]])}")
+    """'Eve +4, Greta +2, Ann, Bob, Cat -2': who the hand turned on first (the picker, then the
+    partner; a leaster's winner; the penalized player), then the score every other player
+    shares, naming them in seat order when they are three or fewer, else '4 others -1'."""
+    hand = result.hand
+    if hand.kind is rules.Kind.LEASTER:
+        first = [hand.winner]
+    elif hand.kind is rules.Kind.PENALTY:
+        first = [hand.penalized]
+    else:
+        first = [hand.picker, hand.partner]
+    named = [player for player in first if player is not None]
+    others = sorted((p for p in result.players if p not in named), key=hand.seats.index)
+    parts = [f"{p} {signed(result.scores[p])}" for p in named]
+    if others:
+        who = ", ".join(others) if len(others) <= NAMED_OTHERS else f"{len(others)} others"
+        parts.append(f"{who} {signed(result.scores[others[0]])}")
     return ", ".join(parts)
 
 
@@ -214,6 +227,20 @@ def tiebreaks(standings: Sequence[rules.Standing]) -> list[str]:
     return sentences
 
 
+def shared_places(standings: Sequence[rules.Standing]) -> list[str]:
+    """The places a night's equal nets share: 'Bob and Eve both -2, so they share 3rd
+    place.'"""
+    groups: dict[int, list[rules.Standing]] = {}
+    for standing in standings:
+        groups.setdefault(standing.total, []).append(standing)
+    return [
+        f"{names([s.player for s in tied])} {'both' if len(tied) == 2 else 'all'} "
+        f"{signed(total)}, so they share {ordinal(tied[0].place)} place."
+        for total, tied in groups.items()
+        if len(tied) > 1
+    ]
+
+
 # The recorded parts of a hand, as a change names them.
 CHANGED_PARTS = {
     "dealer": "dealer",
@@ -292,6 +319,9 @@ def _session_change_words(action: str, before: Any, after: Any) -> str:
         if action == "merge":
             return f"{old} merged into {new}"
         return f"{new} taken apart from {old} again"
+    if "totals" in (after or before):
+        verb = "changed back" if action == "restore" else "changed"
+        return f"Night {verb}: {night_differences(before, after) or 'nothing recorded changed'}"
     if "ended" in (after or before):
         return "Session ended" if after["ended"] else "Session reopened"
     if after is None:
@@ -299,6 +329,32 @@ def _session_change_words(action: str, before: Any, after: Any) -> str:
     leaver = after["player"]
     again = " again" if action == "restore" else ""
     return f"{leaver} settled{again}: {settlement_words(leaver, payments_of(after['payments']))}"
+
+
+def night_differences(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """What a change to a night kept without hands changed: 'name “Bowling” → “Redo”, date
+    2010-12-29 → 2011-01-05, Greg 0 → 1, Zoe added at 3, Dave taken off (was -2)'."""
+    parts = []
+    old_name, new_name = before["name"], after["name"]
+    if old_name != new_name:
+        if not old_name:
+            parts.append(f"named “{new_name}”")
+        elif not new_name:
+            parts.append(f"name “{old_name}” taken off")
+        else:
+            parts.append(f"name “{old_name}” → “{new_name}”")
+    old_day, new_day = day_of(before["created_at"]), day_of(after["created_at"])
+    if old_day != new_day:
+        parts.append(f"date {old_day} → {new_day}")
+    old, new = before["totals"], after["totals"]
+    for player in [*old, *(player for player in new if player not in old)]:
+        if player not in new:
+            parts.append(f"{player} taken off (was {old[player]})")
+        elif player not in old:
+            parts.append(f"{player} added at {new[player]}")
+        elif old[player] != new[player]:
+            parts.append(f"{player} {old[player]} → {new[player]}")
+    return ", ".join(parts)
 
 
 def settlement_words(leaver: str, payments: Sequence[rules.Payment]) -> str:

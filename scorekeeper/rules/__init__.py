@@ -55,12 +55,15 @@ from .names import (
     LookAlike,
     checked_name,
     look_alike_key,
+    look_alike_questions,
     name_key,
+    names_like,
+    near_names,
     player_name,
     refuse_look_alikes,
     session_name,
 )
-from .nights import MAX_NET, check_night, night_sheet
+from .nights import MAX_NET, check_nets, check_night, night_sheet
 from .options import (
     MULTIPLIER_CAPS,
     OPTION_NAMES,
@@ -172,6 +175,7 @@ __all__ = [
     "change_seats",
     "check_card_points",
     "check_hands",
+    "check_nets",
     "check_night",
     "check_partner_said",
     "check_prizes",
@@ -187,10 +191,13 @@ __all__ = [
     "kind_of",
     "left_to_settle",
     "look_alike_key",
+    "look_alike_questions",
     "met_pairs",
     "multiplier",
     "name_key",
     "named_players",
+    "names_like",
+    "near_names",
     "new_table",
     "next_dealer_after",
     "next_hand",

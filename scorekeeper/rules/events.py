@@ -285,8 +285,9 @@ class TableResult:
 @dataclass(frozen=True)
 class EventStanding:
     """A player's place over the event, their total, their total each round (None for a round
-    they didn't sit), their hands won and their place prize in cents (None with no entry fee).
-    `by_lot` marks a place the lot decided among equal totals."""
+    they didn't sit), their hands won, and in cents (None with no entry fee) their place prize,
+    what their round tops won, and what they are paid, the two together. `by_lot` marks a place
+    the lot decided among equal totals."""
 
     player: str
     place: int
@@ -295,6 +296,8 @@ class EventStanding:
     hands_won: int
     prize: int | None = None
     by_lot: bool = False
+    round_prizes: int | None = None
+    paid: int | None = None
 
 
 @dataclass(frozen=True)
@@ -311,11 +314,13 @@ class RoundLeader:
 @dataclass(frozen=True)
 class EventResults:
     """The standings and round leaders with their prizes; `played` counts the players who took
-    part in a hand. `pot`, `paid` and `house` are in cents, all None with no entry fee."""
+    part in a hand, `entrants` those who pay the entry (checked in, or played a hand). `pot`,
+    `paid` and `house` are in cents, all None with no entry fee."""
 
     standings: tuple[EventStanding, ...]
     round_leaders: tuple[RoundLeader, ...]
     played: int
+    entrants: int = 0
     pot: int | None = None
     paid: int | None = None
     house: int | None = None
@@ -421,6 +426,7 @@ def check_prizes(places: Sequence[int], round_top: int, rounds: int) -> None:
 def event_results(
     results: Sequence[Sequence[TableResult]],
     *,
+    checked_in: Collection[str] = (),
     ties: Ties = Ties.SHARE,
     seed: int = 0,
     entry: int | None = 0,
@@ -429,20 +435,33 @@ def event_results(
     rounds: int = 0,
 ) -> EventResults:
     """The event's standings and round leaders as they stand, with their prizes in cents when
-    there is an entry fee: a pot of `entry` for each player who played a hand; `places` percents
-    of it to places 1, 2, ... (players sharing places split those places' prizes equally), and
-    `round_top` percent to each round's top (split by those who share it); each prize rounded
-    down to the cent, the rest to the house. `rounds` is how many the event plays (0: as many
-    as are drawn)."""
+    there is an entry fee: a pot of `entry` for each player checked in (`checked_in`, those
+    checked in now) or who played a hand, since a player pays on checking in and is refunded
+    only when they check out before playing; `places` percents of it to places 1, 2, ...
+    (players sharing places split those places' prizes equally), and `round_top` percent to
+    each round's top (split by those who share it); each prize rounded down to the cent, the
+    rest to the house. Each standing is paid its place prize and its round tops. `rounds` is
+    how many the event plays (0: as many as are drawn)."""
     standings = event_standings(results, ties, seed)
     leaders = round_leaders(results)
-    played = len({p for tables in results for table in tables for p in table.played})
+    played = {p for tables in results for table in tables for p in table.played}
+    entrants = len(played | set(checked_in))
     if not entry:
-        return EventResults(standings, leaders, played)
+        return EventResults(standings, leaders, len(played), entrants)
     if entry < 0:
         raise RuleError("The entry fee is a whole number of cents, 0 or more.", "entry")
     check_prizes(places, round_top, rounds or len(results))
-    pot = entry * played
+    pot = entry * entrants
+    paid_leaders = tuple(
+        replace(leader, prize=pot * round_top // (PERCENT * len(leader.players)))
+        if leader.players
+        else leader
+        for leader in leaders
+    )
+    topped: dict[str, int] = {}
+    for leader in paid_leaders:
+        for player in leader.players:
+            topped[player] = topped.get(player, 0) + (leader.prize or 0)
     by_place: dict[int, list[EventStanding]] = {}
     for standing in standings:
         by_place.setdefault(standing.place, []).append(standing)
@@ -450,14 +469,16 @@ def event_results(
     for place, sharing in by_place.items():
         percent = sum(places[place - 1 : place - 1 + len(sharing)])
         prize = pot * percent // (PERCENT * len(sharing))
-        paid_standings += [replace(standing, prize=prize) for standing in sharing]
-    paid_leaders = tuple(
-        replace(leader, prize=pot * round_top // (PERCENT * len(leader.players)))
-        if leader.players
-        else leader
-        for leader in leaders
+        paid_standings += [
+            replace(
+                standing,
+                prize=prize,
+                round_prizes=topped.get(standing.player, 0),
+                paid=prize + topped.get(standing.player, 0),
+            )
+            for standing in sharing
+        ]
+    paid = sum(s.paid or 0 for s in paid_standings)
+    return EventResults(
+        tuple(paid_standings), paid_leaders, len(played), entrants, pot, paid, pot - paid
     )
-    paid = sum(s.prize or 0 for s in paid_standings) + sum(
-        (leader.prize or 0) * len(leader.players) for leader in paid_leaders
-    )
-    return EventResults(tuple(paid_standings), paid_leaders, played, pot, paid, pot - paid)

@@ -8,6 +8,8 @@ like another but is not. Names are compared by `name_key`: composed, trimmed, ca
 
 Names that differ but look alike ("Ann" spelt with a Cyrillic A, U+0410, and "Ann") have the same
 `look_alike_key`: Unicode's confusables (UTS #39), as the confusable-homoglyphs package holds them.
+A file imported from years of paper also spells one person two ways ("Tom Kiebzak" one year, "Tom
+Kiebzack" the next): its names are near names too (`near_names`), one letter apart.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from functools import cache, lru_cache
 
 from .errors import RuleError
@@ -90,8 +92,11 @@ class LookAlike(RuleError):
 
     def __init__(self, name: str, like: str, like_is_new: bool, field: str) -> None:
         where = "also new here" if like_is_new else "who has played here"
-        # The two may look the same in the sentence too: it names what sets them apart.
-        differs = next((f", but holds {_said(c)}" for c in name if c not in like), "")
+        # The two may look the same in the sentence too: it names what sets them apart. Near
+        # names don't look the same: a letter more or less is plain to see.
+        differs = ""
+        if look_alike_key(name) == look_alike_key(like):
+            differs = next((f", but holds {_said(c)}" for c in name if c not in like), "")
         instead = "another name" if like_is_new else like
         super().__init__(
             f"{name} looks like {like}, {where}{differs}. Choose {instead}, "
@@ -103,19 +108,125 @@ class LookAlike(RuleError):
 
 
 def refuse_look_alikes(
-    new: Iterable[str], existing: Iterable[str], confirmed: Collection[str], field: str
+    new: Iterable[str],
+    existing: Iterable[str],
+    confirmed: Collection[str],
+    field: str,
+    near: bool = False,
 ) -> None:
     """Refuse a new player's name that looks like an existing player's, or like a new name
-    before it, unless it is among the `confirmed` new players."""
+    before it, unless it is among the `confirmed` new players; with `near`, a near name of one
+    too (`near_names`: an import's names)."""
+    for name, like in _alike(new, existing, confirmed, near):
+        raise LookAlike(name, *like[0], field)
+
+
+def look_alike_questions(
+    new: Iterable[str], existing: Iterable[str], confirmed: Collection[str]
+) -> list[tuple[str, list[str]]]:
+    """What `refuse_look_alikes` with `near` refuses, every name at once: each new name, not
+    `confirmed`, that looks like or is a near name of an existing player's or a new name before
+    it, with those names (an existing player's first, the look-alikes before the near names)."""
+    return [
+        (name, [other for other, _new in like])
+        for name, like in _alike(new, existing, confirmed, near=True)
+    ]
+
+
+# The fewest characters (spaces not counted) of a name with near names, one letter from it:
+# in shorter names one letter tells two people apart ("Dan" and "Don", "Mark" and "Marky").
+NEAR_NAME_LENGTH = 5
+
+
+def near_names(name: str, other: str) -> bool:
+    """Whether two names, as they look (`look_alike_key`), are one letter apart: a letter added,
+    dropped or changed, or two side by side swapped ("Tom Kiebzak" and "Tom Kiebzack"), both
+    of at least `NEAR_NAME_LENGTH` characters."""
+    key, other_key = _near_key(name), _near_key(other)
+    return key is not None and other_key is not None and _one_apart(key, other_key)
+
+
+def names_like(name: str, others: Iterable[str]) -> list[str]:
+    """The names among `others` that look like `name` or are near names of it, the look-alikes
+    first; not `name` itself in another case."""
+    found = list(_alike([name], others, (), near=True))
+    return [other for other, _new in found[0][1]] if found else []
+
+
+def _alike(
+    new: Iterable[str], existing: Iterable[str], confirmed: Collection[str], near: bool
+) -> Iterator[tuple[str, list[tuple[str, bool]]]]:
+    """Each new name, not confirmed, that looks like (or with `near` is a near name of) an
+    existing name or a new name before it, with those names, each with whether it is new.
+    Near names are found through the keys with a character taken out, which two names one
+    letter apart share; a long list of players costs a look-up a name, not a comparison with
+    each."""
     confirmed_keys = {name_key(name) for name in confirmed}
-    seen: dict[str, tuple[str, bool]] = {}
+    by_key: dict[str, list[tuple[str, bool]]] = {}
+    by_near_key: dict[str, list[tuple[str, bool]]] = {}
+    shortened: defaultdict[str, list[str]] = defaultdict(list)
+    # The order the near keys were first given in.
+    order: dict[str, int] = {}
+
+    def add(name: str, is_new: bool) -> None:
+        by_key.setdefault(look_alike_key(name), []).append((name, is_new))
+        key = _near_key(name) if near else None
+        if key is not None:
+            if key not in by_near_key:
+                by_near_key[key] = []
+                order[key] = len(order)
+                for variant in _shortened(key):
+                    shortened[variant].append(key)
+            by_near_key[key].append((name, is_new))
+
     for player in existing:
-        seen.setdefault(look_alike_key(player), (player, False))
+        add(player, False)
     for name in new:
-        key = look_alike_key(name)
-        if key in seen and name_key(name) not in confirmed_keys:
-            raise LookAlike(name, *seen[key], field)
-        seen.setdefault(key, (name, True))
+        own = name_key(name)
+        if own not in confirmed_keys:
+            like = list(by_key.get(look_alike_key(name), ()))
+            key = _near_key(name) if near else None
+            if key is not None:
+                keys = {k for v in _shortened(key) for k in shortened.get(v, ())}
+                close = sorted((k for k in keys if _one_apart(key, k)), key=order.__getitem__)
+                like += [pair for k in close for pair in by_near_key[k] if pair not in like]
+            like = [pair for pair in like if name_key(pair[0]) != own]
+            if like:
+                # The players here before the new names, in the order they were given.
+                yield name, sorted(like, key=lambda pair: pair[1])
+        add(name, True)
+
+
+def _near_key(name: str) -> str | None:
+    """What a name looks like, its case ignored first ("TOM" and "Tom" are near names of the
+    same names, though a capital I looks like a small l); None for a name too short to have
+    near names."""
+    key = name_key(name)
+    if len(key.replace(" ", "")) < NEAR_NAME_LENGTH:
+        return None
+    return look_alike_key(key)
+
+
+def _shortened(key: str) -> set[str]:
+    """A key, and the key with each of its characters taken out."""
+    return {key, *(key[:i] + key[i + 1 :] for i in range(len(key)))}
+
+
+def _one_apart(key: str, other: str) -> bool:
+    """Two near keys one edit apart (optimal string alignment)."""
+    if key == other or abs(len(key) - len(other)) > 1:
+        return False
+    longer, shorter = (key, other) if len(key) >= len(other) else (other, key)
+    at = next((i for i, (a, b) in enumerate(zip(longer, shorter, strict=False)) if a != b), None)
+    if at is None:
+        # The longer is the shorter with a character added at its end.
+        return True
+    if len(longer) != len(shorter):
+        return longer[at + 1 :] == shorter[at:]
+    if longer[at + 1 :] == shorter[at + 1 :]:
+        return True
+    swapped = longer[at : at + 2] == shorter[at : at + 2][::-1]
+    return swapped and longer[at + 2 :] == shorter[at + 2 :]
 
 
 def look_alike_key(name: str) -> str:

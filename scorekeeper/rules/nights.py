@@ -4,7 +4,7 @@ standings by net, equal nets sharing a place and listed by name."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import RuleError
@@ -24,13 +24,19 @@ def check_night(totals: Any, field: str = "totals") -> dict[str, int]:
     whole number within bounds, adding up to 0."""
     if not isinstance(totals, Mapping):
         raise RuleError("The totals are an object: each player's net for the night.", field)
+    return check_nets(list(totals.items()), field)
+
+
+def check_nets(totals: Sequence[tuple[str, Any]], field: str = "totals") -> dict[str, int]:
+    """`check_night` of a night's nets given player by player, as a spreadsheet's line gives
+    them, where one player may come twice."""
     if not MIN_PLAYERS <= len(totals) <= MAX_PLAYERS:
         raise RuleError(
             f"A night has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(totals)}.", field
         )
     nets: dict[str, int] = {}
     seen: set[str] = set()
-    for given, net in totals.items():
+    for given, net in totals:
         name = player_name(str(given), field)
         if name_key(name) in seen:
             raise RuleError(f"{name} is listed twice.", field)

@@ -112,8 +112,9 @@ def _summary_problems(
             f"{'' if session.completed else 'not '}complete; its hands say {len(sheet.results)} "
             f"and {'' if complete else 'not '}complete."
         )
+    # The players seated now too: a night kept without hands has no hand to name them.
     ids = {seat.player.name: seat.player_id for seat in session.seats}
-    ids.update((p.player.name, p.player_id) for row in session.hands for p in row.players)
+    ids.update({p.player.name: p.player_id for row in session.hands for p in row.players})
     places = {ids.get(s.player): s.place for s in sheet.standings} if complete else {}
     added_up = {
         (row.player_id, row.seated): (

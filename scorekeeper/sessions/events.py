@@ -103,7 +103,14 @@ def _settings(event: Event, given: EventFields, drawn: int) -> None:
 def _event(given: EventFields, **columns: Any) -> Event:
     """An event with `columns` and its settings `given`, checked by the engine, the rest at
     their defaults, added to the database session."""
-    event = Event(
+    event = _defaults(**columns)
+    _settings(event, given, 0)
+    db.session.add(event)
+    return event
+
+
+def _defaults(**columns: Any) -> Event:
+    return Event(
         name="",
         hands=rules.DEFAULT_HANDS,
         rounds=0,
@@ -114,9 +121,12 @@ def _event(given: EventFields, **columns: Any) -> Event:
         ties=rules.Ties.SHARE.value,
         **columns,
     )
-    _settings(event, given, 0)
-    db.session.add(event)
-    return event
+
+
+def check_settings(given: EventFields, drawn: int = 0) -> None:
+    """Refuse the settings `given` as a new event's are refused, or an event's with `drawn`
+    rounds drawn already; nothing is added."""
+    _settings(_defaults(), given, drawn)
 
 
 def new_event(given: EventFields) -> Event:
@@ -455,6 +465,7 @@ def read_event(event: Event) -> EventRead:
         by_round[(read.session.event_round or 1) - 1].append(read.result)
     results = rules.event_results(
         by_round,
+        checked_in=[p.player.name for p in event.players if p.checked_in],
         ties=rules.Ties(event.ties),
         seed=event.seed,
         entry=event.entry,
@@ -533,6 +544,8 @@ def event_json(read: EventRead) -> dict[str, Any]:
             "rounds": list(standing.rounds),
             "hands_won": standing.hands_won,
             "prize": _money(standing.prize, event.entry),
+            "round_prizes": _money(standing.round_prizes, event.entry),
+            "paid": _money(standing.paid, event.entry),
         }
         if standing.by_lot:
             shown["by_lot"] = True

@@ -63,10 +63,18 @@ def players_named(
     return players
 
 
-def check_new_players(names: Sequence[str], confirmed: Collection[str]) -> None:
+def check_new_players(names: Sequence[str], confirmed: Collection[str], near: bool = False) -> None:
     """Refuse a new name among `names` that looks like another player's, or like a new name
-    before it, unless it is among the names `confirmed` as new players."""
-    _refuse_look_alikes(names, *_known(names), confirmed)
+    before it (with `near`, or is a near name of one: an import's), unless it is among the
+    names `confirmed` as new players."""
+    _refuse_look_alikes(names, *_known(names), confirmed, near=near)
+
+
+def players_known(names: Sequence[str]) -> tuple[dict[str, Player], list[str]]:
+    """The players these names name, by the names' keys, and, when some name is new, every
+    player's name (else none), to tell which new names look like a player's."""
+    existing, everyone = _known(names)
+    return existing, [player.name for player in everyone]
 
 
 def _known(names: Sequence[str]) -> tuple[dict[str, Player], Sequence[Player]]:
@@ -92,10 +100,11 @@ def _refuse_look_alikes(
     everyone: Sequence[Player],
     confirmed: Collection[str],
     field: str = "players",
+    near: bool = False,
 ) -> None:
     new = [name for name in names if rules.name_key(name) not in existing]
     if new:
-        rules.refuse_look_alikes(new, [p.name for p in everyone], confirmed, field)
+        rules.refuse_look_alikes(new, [p.name for p in everyone], confirmed, field, near)
 
 
 def new_session(

@@ -1,5 +1,6 @@
 """What every request and answer goes through before the views: size, type, host and origin
-checks, JSON answers to OPTIONS under /api/, security headers and cookie flags."""
+checks, a request that went around the proxy, JSON answers to OPTIONS under /api/, security
+headers and cookie flags."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import (
     Forbidden,
     LengthRequired,
+    MisdirectedRequest,
     RequestEntityTooLarge,
     RequestURITooLarge,
     UnsupportedMediaType,
@@ -28,10 +30,21 @@ HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
+# Sent over https alone: a browser that has seen it opens this name over https only, for a year.
+STRICT_TRANSPORT = "max-age=31536000"
+# The headers a proxy in front adds to every request it passes on (Caddy's and nginx's alike).
+FORWARDED = ("X-Forwarded-For", "X-Forwarded-Proto")
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 BODY_METHODS = {"POST", "PUT", "PATCH"}
-# The pages that take a file: a backup to restore, a hands CSV to import.
-UPLOAD_ENDPOINTS = {"pages.restore_backup", "pages.import_csv"}
+# What takes a file: a backup to restore, a hands CSV or a spreadsheet of nights to import.
+UPLOAD_ENDPOINTS = {
+    "pages.restore_backup",
+    "pages.import_csv",
+    "pages.import_nights",
+    "api.import_nights",
+}
+# The API's writes that also take their body as CSV.
+CSV_ENDPOINTS = {"api.import_nights"}
 # A share link's page, which anyone may open: it sets no cookie, so it gives a phone nothing
 # that reaches another page.
 COOKIELESS_ENDPOINTS = {"pages.shared_page"}
@@ -51,6 +64,13 @@ class UntrustedHost(Forbidden):
         )
 
 
+class AroundTheProxy(MisdirectedRequest):
+    description = (
+        "This scorekeeper answers through its https address alone, not at this port: "
+        "open it at its https address."
+    )
+
+
 class UrlTooLong(RequestURITooLarge):
     description = "The address is too long for this scorekeeper."
 
@@ -61,6 +81,13 @@ class NoLength(LengthRequired):
 
 class NotJson(UnsupportedMediaType):
     description = "Send the body as JSON, with the header Content-Type: application/json."
+
+
+class NotJsonOrCsv(UnsupportedMediaType):
+    description = (
+        "Send the body as CSV, with the header Content-Type: text/csv, or as JSON, with "
+        "Content-Type: application/json."
+    )
 
 
 class SessionCookie(SecureCookieSessionInterface):
@@ -99,6 +126,21 @@ def from_another_site(req: Request) -> bool:
     return origin.strip().lower() == "null" or _origin(origin.strip()) != served
 
 
+def around_the_proxy(req: Request) -> bool:
+    """Whether a request reached the app without passing through its proxy. With
+    TRUSTED_PROXIES set and the app listening on the network, every request comes from the proxy
+    on this computer, with its X-Forwarded-For and X-Forwarded-Proto: any other, from another
+    computer or with no such headers, went around it, and may not claim a phone's address or
+    https for itself."""
+    config = current_app.config
+    if not config["TRUSTED_PROXIES"] or not config["LISTENS_ON_NETWORK"]:
+        return False
+    # The address the connection came from, before ProxyFix put the forwarded one in its place.
+    peer = req.environ.get("werkzeug.proxy_fix.orig", {}).get("REMOTE_ADDR") or ""
+    forwarded = all(name in req.headers for name in FORWARDED)
+    return not (forwarded and hosts.is_loopback(peer))
+
+
 def body_limit(req: Request) -> int:
     config = current_app.config
     limit = config["UPLOAD_LIMIT"] if req.endpoint in UPLOAD_ENDPOINTS else config["BODY_LIMIT"]
@@ -128,6 +170,8 @@ def _has_body(req: Request) -> bool:
 
 def check_request() -> Response | None:
     """Refusals that need nothing of the body: they answer before any of it is read."""
+    if around_the_proxy(request):
+        raise AroundTheProxy()
     url_length = len(request.path) + len(request.query_string)
     if url_length > current_app.config["URL_LIMIT"]:
         raise UrlTooLong()
@@ -148,7 +192,10 @@ def check_request() -> Response | None:
         return None
     has_body = request.method in BODY_METHODS and _has_body(request)
     if has_body and request.mimetype != "application/json":
-        raise NotJson()
+        if request.endpoint not in CSV_ENDPOINTS:
+            raise NotJson()
+        if request.mimetype != "text/csv":
+            raise NotJsonOrCsv()
     if request.method == "OPTIONS" and request.routing_exception is None:
         return options_answer()
     return None
@@ -182,6 +229,8 @@ def finish_response(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", content_security_policy())
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
+    if request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT)
     cookies = response.headers.getlist("Set-Cookie")
     if cookies:
         response.headers.remove("Set-Cookie")

@@ -19,7 +19,9 @@ from scorekeeper.sessions.models import Player
 
 from ..helpers.api import SEATS
 from ..helpers.browser import (
+    CHROMIUM_ARGS,
     EVENT_PLAYERS,
+    PHONE_CONTEXT,
     api,
     app_on_new_database,
     event_drawn,
@@ -27,7 +29,6 @@ from ..helpers.browser import (
 )
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
-PHONE = {"width": 390, "height": 844}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -46,16 +47,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {
         **browser_type_launch_args,
         "executable_path": chromium_path(),
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-quic",
-        ],
+        "args": CHROMIUM_ARGS,
     }
 
 
@@ -63,10 +55,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {
         **browser_context_args,
-        "viewport": PHONE,
-        "is_mobile": True,
-        "has_touch": True,
-        "device_scale_factor": 2,
+        **PHONE_CONTEXT,
         # Only the offline tests install the service worker, whose background fetches would
         # otherwise be cut off as each test closes its browser.
         "service_workers": "block",
@@ -130,6 +119,9 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         {"name": f"Pages season {sid}", "first_day": "2000-01-01", "last_day": "2099-12-31"},
     )
     api(base_url, "PATCH", f"/api/seasons/{season['id']}", {"min_hands": 5})
+    night = api(base_url, "POST", "/api/sessions",
+                {"played_on": "2010-12-29", "name": "Pages night",
+                 "totals": {"Ann": 5, "Bob": -2, "Cat": -3, "Dan": 0}})  # fmt: skip
     return {
         "home": "/",
         "sessions": "/sessions",
@@ -154,6 +146,7 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "share": f"/rule-sets/{rule_set_id}/share",
         "settings": "/settings",
         "import": "/sessions/import",
+        "import-nights": "/nights/import",
         "trash": "/trash",
         "not-found": "/no-such-page",
         "events": "/events",
@@ -167,4 +160,9 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "season": f"/seasons/{season['id']}",
         "edit-season": f"/seasons/{season['id']}/edit",
         "delete-season": f"/seasons/{season['id']}/delete",
+        "install": "/install",
+        "new-night": "/sessions/nights/new",
+        "night": f"/sessions/{night['id']}",
+        "edit-night": f"/sessions/{night['id']}/night",
+        "night-settle-up": f"/sessions/{night['id']}/settle-up",
     }

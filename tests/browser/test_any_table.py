@@ -18,11 +18,12 @@ def clear_of_the_save_bar(page: Page, last: Locator) -> None:
     assert box["y"] + box["height"] <= bar["y"]
 
 
-def record(page: Page, picker: str, partner: str, points: str) -> None:
+def record(page: Page, picker: str, partner: str, points: str, preview: str) -> None:
     page.get_by_role("link", name="Record hand").tap()
     chip(page, "Picker", picker).tap()
     chip(page, "Partner", partner).tap()
     page.get_by_label("Picking team points").fill(points)
+    expect(page.locator("#preview")).to_have_text(preview)
     page.get_by_role("button", name="Save hand").tap()
     expect(page.locator("tr.saved")).to_have_count(1)
 
@@ -71,7 +72,7 @@ def test_six_seated_then_one_arrives_and_one_leaves(
     chip(page, "Picker", "Ann").tap()
     chip(page, "Partner", "Bob").tap()
     page.get_by_label("Picking team points").fill("70")
-    expect(page.locator("#preview")).to_have_text("Ann +2, Bob +1, others -1")
+    expect(page.locator("#preview")).to_have_text("Ann +2, Bob +1, Cat, Dan, Eve -1 · Fay sits out")
     shot(page, f"{name}-record-hand")
     checked(page, width)
     clear_of_the_save_bar(page, page.locator(".hand-form .extras"))
@@ -93,7 +94,7 @@ def test_six_seated_then_one_arrives_and_one_leaves(
     expect(page.locator(".next .deal")).to_have_text("Gus deals hand 2 · Gus and Fay sit out")
 
     # Hand 2: Cat and Dan, 95.
-    record(page, "Cat", "Dan", "95")
+    record(page, "Cat", "Dan", "95", "Cat +4, Dan +2, Ann, Bob, Eve -2 · Gus and Fay sit out")
 
     # Bob leaves; Gus dealt last and is still seated, so Ann deals next and sits out.
     page.get_by_role("link", name="Seats").tap()
@@ -106,7 +107,8 @@ def test_six_seated_then_one_arrives_and_one_leaves(
     expect(page.locator(".next .deal")).to_have_text("Ann deals hand 3 · Ann sits out")
 
     # Hand 3: Eve and Cat lose with 40.
-    record(page, "Eve", "Cat", "40")
+    # Cat sits before Eve, but the picker is said first.
+    record(page, "Eve", "Cat", "40", "Eve -2, Cat -1, Dan, Fay, Gus +1 · Ann sits out")
     expect(page.locator(".next .deal")).to_have_text("Cat deals hand 4 · Cat sits out")
 
     session = api(base_url, "GET", f"/api/sessions/{session_id}")

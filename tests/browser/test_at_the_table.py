@@ -4,10 +4,21 @@ form's Save bar out of the way of every option."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from ..helpers.api import SEATS
-from ..helpers.browser import Shot, Taps, api, chip, drawn_at_its_centre, totals_on_page
+from ..helpers.browser import (
+    Shot,
+    Taps,
+    api,
+    at_widths,
+    chip,
+    drawn_at_its_centre,
+    form_kept,
+    group,
+    totals_on_page,
+)
 
 ZERO = dict.fromkeys(SEATS, 0)
 BOB_AND_CAT_WIN = {"Ann": -1, "Bob": 2, "Cat": 1, "Dan": -1, "Eve": -1}
@@ -24,6 +35,17 @@ def new_session(base_url: str, **rules: str) -> int:
 
 def hands(base_url: str, session_id: int) -> list[dict[str, object]]:
     return list(api(base_url, "GET", f"/api/sessions/{session_id}")["hands"])
+
+
+def record_form(page: Page, session_id: int, where: str) -> None:
+    """The record form: its own page, or opened in place on the scoresheet."""
+    if where == "page":
+        page.goto(f"/sessions/{session_id}/hands/new")
+        return
+    page.goto(f"/sessions/{session_id}")
+    form_kept(page, session_id)
+    page.get_by_role("link", name="Record hand").tap()
+    expect(page.locator("main.in-place")).to_be_attached()
 
 
 def bob_and_cat(page: Page) -> None:
@@ -209,3 +231,80 @@ def test_another_dealer_on_an_edit_clears_the_crack_it_rules_out(
     expect(page).to_have_url(f"{base_url}/sessions/{session_id}?saved=1")
     (hand,) = hands(base_url, session_id)
     assert (hand["dealer"], hand["cracked_by"], hand["multiplier"]) == ("Cat", None, 1)
+
+
+NO_PARTNER = "Say who the partner was, or that the picker went alone."
+FORTY_FIVE = "The picking team's 45 points mean lost, not won (61 to 90 points)."
+
+
+@pytest.mark.parametrize("where", ["page", "in place"])
+def test_a_refusal_beside_a_field_goes_when_that_field_changes(
+    page: Page, base_url: str, shot: Shot, where: str
+) -> None:
+    session_id = new_session(base_url)
+    record_form(page, session_id, where)
+    chip(page, "Picker", "Bob").tap()
+    chip(page, "Result", "Won").tap()
+    page.get_by_role("button", name="Save hand").tap()
+    partner = group(page, "Partner")
+    expect(partner).to_have_accessible_description(NO_PARTNER)
+    expect(page.locator("#partner-error")).to_have_text(NO_PARTNER)
+    # Said once: the Save bar points at it.
+    expect(page.locator("#preview")).to_have_text("No preview: see above.")
+    if where == "page":
+        at_widths(page, "record-hand-refused", shot)
+
+    chip(page, "Partner", "Alone").tap()
+    expect(page.locator("#preview")).to_have_text("Bob +4, 4 others -1")
+    expect(page.locator("#partner-error")).to_have_count(0)
+    assert partner.get_attribute("aria-describedby") is None
+    expect(page.locator(".hand-form .error")).to_have_count(0)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.get_by_role("status").filter(has_text="Hand 1 saved")).to_be_visible()
+    (hand,) = hands(base_url, session_id)
+    assert (hand["picker"], hand["partner"], hand["result"]) == ("Bob", None, "won")
+
+
+def test_a_refusal_at_the_points_goes_when_they_are_typed_again_on_an_edit(
+    page: Page, base_url: str
+) -> None:
+    session_id = new_session(base_url)
+    api(base_url, "POST", f"/api/sessions/{session_id}/hands",
+        {"kind": "pick", "picker": "Bob", "partner": "Cat", "picking_points": 75})  # fmt: skip
+    page.goto(f"/sessions/{session_id}/hands/1/edit")
+    points = page.get_by_label("Picking team points")
+    points.fill("119")
+    page.get_by_role("button", name="Save hand").tap()
+    refusal = "Picking team points can't be 119: no set of cards is worth exactly 1 point."
+    expect(page.locator("#picking_points-error")).to_have_text(refusal)
+    expect(points).to_have_attribute("aria-invalid", "true")
+    expect(points).to_have_accessible_description(refusal)
+
+    points.fill("91")
+    expect(page.locator("#picking_points-error")).to_have_count(0)
+    assert points.get_attribute("aria-invalid") is None
+    assert points.get_attribute("aria-describedby") is None
+    expect(page.locator("#preview")).to_have_text("Bob +4, Cat +2, Ann, Dan, Eve -2")
+
+
+@pytest.mark.parametrize("where", ["page", "in place"])
+def test_a_refused_result_is_said_once_at_the_result(
+    page: Page, base_url: str, shot: Shot, where: str
+) -> None:
+    session_id = new_session(base_url)
+    record_form(page, session_id, where)
+    bob_and_cat(page)
+    chip(page, "Result", "Won").tap()
+    page.get_by_label("Picking team points").fill("45")
+    page.get_by_role("button", name="Save hand").tap()
+    # The refused form's preview has answered, and points to the result.
+    expect(page.locator("#preview")).to_have_text("No preview: see the result.")
+    result = group(page, "Result")
+    expect(result.get_by_text(FORTY_FIVE)).to_have_count(1)
+    expect(result).to_have_accessible_description(FORTY_FIVE)
+    shot(page, f"record-hand-refused-result-{where.replace(' ', '-')}")
+
+    # Points that agree with Won take the refusal away.
+    page.get_by_label("Picking team points").fill("75")
+    expect(page.locator("#preview")).to_have_text("Bob +2, Cat +1, Ann, Dan, Eve -1")
+    expect(result.locator(".error, .live-error:visible")).to_have_count(0)

@@ -42,7 +42,7 @@ def test_a_usual_hand_is_four_taps_after_record_hand(page: Page, base_url: str, 
     taps(chip(page, "Picker", "Cat"))
     taps(chip(page, "Partner", "Dan"))
     taps(chip(page, "Result", "Won"))
-    expect(page.locator("#preview")).to_have_text("Cat +2, Dan +1, others -1")
+    expect(page.locator("#preview")).to_have_text("Cat +2, Dan +1, Ann, Bob, Eve -1")
     taps(page.get_by_role("button", name="Save hand"))
     expect(page.locator("tr.saved")).to_have_count(1)
     assert taps.count == 4
@@ -73,7 +73,7 @@ def test_typed_points_pick_the_result_and_a_result_that_disagrees_is_said(
     shot(page, "record-hand-result-disagrees")
     chip(page, "Result", "Lost").tap()
     expect(page.locator("#result-live")).to_be_hidden()
-    expect(page.locator("#preview")).to_have_text("Bob -2, Cat -1, others +1")
+    expect(page.locator("#preview")).to_have_text("Bob -2, Cat -1, Ann, Dan, Eve +1")
 
     # A tapped result never flips with the points typed after it: the form says they disagree,
     # and Save is refused with the same sentence, keeping what was typed.
@@ -119,7 +119,7 @@ def test_schwarz_by_tricks_asks_where_it_matters(page: Page, base_url: str) -> N
     expect(chip(page, "Result", "Won schwarz")).to_be_checked()
     # The opponents took a trick worth nothing: schneider, not schwarz.
     chip(page, "Result", "Won schneider").tap()
-    expect(page.locator("#preview")).to_have_text("Bob +4, Cat +2, others -2")
+    expect(page.locator("#preview")).to_have_text("Bob +4, Cat +2, Ann, Dan, Eve -2")
 
 
 def test_a_penalty_hand_is_three_taps(page: Page, base_url: str, shot: Shot) -> None:
@@ -136,7 +136,7 @@ def test_a_penalty_hand_is_three_taps(page: Page, base_url: str, shot: Shot) -> 
     expect(group(page, "Picker")).to_be_hidden()
     expect(group(page, "Result")).to_be_hidden()
     taps(chip(page, "Penalized", "Dan"))
-    expect(page.locator("#preview")).to_have_text("Dan -4, others +1")
+    expect(page.locator("#preview")).to_have_text("Dan -4, 4 others +1")
     shot(page, "record-hand-penalty")
     assert axe_violations(page) == []
     taps(page.get_by_role("button", name="Save hand"))
@@ -247,7 +247,7 @@ def test_settle_up_page(page: Page, base_url: str, shot: Shot, width: int) -> No
         "Standings: 1. Cat +16, 2. Ann -1, 3. Bob -2, 4. Eve -6, 5. Dan -7",
         "Settle up ($0.25 a point): Ann pays Cat $0.25; Bob pays Cat $0.50; "
         "Dan pays Cat $1.75; Eve pays Cat $1.50",
-        "Biggest hand: hand 2, Cat alone, won schneider, cracked by Eve (x2): Cat +16, others -4",
+        "Biggest hand: hand 2, Cat alone, won schneider, cracked by Eve (x2): Cat +16, 4 others -4",
     ]
 
 

@@ -8,12 +8,21 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, expect
+from playwright.sync_api import APIResponse, Browser, Page, Response, Route, expect
 
-from ..helpers.browser import Shot, api, axe_violations, chip, session_with_hands, totals_on_page
+from ..helpers.browser import (
+    Shot,
+    api,
+    axe_violations,
+    chip,
+    fill,
+    form_kept,
+    session_with_hands,
+    totals_on_page,
+)
 
 # A poll every 2 s, then the page fetched again and swapped: the budget with time to spare.
 LIVE_WITHIN_S = 2.5
@@ -36,6 +45,15 @@ COUNT_POLLS = """(() => {
         return fetch(resource, ...rest).finally(() => { window.polls.answered += 1; });
     };
 })()"""
+
+Held = TypeVar("Held")
+# Every text the news line takes, in order.
+NEWS_SEEN = """() => {
+    window.newsSeen = [];
+    const news = document.querySelector(".live-news");
+    new MutationObserver(() => window.newsSeen.push(news.textContent))
+        .observe(news, {childList: true, characterData: true, subtree: true});
+}"""
 
 
 def record(base_url: str, session_id: int, picker: str, partner: str, points: int) -> None:
@@ -276,3 +294,123 @@ def test_offline_polls_keep_the_page_and_a_refresh_asks_at_once(page: Page, base
     expect(page.locator("#hand-4")).to_be_attached()
     # Asked for by this phone (its outbox sent a hand), so not told as another phone's.
     expect(page.locator(".live-news")).to_have_text("Hand 4 recorded.")
+
+
+def held(page: Page, routes: list[Held]) -> Held:
+    """The first request `routes` holds, once Playwright has handed it over (within 5 s)."""
+    deadline = time.monotonic() + 5
+    while not routes and time.monotonic() < deadline:
+        page.wait_for_timeout(10)
+    assert routes, "no request was held"
+    return routes[0]
+
+
+def test_a_poll_asked_before_this_phone_saved_finds_its_own_hand_no_news(
+    page: Page, base_url: str
+) -> None:
+    session_id = session_with_hands(base_url, "Own save, late poll", LIVE_HANDS)
+    api_path = f"/api/sessions/{session_id}"
+    polls_held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if polls_held:
+            route.continue_()
+        else:
+            polls_held.append(route)
+
+    page.route(f"**{api_path}", hold_the_first)
+    page.goto(f"/sessions/{session_id}")
+    page.evaluate(NEWS_SEEN)
+    form_kept(page, session_id)
+    # The page's poll is on its way with the version before the save; it reaches the server
+    # once the phone has saved hand 4 and shows it.
+    poll = held(page, polls_held)
+    page.get_by_role("link", name="Record hand").tap()
+    fill(page, "Ann", "Bob", 61)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.locator("main > .saved-status")).to_contain_text("Hand 4 saved.")
+    expect(page.locator("#hand-4")).to_be_attached()
+    with page.expect_response(lambda response: response.url.endswith(api_path)) as answer:
+        poll.continue_()
+    assert answer.value.status == 200  # it finds the version this phone's save made
+
+    # Another phone's hand, told once the poll is done: this phone's own was never news.
+    record(base_url, session_id, "Cat", "Dan", 75)
+    news = page.locator(".live-news")
+    expect(news).to_have_text("Hand 5 recorded on another phone.", timeout=5000)
+    assert page.evaluate("window.newsSeen") == ["Hand 5 recorded on another phone."]
+
+
+def test_a_poll_answered_before_this_phones_save_was_is_not_told_as_another_phones(
+    page: Page, base_url: str
+) -> None:
+    session_id = session_with_hands(base_url, "Own save, early poll", LIVE_HANDS)
+    api_path = f"/api/sessions/{session_id}"
+    saves_held: list[tuple[Route, APIResponse]] = []
+
+    def write_then_hold(route: Route) -> None:
+        if route.request.method == "POST":
+            saves_held.append((route, route.fetch(max_redirects=0)))
+        else:
+            route.continue_()
+
+    page.route(f"**/sessions/{session_id}/hands/new", write_then_hold)
+    page.goto(f"/sessions/{session_id}")
+    page.evaluate(NEWS_SEEN)
+    form_kept(page, session_id)
+    page.get_by_role("link", name="Record hand").tap()
+    fill(page, "Ann", "Bob", 61)
+    # Hand 4 is written, its answer held: a poll finds the new version before the phone has it.
+    with page.expect_response(
+        lambda response: response.url.endswith(api_path) and response.status == 200,
+        timeout=5000,
+    ):
+        page.get_by_role("button", name="Save hand").tap()
+    route, written = held(page, saves_held)
+    route.fulfill(response=written)
+    expect(page.locator("main > .saved-status")).to_contain_text("Hand 4 saved.")
+    expect(page.locator("#hand-4")).to_be_attached()
+
+    record(base_url, session_id, "Cat", "Dan", 75)
+    news = page.locator(".live-news")
+    expect(news).to_have_text("Hand 5 recorded on another phone.", timeout=5000)
+    assert page.evaluate("window.newsSeen") == ["Hand 5 recorded on another phone."]
+
+
+def test_a_hand_kept_offline_and_sent_is_not_told_as_another_phones(
+    page: Page, base_url: str
+) -> None:
+    session_id = session_with_hands(base_url, "Own hand sent late", LIVE_HANDS)
+    api_path = f"/api/sessions/{session_id}"
+    sends_held: list[tuple[Route, APIResponse]] = []
+
+    def write_then_hold(route: Route) -> None:
+        if route.request.method == "POST":
+            sends_held.append((route, route.fetch(max_redirects=0)))
+        else:
+            route.continue_()
+
+    page.route(f"**/sessions/{session_id}/hands/new", write_then_hold)
+    page.goto(f"/sessions/{session_id}")
+    page.evaluate(NEWS_SEEN)
+    form_kept(page, session_id)
+    page.context.set_offline(True)
+    page.get_by_role("link", name="Record hand").tap()
+    fill(page, "Ann", "Bob", 61)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.locator("main > .saved-status")).to_contain_text("not sent yet")
+    # Back online the outbox sends hand 4, its answer held: a poll finds the new version first.
+    with page.expect_response(
+        lambda response: response.url.endswith(api_path) and response.status == 200,
+        timeout=5000,
+    ):
+        page.context.set_offline(False)
+    route, written = held(page, sends_held)
+    route.fulfill(response=written)
+    expect(page.locator("main > .saved-status")).to_have_text("Hand 4 saved.")
+    expect(page.locator("#hand-4")).to_be_attached()
+
+    record(base_url, session_id, "Cat", "Dan", 75)
+    news = page.locator(".live-news")
+    expect(news).to_have_text("Hand 5 recorded on another phone.", timeout=5000)
+    assert page.evaluate("window.newsSeen") == ["Hand 5 recorded on another phone."]

@@ -10,7 +10,6 @@ import pytest
 from playwright.sync_api import Browser, Dialog, Page, Route, expect
 
 from ..helpers.browser import (
-    UNSENT,
     Shot,
     api,
     at_widths,
@@ -20,65 +19,18 @@ from ..helpers.browser import (
     outbox,
     session_with_hands,
 )
-
-NOT_SENT = "Saved on this phone, not sent yet"
-# True once the worker has taken the page and kept it, and the page has kept its record form
-# (the caches read anew on each try).
-READY_OFFLINE = """form => {
-    Promise.all([caches.match(location.pathname), window.idbKeyval.get(form)])
-        .then((kept) => { window.readyOffline = kept.every(Boolean); });
-    return navigator.serviceWorker.controller !== null && window.readyOffline;
-}"""
+from ..helpers.offline import (
+    NOT_SENT,
+    a_session_opened_once_opens_with_no_network,
+    hands_saved_offline_arrive_once_in_order,
+)
 
 # These phones run the service worker, which the other browser tests block.
 pytestmark = pytest.mark.browser_context_args(service_workers="allow")
 
 
 def test_hands_saved_offline_arrive_once_in_order(page: Page, base_url: str, shot: Shot) -> None:
-    session_id = session_with_hands(base_url, "Basement")
-    page.goto(f"/sessions/{session_id}/hands/new")
-    page.context.set_offline(True)
-
-    fill(page, "Dan", "Eve", 75)
-    expect(page.locator("#preview")).to_have_text(
-        "No preview offline: the hand is scored when it is sent."
-    )
-    page.get_by_role("button", name="Save hand").tap()
-    expect(outbox(page).get_by_role("status")).to_have_text(NOT_SENT)
-    expect(outbox(page).locator("li")).to_have_text(["Hand 4 · Dan & Eve, won · not sent yet"])
-    # The form is ready for the next hand, dealt by the next seat.
-    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 5")
-    expect(page.locator(".form-head .muted")).to_have_text(
-        "Eve dealt · Ann → Bob → Cat → Dan → Eve"
-    )
-    expect(page.get_by_label("Picking team points")).to_have_value("")
-
-    fill(page, "Ann", "Alone", 25)
-    page.get_by_role("button", name="Save hand").tap()
-    expect(outbox(page).locator("li")).to_have_text(
-        [
-            "Hand 4 · Dan & Eve, won · not sent yet",
-            "Hand 5 · Ann alone, lost schneider · not sent yet",
-        ]
-    )
-    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 6")
-    at_widths(page, "offline-record-hand", shot)
-    assert len(hands_of(base_url, session_id)) == 3
-
-    page.context.set_offline(False)
-    expect(outbox(page).get_by_role("status")).to_have_text("Hand 5 sent.")
-    expect(outbox(page).locator("li")).to_have_count(0)
-    # The save bar no longer says what it said offline.
-    expect(page.locator("#preview")).not_to_have_text(
-        "No preview offline: the hand is scored when it is sent."
-    )
-    assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 75), (5, "Ann", None, 25)]
-
-    # Nothing is sent twice: not on a reload, not on the scoresheet, for nothing is left to send.
-    page.goto(f"/sessions/{session_id}")
-    assert page.evaluate(UNSENT) == []
-    expect(outbox(page)).to_be_empty()
-    assert len(hands_of(base_url, session_id)) == 5
+    hands_saved_offline_arrive_once_in_order(page, base_url, shot, "offline")
 
 
 def test_a_hand_whose_reply_was_lost_arrives_once(page: Page, base_url: str) -> None:
@@ -123,30 +75,7 @@ def test_a_double_tap_offline_keeps_one_hand(page: Page, base_url: str) -> None:
 
 
 def test_a_session_opened_once_opens_with_no_network(page: Page, base_url: str, shot: Shot) -> None:
-    session_id = session_with_hands(base_url, "No network")
-    page.goto(f"/sessions/{session_id}")
-    # The worker has taken the page, and kept its record form.
-    page.wait_for_function(READY_OFFLINE, arg=f"form {session_id}")
-    assert page.evaluate("navigator.serviceWorker.controller !== null")
-    page.context.set_offline(True)
-    page.reload()
-    expect(page.get_by_role("heading", level=1)).to_have_text("No network")
-    assert page.evaluate("performance.getEntriesByType('navigation')[0].workerStart") > 0
-
-    # The record form was kept too: a hand is typed and saved with no network at all.
-    page.get_by_role("link", name="Record hand").tap()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 4")
-    fill(page, "Dan", "Eve", 75)
-    page.get_by_role("button", name="Save hand").tap()
-    expect(outbox(page).locator("li")).to_have_count(1)
-    page.goto(f"/sessions/{session_id}")
-    expect(outbox(page).get_by_role("status")).to_have_text(NOT_SENT)
-    expect(outbox(page).locator("li")).to_have_text(["Hand 4 · Dan & Eve, won · not sent yet"])
-    at_widths(page, "offline-scoresheet", shot)
-
-    page.context.set_offline(False)
-    expect(outbox(page).get_by_role("status")).to_have_text("Hand 4 sent.")
-    assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 75)]
+    a_session_opened_once_opens_with_no_network(page, base_url, shot, "offline")
 
 
 def test_a_hand_another_phone_recorded_meanwhile_is_shown_and_asked_about(

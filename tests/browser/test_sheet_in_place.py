@@ -22,6 +22,7 @@ from ..helpers.browser import (
     chip,
     drawn_at_its_centre,
     fill,
+    form_kept,
     hands_of,
     outbox,
     session_with_hands,
@@ -34,11 +35,6 @@ pytestmark = pytest.mark.browser_context_args(service_workers="block")
 # A mark a page load would lose.
 MARK = "window.inPlaceMark = 'no page load'"
 NOT_RELOADED = "[performance.getEntriesByType('navigation').length, window.inPlaceMark]"
-# True once the scoresheet has kept the session's record form (read anew on each try).
-FORM_KEPT = """key => {
-    window.idbKeyval.get(key).then((kept) => { window.formKept = Boolean(kept); });
-    return window.formKept;
-}"""
 OFFLINE_HANDS = (("Dan", "Eve", 75), ("Eve", "Alone", 40), ("Ann", "Bob", 95))
 # As the outbox says them, and as the server's scoresheet does once they are sent.
 SUMMARIES = ("Dan & Eve, won", "Eve alone, lost", "Ann & Bob, won schneider")
@@ -49,7 +45,7 @@ def open_sheet(page: Page, session_id: int) -> None:
     """The scoresheet, once it has kept its record form for opening with no network."""
     page.goto(f"/sessions/{session_id}")
     page.evaluate(MARK)
-    page.wait_for_function(FORM_KEPT, arg=f"form {session_id}")
+    form_kept(page, session_id)
 
 
 def in_view(page: Page, target: Locator) -> None:

@@ -8,11 +8,13 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.request import Request, urlopen
+from urllib.parse import urlsplit
+from urllib.request import Request, build_opener, urlopen
 
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
 
+from harness.proxy import LoopbackHTTPSHandler
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
@@ -20,8 +22,36 @@ from .api import SEATS
 
 Shot = Callable[..., Path]
 WIDTHS = (320, 390, 768)
+# How the browser tests launch Chromium: without these, it keeps trying to reach the internet.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+# A phone: its screen, touch and pixels.
+PHONE = {"width": 390, "height": 844}
+PHONE_CONTEXT: dict[str, Any] = {
+    "viewport": PHONE,
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+# Names no resolver knows, served on this computer behind an https proxy, each with the root
+# certificate of the authority that signed its certificate: the https tests' scores.test.
+AT_LOOPBACK: dict[str, Path] = {}
 # What this phone still has to send.
 UNSENT = "window.outbox.entries()"
+# True once the scoresheet has kept its session's record form for opening in place (read anew
+# on each try).
+FORM_KEPT = """key => {
+    window.idbKeyval.get(key).then((kept) => { window.formKept = Boolean(kept); });
+    return window.formKept;
+}"""
 # The three hands a session starts with, unless a test gives others: picker, partner, points.
 THREE_HANDS = (("Ann", "Bob", 75), ("Bob", "Cat", 30), ("Cat", "Dan", 95))
 
@@ -53,11 +83,26 @@ def axe_violations(page: Any) -> list[str]:
     ]
 
 
+@contextmanager
+def reached_at_loopback(name: str, root: Path) -> Iterator[None]:
+    """`api` reaches https://name at 127.0.0.1, trusting the authority of `root`, while the
+    `with` lasts."""
+    AT_LOOPBACK[name] = root
+    try:
+        yield
+    finally:
+        del AT_LOOPBACK[name]
+
+
 def api(base_url: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = Request(base_url + path, data=data, method=method,
                       headers={"Content-Type": "application/json"})  # fmt: skip
-    with urlopen(request) as response:
+    root = AT_LOOPBACK.get(urlsplit(base_url).hostname or "")
+    opened = (
+        urlopen(request) if root is None else build_opener(LoopbackHTTPSHandler(root)).open(request)
+    )
+    with opened as response:
         return json.loads(response.read() or b"null")
 
 
@@ -151,6 +196,11 @@ def fill(page: Page, picker: str, partner: str, points: int) -> None:
     page.get_by_label("Picking team points").fill(str(points))
 
 
+def form_kept(page: Page, session_id: int) -> None:
+    """Wait until the scoresheet has kept its record form: Record hand then opens it in place."""
+    page.wait_for_function(FORM_KEPT, arg=f"form {session_id}")
+
+
 def outbox(page: Page) -> Any:
     return page.locator("#outbox")
 
@@ -170,10 +220,11 @@ NAMES = [
     "home", "sessions", "new-session", "scoresheet", "record-hand", "edit-hand", "delete-hand",
     "delete-session", "seats", "seats-after-a-leaver", "ended-scoresheet", "rename-rounds",
     "settle-up", "season-settle-up", "changes", "leaderboard",
-    "players", "player", "player-sessions", "rule-sets", "share", "settings", "import", "trash",
-    "not-found",
+    "players", "player", "player-sessions", "rule-sets", "share", "settings", "import",
+    "import-nights", "trash", "not-found",
     "events", "new-event", "event", "draw-round", "round-tables", "event-board", "event-results",
-    "seasons", "season", "edit-season", "delete-season",
+    "seasons", "season", "edit-season", "delete-season", "install",
+    "new-night", "night", "edit-night", "night-settle-up",
 ]  # fmt: skip
 
 

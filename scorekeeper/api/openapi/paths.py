@@ -26,8 +26,9 @@ ERRORS = {
     "plays, a name another season has, or the `Idempotency-Key` was used for another request.",
     412: "`If-Match` names an older version of the session (or event); `field` is `version`, and "
     "`version` is its version now.",
-    413: "The body is over 1 MB.",
-    415: "The body is not `application/json`.",
+    413: "The body is over 1 MB (a spreadsheet of nights: over the upload limit, 64 MB unless "
+    "set).",
+    415: "The body is not `application/json` (nor, for a spreadsheet of nights, `text/csv`).",
     429: "Too many wrong passcodes or tokens, from this address or from every address within "
     "the hour; wait `Retry-After` seconds.",
     503: "A restore or import holds the database; try again after `Retry-After` seconds.",
@@ -431,6 +432,7 @@ def paths() -> dict[str, Schema]:
             *_event_paths(),
             *_season_paths(),
             *_share_paths(),
+            _nights_import_path(),
             _path(
                 "/api/trash",
                 get=read(
@@ -506,7 +508,8 @@ def _event_paths() -> list[tuple[str, Schema]]:
             "/api/events/{event_id}/standings.csv",
             get=read(
                 "getEventStandings",
-                "The standings as CSV: place, player, each round, total, hands won, prize",
+                "The standings as CSV: place, player, each round, total, hands won, prize, "
+                "round prizes, paid",
                 csv_answer("The standings, one row a player."),
             ),
         ),
@@ -541,6 +544,35 @@ def _season_paths() -> list[tuple[str, Schema]]:
             delete=write("deleteSeason", "Delete a season; its sessions stay", NO_CONTENT),
         ),
     ]
+
+
+ZEROS_QUERY = _parameter(
+    "zeros",
+    "query",
+    "For a `text/csv` body: what a 0 is, `played` (a player who broke even) or `absent` (a "
+    "player who wasn't there).",
+    {"enum": ["played", "absent"]},
+)
+
+
+def _nights_import_path() -> tuple[str, Schema]:
+    operation = write(
+        "importNights",
+        "Import a spreadsheet of nights kept without hands, a line a night; 409 asks what it "
+        "can't say (`ask`, `ask_zeros`), and nothing is kept until every line is right",
+        created(ref("NightsImported"), "What the import kept."),
+    )
+    operation["requestBody"] = {
+        "required": True,
+        "content": {
+            **_json(ref("NightsImportInput"), examples=BODY_EXAMPLES["NightsImportInput"]),
+            "text/csv": {
+                "schema": STRING,
+                "example": "Date,Ann,Bob,Cat\n2010-7-6,5,-2,-3\n2010-7-13,,4,-4\n",
+            },
+        },
+    }
+    return _path("/api/imports/nights", query=[ZEROS_QUERY], post=operation)
 
 
 def _share_paths() -> list[tuple[str, Schema]]:

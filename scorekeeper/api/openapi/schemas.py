@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import Enum, StrEnum
 from typing import Any
 
+from ...exchange.nights_in import ZEROS
 from ...rules import (
     CALLED_CARDS,
     MAX_HANDS,
@@ -407,7 +408,16 @@ def _event_answers() -> dict[str, Schema]:
             "description": "The total each round drawn; null for a round not sat.",
         },
         "hands_won": COUNT,
-        "prize": money,
+        "prize": {**money, "description": "The place prize, in cents; null with no entry fee."},
+        "round_prizes": {
+            **money,
+            "description": "What the player's round tops won, in cents; null with no entry fee.",
+        },
+        "paid": {
+            **money,
+            "description": "The place prize and the round prizes together, what the player is "
+            "paid, in cents; null with no entry fee. The standings' add up to the event's.",
+        },
         "by_lot": {**BOOLEAN, "description": "With `ties: lot`: the lot decided this place."},
     }
     leader = {"round": FROM_ONE, "players": NAMES, "total": INTEGER, "prize": money}
@@ -538,6 +548,50 @@ def _seasons() -> dict[str, Schema]:
         ),
         "Season": obj(season, *season),
         "SeasonStandings": obj(standings, *standings),
+    }
+
+
+def _nights_import() -> dict[str, Schema]:
+    """A spreadsheet of nights kept without hands to import, in JSON with the answers to its
+    questions, and what the import kept."""
+    text = {**STRING, "pattern": NO_NUL}
+    given = {
+        "csv": {
+            **text,
+            "description": "The spreadsheet as CSV: a header `Date` and a column for each player, "
+            "then a line a night, its date (YYYY-MM-DD, 2010-7-6 too) and each player's net, "
+            "empty where they did not play.",
+        },
+        "zeros": {
+            "enum": [*ZEROS, None],
+            "description": "What a 0 is: a player who was there and broke even (`played`), or "
+            "one who wasn't there (`absent`). Asked (409, `ask_zeros`) when the sheet has a 0.",
+        },
+        "new_players": {
+            **nullable({"type": "array", "items": text}),
+            "description": "Names like a player's (409, `ask`) that are new players.",
+        },
+        "same_as": {
+            "type": ["object", "null"],
+            "propertyNames": text,
+            "additionalProperties": text,
+            "description": "A name of the file, and the player (here, or another column) it is.",
+        },
+    }
+    day = nullable({**STRING, "format": "date"})
+    imported = {
+        "nights": {**COUNT, "description": "Nights added."},
+        "already_here": {**COUNT, "description": "Nights of the file already kept, skipped."},
+        "skipped": {**COUNT, "description": "Lines without a player, skipped."},
+        "new_players": {**NAMES, "description": "The players the import added."},
+        "sessions": {"type": "array", "items": FROM_ONE, "description": "The nights' ids."},
+        "players": {**COUNT, "description": "Players of the nights added."},
+        "from": {**day, "description": "The first day of the nights added."},
+        "to": {**day, "description": "The last day of the nights added."},
+    }
+    return {
+        "NightsImportInput": obj(given, "csv", additionalProperties=False),
+        "NightsImported": obj(imported, *imported),
     }
 
 
@@ -867,6 +921,15 @@ def schemas() -> dict[str, Schema]:
         "error": {**STRING, "description": "A sentence a person understands."},
         "field": {**STRING, "description": "The offending field, if any."},
         "version": {**INTEGER, "description": "On a 412, the session's version now."},
+        "ask": {
+            "type": "array",
+            "items": obj({"name": STRING, "like": NAMES}, "name", "like"),
+            "description": "On an import's 409: each new name like a player's, and whose.",
+        },
+        "ask_zeros": {
+            **obj({"zeros": COUNT, "cells": COUNT}, "zeros", "cells"),
+            "description": "On an import's 409: the sheet's cells that are 0, of those filled.",
+        },
     }
     return {
         "Error": obj(error, "error"),
@@ -878,6 +941,7 @@ def schemas() -> dict[str, Schema]:
         **_answers(),
         **_event_answers(),
         **_seasons(),
+        **_nights_import(),
     }
 
 
@@ -941,6 +1005,16 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
         }
     },
     "SeasonChange": {"rename": {"value": {"name": "Spring league 2026", "min_hands": 40}}},
+    "NightsImportInput": {
+        "sheet": {
+            "value": {
+                "csv": "Date,Tom Kiebzak,Blake Adams,Ann\n2010-7-6,5,-2,-3\n2010-7-13,,4,-4\n",
+                "zeros": "played",
+                "new_players": ["Blake Adams"],
+                "same_as": {"Tom Kiebzak": "Tom Kiebzack"},
+            }
+        }
+    },
     "DrawInput": {"engine": {"value": {}}, "given": {"value": {"tables": [4, 4, 4]}}},
     "ShareInput": {
         "season": {"value": {"season": 1}},

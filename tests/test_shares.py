@@ -181,6 +181,21 @@ def test_a_session_s_link_shows_its_scoresheet(app: Flask, client: FlaskClient, 
     assert "Running totals" in shown.text
 
 
+def test_a_night_s_link_shows_its_standings_by_net(app: Flask, client: FlaskClient) -> None:
+    nets = {"Dave": -2, "Greg": 0, "Jacob": -3, "Mark": 5}
+    made = client.post("/api/sessions", json={"played_on": "2010-12-29", "totals": nets})
+    night_id = made.json["id"]
+    assert "Share results" in client.get(f"/sessions/{night_id}").text
+    opened = app.test_client().get(path_of(share(client, session=night_id)))
+    assert opened.status_code == 200
+    shown = assert_only_itself(opened)
+    assert "Kept without hands" in shown.text
+    assert shown.rows("standings")[1:] == [
+        ["1", "Mark Winner", "+5"], ["2", "Greg", "0"], ["3", "Dave", "-2"], ["4", "Jacob", "-3"]
+    ]  # fmt: skip
+    assert "Scoresheet" not in shown.text
+
+
 def test_a_link_shows_what_its_target_is_now(app: Flask, client: FlaskClient, api: Api) -> None:
     session_id = a_session(api)
     path = path_of(share(client, session=session_id))

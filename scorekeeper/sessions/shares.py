@@ -109,25 +109,35 @@ def count_links(kind: str, target: int) -> int:
 
 @dataclass(frozen=True)
 class Listed:
-    """A link with the name of what it shows, and for a session when it began."""
+    """A link with the name of what it shows, and for a session when it began and whether it
+    is a night kept without hands."""
 
     link: ShareLink
     name: str
     began: datetime | None = None
+    # A night kept without hands, which shows its standings rather than a scoresheet.
+    night: bool = False
 
 
 def listed() -> list[Listed]:
     """Every link there is, the newest first, with the name of what it shows."""
     rows = db.session.execute(
-        select(ShareLink, Season.name, Event.name, Session.name, Session.created_at)
+        select(
+            ShareLink,
+            Season.name,
+            Event.name,
+            Session.name,
+            Session.created_at,
+            Session.totals_only,
+        )
         .outerjoin(Season, Season.id == ShareLink.season_id)
         .outerjoin(Event, Event.id == ShareLink.event_id)
         .outerjoin(Session, Session.id == ShareLink.session_id)
         .order_by(ShareLink.id.desc())
     )
     return [
-        Listed(link, season or event or session or "", began)
-        for link, season, event, session, began in rows
+        Listed(link, season or event or session or "", began, bool(night))
+        for link, season, event, session, began, night in rows
     ]
 
 

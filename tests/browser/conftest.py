@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
@@ -122,7 +123,19 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
     night = api(base_url, "POST", "/api/sessions",
                 {"played_on": "2010-12-29", "name": "Pages night",
                  "totals": {"Ann": 5, "Bob": -2, "Cat": -3, "Dan": 0}})  # fmt: skip
+    shared = {
+        f"shared-{kind}": urlsplit(api(base_url, "POST", "/api/shares", {key: target})["url"]).path
+        for kind, key, target in (
+            ("season", "season", season["id"]),
+            ("event", "event", event["id"]),
+            ("session", "session", sid),
+            ("night", "session", night["id"]),
+        )
+    }
     return {
+        **shared,
+        "share-results": f"/seasons/{season['id']}/share",
+        "shared-gone": "/shared/1.no-such-secret",
         "home": "/",
         "sessions": "/sessions",
         "new-session": "/sessions/new",

@@ -225,6 +225,8 @@ NAMES = [
     "events", "new-event", "event", "draw-round", "round-tables", "event-board", "event-results",
     "seasons", "season", "edit-season", "delete-season", "install",
     "new-night", "night", "edit-night", "night-settle-up",
+    "share-results", "shared-season", "shared-event", "shared-session", "shared-night",
+    "shared-gone",
 ]  # fmt: skip
 
 

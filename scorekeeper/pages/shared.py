@@ -7,10 +7,12 @@ no form, `noindex`, and no cookie set. Its views are counted for each address in
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
+from sqlalchemy import select
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -18,15 +20,16 @@ from ..exchange.rule_sets import qr_svg
 from ..insights import sessions_list
 from ..insights.seasons import dates_of, house_of, standings
 from ..sessions import events, loading, seasons, shares, writes
+from ..sessions.database import one_or_404
 from ..sessions.extensions import db
-from ..sessions.models import Event, ShareLink
+from ..sessions.models import Event
 from ..web import hosts
 from .blueprint import bp
-from .charts import line_chart, running_totals
 from .events import EventView
 from .filters import RANKED_SHOWN
 from .saving import done, sent_key
 from .seasons import days_words, house_words
+from .sessions import running_totals_chart
 from .words import rules_words, short_names, tiebreaks
 
 # The nights a shared season lists, the newest first.
@@ -48,8 +51,8 @@ class ShareForm(FlaskForm):  # type: ignore[misc]
 
 
 def share_url(token: str) -> str:
-    """A link's address: under the name the page was opened with over https, else on this
-    computer's network address, as an invite's."""
+    """A link's address, as an invite's: under the trusted name the page was opened with (over
+    https when it came so, through a proxy), else on this computer's network address."""
     return hosts.lan_url("pages.shared_page", token=token)
 
 
@@ -100,7 +103,7 @@ def share_season(season_id: int) -> str:
 
 @bp.route("/events/<id(event):event_id>/share", methods=["GET", "POST"])
 def share_event(event_id: int) -> str:
-    event = events.read_event_or_404(event_id).event
+    event = one_or_404("event", event_id, select(Event).where(Event.id == event_id))
     return _sheet("event", event_id, event, url_for("pages.event_page", event_id=event_id))
 
 
@@ -138,13 +141,7 @@ def shared_page(token: str) -> Response:
     link = shares.share_of(token)
     try:
         if link is not None:
-            return _shared(
-                _season(link)
-                if link.season_id
-                else _event(link)
-                if link.event_id
-                else _session(link)
-            )
+            return _shared(SHOWN[link.kind](link.target))
     except NotFound:
         # What it shows was deleted, with the link, as it was being read.
         pass
@@ -156,8 +153,8 @@ def _shared(page: str, status: int = 200, headers: dict[str, str] | None = None)
     return Response(page, status, {**SHARED_HEADERS, **(headers or {})}, mimetype="text/html")
 
 
-def _season(link: ShareLink) -> str:
-    season = seasons.season_or_404(link.target)
+def _season(season_id: int) -> str:
+    season = seasons.season_or_404(season_id)
     read = standings(season)
     nights = sessions_list.find_sessions(
         sessions_list.SessionFilter(dates=dates_of(season), house=house_of(season)),
@@ -178,13 +175,13 @@ def _season(link: ShareLink) -> str:
     )
 
 
-def _event(link: ShareLink) -> str:
-    read = events.read_event_or_404(link.target)
+def _event(event_id: int) -> str:
+    read = events.read_event_or_404(event_id)
     return render_template("shared_event.html", read=read, view=EventView.of(read))
 
 
-def _session(link: ShareLink) -> str:
-    read = loading.read_session_or_404(link.target)
+def _session(session_id: int) -> str:
+    read = loading.read_session_or_404(session_id)
     session, sheet = read.session, read.sheet
     table = sheet.table
     return render_template(
@@ -193,10 +190,12 @@ def _session(link: ShareLink) -> str:
         sheet=sheet,
         event=db.session.get(Event, session.event_id) if session.event_id else None,
         tiebreaks=tiebreaks(sheet.standings),
-        chart=line_chart(running_totals(sheet), "Running totals, hand by hand", "hands")
-        if sheet.results
-        else None,
+        chart=running_totals_chart(sheet) if sheet.results else None,
         left={standing.player for standing in sheet.standings if not standing.seated},
         short=short_names(sheet.named),
         rules_words=rules_words(table.options, len(table.seats)),
     )
+
+
+# Each kind of link's page, from the id of what it shows.
+SHOWN: dict[str, Callable[[int], str]] = {"season": _season, "event": _event, "session": _session}

@@ -71,6 +71,7 @@ def test_a_shared_season_and_session_on_a_phone_with_no_cookies(
 
         page.goto(f"{url}/sessions/{sid}")
         page.locator("summary", has_text="Session").tap()
+        shot(page, "session-menu-share-results")
         session_link = make_and_copy(page)
 
         other_phone = browser.new_context(**browser_context_args)

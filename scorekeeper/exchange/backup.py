@@ -494,7 +494,7 @@ class Restore:
             # A merge undone brings its player back under their id, and finds its sessions by
             # theirs: ids no new player or session may take either.
             merged = [merge["player_id"] for merge in self.merges]
-            bulk.reserve_ids(Player.__table__, max(*self.players, *merged, 0))
+            bulk.reserve_ids(Player.__table__, max([*self.players, *merged, 0]))
             bulk.reserve_ids(Session.__table__, self._largest_session())
             return list(self.players)
         here = set(db.session.scalars(select(Player.id)))

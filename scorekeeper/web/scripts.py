@@ -1,8 +1,8 @@
 """The scripts of the pages a player opens at the table, each page's in one file: every script a
 page names costs a slow phone's main thread a request before it parses the page, so one instead
 of four lets the page paint sooner. A bundle is the scripts of `static/` in order, ours without
-their comment lines (for their readers, not for the phone), vendored ones as they came: ours
-declare nothing at the top level, so they share no names."""
+their comment lines and indentation (for their readers, not for the phone), vendored ones as
+they came: ours declare nothing at the top level, so they share no names."""
 
 from __future__ import annotations
 
@@ -39,8 +39,10 @@ BUNDLES: dict[str, tuple[str, ...]] = {
 }
 
 
-# A line that is only a comment. (No string of ours spans lines, so none is cut into.)
+# A line that is only a comment, and a line's indentation. (No string of ours spans lines, so
+# none is cut into.)
 COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.M)
+INDENTATION = re.compile(r"^[ \t]+", re.M)
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,9 @@ def bundle(name: str) -> Bundle:
 def script(path: Path, part: str) -> str:
     """One script as a bundle carries it."""
     text = path.read_text(encoding="utf-8")
-    return text if part.startswith("vendor/") else COMMENT_LINE.sub("", text)
+    if part.startswith("vendor/"):
+        return text
+    return INDENTATION.sub("", COMMENT_LINE.sub("", text))
 
 
 def page_scripts(name: str) -> Markup:

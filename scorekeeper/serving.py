@@ -8,7 +8,10 @@ waiting. Every read from a client has a deadline all the same: its headers withi
 `IDLE_SECONDS`, and a whole body at no less than `MIN_BODY_RATE` after `BODY_GRACE_SECONDS`. A
 long answer lets the worker's other connections go on between its parts. The worker's own
 refusals (a request line or headers too long for it to read) answer JSON like the app's, instead
-of gunicorn's HTML page. Before any worker starts, a restore that a crash cut short is undone.
+of gunicorn's HTML page. A page's live stream (`pages/live.py`) holds a connection for minutes
+while waiting costs nothing, so a worker holds `worker_connections` of them, its open files
+raised to match, and a stopping worker ends its streams at once rather than wait them out.
+Before any worker starts, a restore that a crash cut short is undone.
 The logs (`--access-logfile`, the error log) keep no invite's secret and no credentials
 (`Logger`).
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import resource
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -36,6 +40,7 @@ from werkzeug.exceptions import RequestTimeout
 
 from . import create_app
 from .exchange import journal
+from .sessions import live
 from .web import hosts, logs
 
 HEADER_SECONDS = 10
@@ -46,6 +51,8 @@ MIN_BODY_RATE = 64 * 1024
 # How long, and how much, a connection closed on an unread body reads before it closes.
 LINGER_SECONDS = 2
 LINGER_BYTES = 1024 * 1024
+# Files a worker opens besides its connections: the database, logs, the app's own.
+OTHER_FILES = 256
 # Answers to a request whose body was left unread.
 UNREAD_BODY = ("408", "411", "413")
 BODY_TOO_SLOW = "The request's body came too slowly, so it was not read. Send it again."
@@ -196,16 +203,26 @@ class Worker(GeventWorker):  # type: ignore[misc]
     def load_wsgi(self) -> None:
         super().load_wsgi()
         flask_app = self.wsgi  # type: ignore[has-type]
+        self.live = live.hub(flask_app)
         flask_app.config["LISTENS_ON_NETWORK"] = any(
             listens_on_network(listener.getsockname()) for listener in self.sockets
         )
         app = with_body_deadline(flask_app)
         self.wsgi = taking_turns(closing_refusals(app))
 
+    def handle_exit(self, sig: Any, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        # Out of the signal handler, as gunicorn's gevent worker does with its own.
+        gevent.spawn(self.live.close)
+
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         _answering.request = req
         try:
-            return super().handle_request(listener_name, req, sock, addr)
+            kept = super().handle_request(listener_name, req, sock, addr)
+            if not self.alive:
+                # Stopping: a stream just ended, or any answer, and its connection with it.
+                raise StopIteration
+            return kept
         except StopIteration:
             if getattr(req, "left_unread", False):
                 linger(sock)
@@ -228,8 +245,20 @@ class Worker(GeventWorker):  # type: ignore[misc]
             self.log.debug("Failed to send error message.")
 
 
+def open_files_for(connections: int) -> None:
+    """Raise this process's limit of open files (its workers inherit it) to hold `connections`
+    and what else a worker opens, as far as the system allows: often 1,024 unless raised."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + OTHER_FILES
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def on_starting(server: Any) -> None:
     """Undo a restore that a crash cut short, before any worker serves (see `journal`)."""
+    open_files_for(server.cfg.worker_connections)
     said = journal.undo_at_start(create_app())
     if said is not None:
         server.log.warning(said)
@@ -269,7 +298,9 @@ class Logger(glogging.Logger):  # type: ignore[misc]
 # gunicorn settings (the names are gunicorn's).
 worker_class = "scorekeeper.serving.Worker"
 logger_class = "scorekeeper.serving.Logger"
-worker_connections = 1000
+# Each phone watching a session live holds one, besides its requests: 2,000 phones on two
+# workers, with room for one worker taking more than its half.
+worker_connections = 4000
 # Also how long a connection may take to send a request's headers.
 keepalive = HEADER_SECONDS
 limit_request_line = 8190

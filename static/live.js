@@ -1,6 +1,9 @@
-// Live updates: the page names its session's API URL (data-live) and the regions that show it
-// (data-live-region, each with an id). Every 2 s it asks whether the session changed, sending
-// the version it shows; on a change it fetches itself again and swaps those regions in place.
+// Live updates: the page names its session's API URL (data-live), its stream (data-live-stream)
+// and the regions that show it (data-live-region, each with an id). The stream names the
+// session's version as soon as it changes; when it is newer than the page's, the page asks the
+// API, sending the version it shows, fetches itself again and swaps those regions in place.
+// Without a stream that speaks (none in the browser, a proxy that holds it back, the server
+// away) the page asks every 2 s instead, until the stream speaks again.
 "use strict";
 
 (() => {
@@ -8,7 +11,16 @@
   if (!root) return;
 
   const EVERY_MS = 2000;
+  // The server speaks every 20 s: a stream silent for longer is gone (a phone that changed
+  // networks, a server that went away without a word).
+  const SILENT_MS = 50000;
+  // A stream refused (the server answered something else) is asked for again after this.
+  const REOPEN_MS = 10000;
   const apiUrl = root.dataset.live;
+  const streamUrl = root.dataset.liveStream;
+  let source = null;
+  let streaming = false; // the stream has spoken since it opened: no need to ask every 2 s
+  let silence = null;
   let etag = `"${root.dataset.liveVersion}"`;
   let hands = Number(root.dataset.liveHands);
   let timer = null;
@@ -180,16 +192,68 @@
     }
   }
 
-  // The next poll, 2 s after the last one began.
+  // The next poll, 2 s after the last one began, unless the stream speaks.
   function schedule(wait = EVERY_MS) {
     clearTimeout(timer);
-    timer = document.hidden ? null : setTimeout(poll, Math.max(0, wait));
+    timer = document.hidden || streaming ? null : setTimeout(poll, Math.max(0, wait));
+  }
+
+  function hears(by) {
+    root.dataset.liveBy = by;
+  }
+
+  function listen() {
+    if (source || !streamUrl || !("EventSource" in window) || document.hidden) return;
+    const opened = new EventSource(streamUrl);
+    source = opened;
+    opened.onmessage = (event) => {
+      if (!streaming) {
+        streaming = true;
+        clearTimeout(timer);
+        hears("stream");
+      }
+      clearTimeout(silence);
+      silence = setTimeout(() => {
+        stopListening();
+        listen();
+      }, SILENT_MS);
+      if (Number(event.data) > shown()) poll();
+    };
+    opened.onerror = () => {
+      // Broken (the browser opens it again by itself) or refused (closed for good): asked
+      // every 2 s meanwhile.
+      fallBack();
+      if (opened.readyState === EventSource.CLOSED && source === opened) {
+        source = null;
+        setTimeout(listen, REOPEN_MS);
+      }
+    };
+  }
+
+  function fallBack() {
+    clearTimeout(silence);
+    if (!streaming) return;
+    streaming = false;
+    hears("polls");
+    if (!polling) schedule();
+  }
+
+  function stopListening() {
+    if (source) source.close();
+    source = null;
+    fallBack();
   }
 
   document.addEventListener("visibilitychange", () => {
-    if (document.hidden) clearTimeout(timer);
-    else poll();
+    if (document.hidden) {
+      clearTimeout(timer);
+      stopListening();
+    } else {
+      poll();
+      listen();
+    }
   });
+  window.addEventListener("online", listen);
   // The outbox sent a hand from this phone: show it now rather than on the next tick.
   document.addEventListener("live:refresh", () => {
     fromThisPhone = true;
@@ -218,5 +282,7 @@
     if (waiting) setTimeout(() => waiting && !polling && finish(waiting), 0);
   });
 
+  hears("polls");
   schedule();
+  listen();
 })();

@@ -158,6 +158,11 @@ class Hub:
                     self._states.pop(topic, None)
                     self._changes.pop(topic, None)
 
+    @property
+    def running(self) -> bool:
+        """Whether the watcher runs: from the first watch until nothing is watched."""
+        return self._running
+
     def state(self, topic: Topic) -> str | None:
         return None if self.closed else self._states.get(topic)
 
@@ -259,6 +264,8 @@ class Hub:
                         self.look(connection, sorted(told & watched))
         finally:
             with suppress(Exception):
+                if listener is not None:
+                    listener.close()
                 raw.close()
 
 

@@ -4,6 +4,7 @@ headers and cookie flags."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -121,16 +122,28 @@ def from_another_site(req: Request) -> bool:
 def around_the_proxy(req: Request) -> bool:
     """Whether a request reached the app without passing through its proxy. With
     TRUSTED_PROXIES set and the app listening on the network, every request comes from the proxy
-    on this computer, with its X-Forwarded-For and X-Forwarded-Proto: any other, from another
-    computer or with no such headers, went around it, and may not claim a phone's address or
-    https for itself."""
+    on this computer (or at one of PROXY_ADDRESSES, on another), with its X-Forwarded-For and
+    X-Forwarded-Proto: any other, from another computer or with no such headers, went around
+    it, and may not claim a phone's address or https for itself."""
     config = current_app.config
     if not config["TRUSTED_PROXIES"] or not config["LISTENS_ON_NETWORK"]:
         return False
     # The address the connection came from, before ProxyFix put the forwarded one in its place.
     peer = req.environ.get("werkzeug.proxy_fix.orig", {}).get("REMOTE_ADDR") or ""
     forwarded = all(name in req.headers for name in FORWARDED)
-    return not (forwarded and hosts.is_loopback(peer))
+    return not (forwarded and (hosts.is_loopback(peer) or from_a_proxy(peer)))
+
+
+def from_a_proxy(peer: str) -> bool:
+    """Whether a connection came from an address PROXY_ADDRESSES names."""
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    return any(
+        address in ipaddress.ip_network(network)
+        for network in current_app.config["PROXY_ADDRESSES"]
+    )
 
 
 def body_limit(req: Request) -> int:

@@ -19,6 +19,7 @@
   let silence = null;
   let polling = false;
   let again = false;
+  let missed = false;
 
   function swap(fresh) {
     for (const region of document.querySelectorAll("[data-live-region][id]")) {
@@ -35,13 +36,19 @@
     }
     polling = true;
     const began = performance.now();
+    // As live.js: a look that fails is asked again a second later, stream or not.
+    missed = true;
     try {
       const answer = await fetch(root.dataset.board, { headers: { Accept: "application/json" }, cache: "no-store" });
       if (!answer.ok) return;
       const text = await answer.text();
-      if (text === seen) return;
+      if (text === seen) {
+        missed = false;
+        return;
+      }
       const page = await fetch(location.href, { cache: "no-store" });
       if (!page.ok) return;
+      missed = false;
       const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
       // A <time data-clock>: clock.js writes it as the phone's clock does, as the swap ends.
       if (seen !== null && news) {
@@ -66,7 +73,7 @@
 
   function schedule(wait = EVERY_MS) {
     clearTimeout(timer);
-    timer = document.hidden || streaming ? null : setTimeout(poll, Math.max(0, wait));
+    timer = document.hidden || (streaming && !missed) ? null : setTimeout(poll, Math.max(0, wait));
   }
 
   function listen() {
@@ -77,7 +84,7 @@
     opened.onmessage = () => {
       if (!streaming) {
         streaming = true;
-        clearTimeout(timer);
+        if (!missed) clearTimeout(timer);
         root.dataset.liveBy = "stream";
       }
       clearTimeout(silence);

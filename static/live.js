@@ -21,6 +21,7 @@
   let source = null;
   let streaming = false; // the stream has spoken since it opened: no need to ask every 2 s
   let silence = null;
+  let missed = false; // the last look failed
   let etag = `"${root.dataset.liveVersion}"`;
   let hands = Number(root.dataset.liveHands);
   let timer = null;
@@ -158,6 +159,9 @@
     const began = performance.now();
     const mine = fromThisPhone;
     fromThisPhone = false;
+    // Until it has done: a look that fails is asked again 2 s later, even while the stream
+    // speaks, which told of a change the page doesn't show yet.
+    missed = true;
     try {
       if (waiting) finish(waiting);
       const answer = await fetch(apiUrl, {
@@ -166,13 +170,18 @@
       });
       // A write that went unanswered before an answer of "nothing changed" wrote nothing.
       if (answer.status === 304 && !writes.size) unanswered = false;
+      if (answer.status === 304) missed = false;
       if (answer.status !== 200) return; // 304: nothing changed; anything else: try next tick
       const version = Number((answer.headers.get("ETag") || etag).replace(/^W\/|"/g, ""));
       const session = await answer.json();
-      if (!(await newer(version))) return;
+      if (!(await newer(version))) {
+        missed = false;
+        return;
+      }
       const page = await fetch(pageUrl(), { cache: "no-store" });
       if (!page.ok) return;
       const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
+      missed = false;
       if (!(await newer(version))) return;
       const sight = inSight();
       const perhapsMine = unanswered;
@@ -195,7 +204,7 @@
   // The next poll, 2 s after the last one began, unless the stream speaks.
   function schedule(wait = EVERY_MS) {
     clearTimeout(timer);
-    timer = document.hidden || streaming ? null : setTimeout(poll, Math.max(0, wait));
+    timer = document.hidden || (streaming && !missed) ? null : setTimeout(poll, Math.max(0, wait));
   }
 
   function hears(by) {
@@ -209,7 +218,7 @@
     opened.onmessage = (event) => {
       if (!streaming) {
         streaming = true;
-        clearTimeout(timer);
+        if (!missed) clearTimeout(timer);
         hears("stream");
       }
       clearTimeout(silence);

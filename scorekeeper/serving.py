@@ -23,6 +23,7 @@ import json
 import re
 import resource
 import socket
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -199,8 +200,19 @@ def listens_on_network(bound: Any) -> bool:
     return not hosts.is_loopback(str(bound[0]))
 
 
+def cooperative_database_waits() -> None:
+    """psycopg chose how to wait for PostgreSQL when the master imported it (`on_starting`),
+    before gevent patched the worker's `select`: a wait that holds the whole worker. Choose
+    again, as psycopg does once `select` is patched, so that a connection waiting for the
+    database lets the worker's others go on."""
+    waiting = sys.modules.get("psycopg.waiting")
+    if waiting is not None and waiting._is_select_patched():
+        waiting.wait = waiting.wait_poll  # type: ignore[attr-defined]
+
+
 class Worker(GeventWorker):  # type: ignore[misc]
     def load_wsgi(self) -> None:
+        cooperative_database_waits()
         super().load_wsgi()
         flask_app = self.wsgi  # type: ignore[has-type]
         self.live = live.hub(flask_app)

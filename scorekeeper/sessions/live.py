@@ -221,9 +221,11 @@ class Hub:
 
     def _poll(self) -> None:
         while self._still_wanted():
-            topics = self._watched()
-            with self.engine.connect() as connection:
-                self.look(connection, topics)
+            try:
+                with self.engine.connect() as connection:
+                    self.look(connection, self._watched())
+            except Exception as error:  # the database busy or away: the next look tells
+                log.warning("The live watcher could not read the database (%s)", error)
             time.sleep(LOOK_EVERY)
 
     def _listen(self) -> None:

@@ -126,3 +126,19 @@ def test_an_event_s_stream_speaks_at_a_hand_at_its_tables(
 def test_a_stream_of_nothing_is_a_404(client: FlaskClient) -> None:
     for path in ("/sessions/9/live", "/events/9/live", "/sessions/0/live"):
         assert client.get(path).status_code == 404, path
+
+
+def test_a_watching_page_s_requests_never_send_its_cookie_back_as_it_was(
+    api: Api, client: FlaskClient
+) -> None:
+    """A stream, or the look it sets off, asked before a sign-out and answered after it would
+    sign the phone in again with the cookie it was asked with: they send no cookie back, while
+    a page refreshes a kept sign-in's as ever."""
+    session_id = api.new_session()["id"]
+    with client.session_transaction() as kept:
+        kept["signed"] = "in"
+        kept.permanent = True
+    assert "Set-Cookie" in client.get(f"/sessions/{session_id}").headers
+    assert "Set-Cookie" not in client.get(f"/api/sessions/{session_id}").headers
+    with streams(client, [f"/sessions/{session_id}/live"]) as (stream,):
+        assert "Set-Cookie" not in stream.answer.headers

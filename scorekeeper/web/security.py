@@ -47,6 +47,13 @@ UPLOAD_ENDPOINTS = {
 # The API's writes that also take their body as CSV.
 CSV_ENDPOINTS = {"api.import_nights"}
 DEFAULT_PORTS = {"http": 80, "https": 443}
+# What the pages' scripts read in the background: the live streams, and the looks they set off.
+BACKGROUND_READS = {
+    "pages.session_stream",
+    "pages.event_stream",
+    "api.get_session",
+    "api.get_event",
+}
 MB = 1024 * 1024
 
 
@@ -89,10 +96,17 @@ class NotJsonOrCsv(UnsupportedMediaType):
 
 
 class SessionCookie(SecureCookieSessionInterface):
-    """The session cookie is Secure whenever the page was asked for over HTTPS."""
+    """The session cookie is Secure whenever the page was asked for over HTTPS. An answer to a
+    page's script watching in the background sends it back only when it changed it: such a
+    request may cross a sign-out tapped meanwhile, which its cookie as it was would undo."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
+
+    def should_set_cookie(self, app: Flask, session: Any) -> bool:
+        if has_request_context() and request.endpoint in BACKGROUND_READS:
+            return bool(session.modified)
+        return super().should_set_cookie(app, session)
 
 
 def is_api(path: str) -> bool:

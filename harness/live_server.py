@@ -131,9 +131,11 @@ class LiveServer:
         drop_everything(self.database)
         upgrade(self.database)
 
-    def start(self) -> None:
-        """Start gunicorn and return once every worker has loaded the app and one answers."""
-        self.port = free_port()
+    def start(self, same_port: bool = False) -> None:
+        """Start gunicorn and return once every worker has loaded the app and one answers: on a
+        free port, or on the port it had (`same_port`), as a server restarted is."""
+        if not (same_port and self.port):
+            self.port = free_port()
         logged = self.log.stat().st_size
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
@@ -214,9 +216,9 @@ class LiveServer:
             time.sleep(0.02)
         os.killpg(self.process.pid, signal.SIGKILL)
 
-    def restart(self) -> None:
+    def restart(self, same_port: bool = False) -> None:
         self.stop()
-        self.start()
+        self.start(same_port)
 
     def new_session(self, **given: Any) -> dict[str, Any]:
         answer = self.call("POST", "/api/sessions", {"players": SEATS, "rounds": 0, **given})

@@ -33,6 +33,8 @@ from harness.live_server import Answer, free_port
 ROOT = Path(__file__).resolve().parents[1]
 # As `make run HTTPS=1` names it, from the checkout's top.
 CADDYFILE = "deploy/Caddyfile.lan"
+# The README's block for several app servers behind one Caddy.
+SERVERS_CADDYFILE = ROOT / "deploy" / "Caddyfile.servers"
 NGINX_SITE = ROOT / "deploy" / "nginx.conf"
 TIMEOUT = 30.0
 START_TIMEOUT = 30.0
@@ -99,13 +101,13 @@ def call(
     body: Any = None,
     headers: dict[str, str] | None = None,
     timeout: float = TIMEOUT,
+    raw: bytes | None = None,
 ) -> Answer:
     """One request to `url` (`https://name:port` reached at 127.0.0.1 trusting `root`, or
-    `http://name:port`) on its own connection; `body` is sent as JSON."""
+    `http://name:port`) on its own connection; `body` is sent as JSON, `raw` as it is."""
     scheme, _, where = url.partition("://")
     name, _, port = where.partition(":")
     sent = dict(headers or {})
-    raw = None
     if body is not None:
         raw = json.dumps(body).encode()
         sent.setdefault("Content-Type", "application/json")
@@ -339,3 +341,53 @@ class Nginx(Proxy):
 
     def call(self, method: str, path: str, **given: Any) -> Answer:
         return call(self.url, self.root, method, path, **given)
+
+
+@dataclass
+class Balancer(Proxy):
+    """Caddy with the README's block for several app servers (`deploy/Caddyfile.servers`), in
+    turn to the app on each of `app_ports`, served over plain http on 127.0.0.1 at `port`: the
+    servers' https is the same as one server's."""
+
+    caddy: str = "caddy"
+    app_ports: tuple[int, ...] = ()
+    folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp()))
+    port: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.port = self.port or free_port()
+        config = self.folder / "Caddyfile"
+        config.write_text(
+            "{\n\tadmin off\n"
+            f"\tstorage file_system {self.folder / 'data'}\n}}\n"
+            f"import {SERVERS_CADDYFILE}\n",
+            encoding="utf-8",
+        )
+        servers = " ".join(f"127.0.0.1:{port}" for port in self.app_ports)
+        env = {
+            **os.environ,
+            "HTTPS_NAME": self.url,
+            "SERVERS": servers,
+            # Where Caddy keeps what it saves of itself: here, not in the home folder.
+            "XDG_CONFIG_HOME": str(self.folder),
+            "XDG_DATA_HOME": str(self.folder),
+        }
+        command = [self.caddy, "run", "--config", str(config), "--adapter", "caddyfile"]
+        self._start(command, env)
+        self._wait_until(lambda: self.call("GET", "/manifest.webmanifest").status == 200, "Caddy")
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        raw: bytes | None = None,
+        timeout: float = TIMEOUT,
+    ) -> Answer:
+        """As `LiveServer.call`, through Caddy."""
+        return call(self.url, Path(), method, path, body, headers, timeout, raw)

@@ -11,6 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import access, api, pages
 from .commands import register_commands
 from .config import configure
+from .sessions import live
 from .sessions.database import register_database
 from .sessions.extensions import compress, csrf, db, migrate
 from .web import errors, ids, logs, scripts, security, stylesheet
@@ -55,6 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def register_extensions(app: Flask) -> None:
     db.init_app(app)
     register_database(app)
+    live.register(app)
     migrate.init_app(app, db)
     csrf.init_app(app)
     csrf.exempt(api.bp)

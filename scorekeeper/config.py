@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import secrets
@@ -44,6 +45,23 @@ def proxy_count(text: str) -> int:
             f"not {text!r}."
         )
     return int(text)
+
+
+def proxy_addresses(text: str) -> list[str]:
+    """The addresses of proxies on other computers, comma-separated: each an IP address or a
+    network (`10.0.0.5`, `10.0.0.0/24`)."""
+    found = []
+    for part in (part.strip() for part in text.split(",")):
+        if not part:
+            continue
+        try:
+            found.append(str(ipaddress.ip_network(part, strict=False)))
+        except ValueError:
+            raise ValueError(
+                "PROXY_ADDRESSES must be the addresses of the proxies in front, comma-separated "
+                f"IP addresses or networks such as 10.0.0.5 or 10.0.0.0/24, not {part!r}."
+            ) from None
+    return found
 
 
 def currency(text: str) -> str:
@@ -106,6 +124,10 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # How many reverse proxies stand in front of the app: their X-Forwarded-For and
         # X-Forwarded-Proto are believed (`create_app`), no one else's.
         TRUSTED_PROXIES=0,
+        # Where the proxy in front connects from when it runs on another computer (networks,
+        # as text): with TRUSTED_PROXIES set, a request from anywhere else but this computer
+        # went around it (`web/security.py`).
+        PROXY_ADDRESSES=[],
         # Whether the server can be reached on this computer's network address: links for
         # other phones go there (`hosts.lan_url`). The gunicorn worker sets it from its binds.
         LISTENS_ON_NETWORK=True,
@@ -126,6 +148,8 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config["ALLOWED_HOSTS"] = hosts.names(allowed)
     if proxies := os.environ.get("TRUSTED_PROXIES"):
         app.config["TRUSTED_PROXIES"] = proxy_count(proxies)
+    if addresses := os.environ.get("PROXY_ADDRESSES"):
+        app.config["PROXY_ADDRESSES"] = proxy_addresses(addresses)
     if root := os.environ.get("CA_ROOT"):
         app.config["CA_ROOT"] = root
     if test_config is not None:

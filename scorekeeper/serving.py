@@ -8,9 +8,12 @@ waiting. Every read from a client has a deadline all the same: its headers withi
 `IDLE_SECONDS`, and a whole body at no less than `MIN_BODY_RATE` after `BODY_GRACE_SECONDS`. A
 long answer lets the worker's other connections go on between its parts. The worker's own
 refusals (a request line or headers too long for it to read) answer JSON like the app's, instead
-of gunicorn's HTML page. Before any worker starts, a restore that a crash cut short is undone.
-The logs (`--access-logfile`, the error log) keep no invite's or share link's secret and no
-credentials (`Logger`).
+of gunicorn's HTML page. A page's live stream (`pages/live.py`) holds a connection for minutes
+while waiting costs nothing, so a worker holds `worker_connections` of them, its open files
+raised to match, and a stopping worker ends its streams at once rather than wait them out.
+Before any worker starts, a restore that a crash cut short is undone.
+The logs (`--access-logfile`, the error log) keep no invite's or share link's secret
+and no credentials (`Logger`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import resource
 import socket
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -36,6 +41,7 @@ from werkzeug.exceptions import RequestTimeout
 
 from . import create_app
 from .exchange import journal
+from .sessions import live
 from .web import hosts, logs
 
 HEADER_SECONDS = 10
@@ -46,6 +52,8 @@ MIN_BODY_RATE = 64 * 1024
 # How long, and how much, a connection closed on an unread body reads before it closes.
 LINGER_SECONDS = 2
 LINGER_BYTES = 1024 * 1024
+# Files a worker opens besides its connections: the database, logs, the app's own.
+OTHER_FILES = 256
 # Answers to a request whose body was left unread.
 UNREAD_BODY = ("408", "411", "413")
 BODY_TOO_SLOW = "The request's body came too slowly, so it was not read. Send it again."
@@ -192,20 +200,41 @@ def listens_on_network(bound: Any) -> bool:
     return not hosts.is_loopback(str(bound[0]))
 
 
+def cooperative_database_waits() -> None:
+    """psycopg chose how to wait for PostgreSQL when the master imported it (`on_starting`),
+    before gevent patched the worker's `select`: a wait that holds the whole worker. Choose
+    again, as psycopg does once `select` is patched, so that a connection waiting for the
+    database lets the worker's others go on."""
+    waiting = sys.modules.get("psycopg.waiting")
+    if waiting is not None and waiting._is_select_patched():
+        waiting.wait = waiting.wait_poll  # type: ignore[attr-defined]
+
+
 class Worker(GeventWorker):  # type: ignore[misc]
     def load_wsgi(self) -> None:
+        cooperative_database_waits()
         super().load_wsgi()
         flask_app = self.wsgi  # type: ignore[has-type]
+        self.live = live.hub(flask_app)
         flask_app.config["LISTENS_ON_NETWORK"] = any(
             listens_on_network(listener.getsockname()) for listener in self.sockets
         )
         app = with_body_deadline(flask_app)
         self.wsgi = taking_turns(closing_refusals(app))
 
+    def handle_exit(self, sig: Any, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        # Out of the signal handler, as gunicorn's gevent worker does with its own.
+        gevent.spawn(self.live.close)
+
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         _answering.request = req
         try:
-            return super().handle_request(listener_name, req, sock, addr)
+            kept = super().handle_request(listener_name, req, sock, addr)
+            if not self.alive:
+                # Stopping: a stream just ended, or any answer, and its connection with it.
+                raise StopIteration
+            return kept
         except StopIteration:
             if getattr(req, "left_unread", False):
                 linger(sock)
@@ -228,8 +257,20 @@ class Worker(GeventWorker):  # type: ignore[misc]
             self.log.debug("Failed to send error message.")
 
 
+def open_files_for(connections: int) -> None:
+    """Raise this process's limit of open files (its workers inherit it) to hold `connections`
+    and what else a worker opens, as far as the system allows: often 1,024 unless raised."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + OTHER_FILES
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def on_starting(server: Any) -> None:
     """Undo a restore that a crash cut short, before any worker serves (see `journal`)."""
+    open_files_for(server.cfg.worker_connections)
     said = journal.undo_at_start(create_app())
     if said is not None:
         server.log.warning(said)
@@ -270,7 +311,9 @@ class Logger(glogging.Logger):  # type: ignore[misc]
 # gunicorn settings (the names are gunicorn's).
 worker_class = "scorekeeper.serving.Worker"
 logger_class = "scorekeeper.serving.Logger"
-worker_connections = 1000
+# Each phone watching a session live holds one, besides its requests: 2,000 phones on two
+# workers, with room for one worker taking more than its half.
+worker_connections = 4000
 # Also how long a connection may take to send a request's headers.
 keepalive = HEADER_SECONDS
 limit_request_line = 8190

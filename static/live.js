@@ -1,6 +1,9 @@
-// Live updates: the page names its session's API URL (data-live) and the regions that show it
-// (data-live-region, each with an id). Every 2 s it asks whether the session changed, sending
-// the version it shows; on a change it fetches itself again and swaps those regions in place.
+// Live updates: the page names its session's API URL (data-live), its stream (data-live-stream)
+// and the regions that show it (data-live-region, each with an id). The stream names the
+// session's version as soon as it changes; when it is newer than the page's, the page asks the
+// API, sending the version it shows, fetches itself again and swaps those regions in place.
+// Without a stream that speaks (none in the browser, a proxy that holds it back, the server
+// away) the page asks every 2 s instead, until the stream speaks again.
 "use strict";
 
 (() => {
@@ -8,7 +11,17 @@
   if (!root) return;
 
   const EVERY_MS = 2000;
+  // The server speaks every 20 s: a stream silent for longer is gone (a phone that changed
+  // networks, a server that went away without a word).
+  const SILENT_MS = 50000;
+  // A stream refused (the server answered something else) is asked for again after this.
+  const REOPEN_MS = 10000;
   const apiUrl = root.dataset.live;
+  const streamUrl = root.dataset.liveStream;
+  let source = null;
+  let streaming = false; // the stream has spoken since it opened: no need to ask every 2 s
+  let silence = null;
+  let missed = false; // the last look failed
   let etag = `"${root.dataset.liveVersion}"`;
   let hands = Number(root.dataset.liveHands);
   let timer = null;
@@ -146,6 +159,9 @@
     const began = performance.now();
     const mine = fromThisPhone;
     fromThisPhone = false;
+    // Until it has done: a look that fails is asked again 2 s later, even while the stream
+    // speaks, which told of a change the page doesn't show yet.
+    missed = true;
     try {
       if (waiting) finish(waiting);
       const answer = await fetch(apiUrl, {
@@ -154,13 +170,18 @@
       });
       // A write that went unanswered before an answer of "nothing changed" wrote nothing.
       if (answer.status === 304 && !writes.size) unanswered = false;
+      if (answer.status === 304) missed = false;
       if (answer.status !== 200) return; // 304: nothing changed; anything else: try next tick
       const version = Number((answer.headers.get("ETag") || etag).replace(/^W\/|"/g, ""));
       const session = await answer.json();
-      if (!(await newer(version))) return;
+      if (!(await newer(version))) {
+        missed = false;
+        return;
+      }
       const page = await fetch(pageUrl(), { cache: "no-store" });
       if (!page.ok) return;
       const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
+      missed = false;
       if (!(await newer(version))) return;
       const sight = inSight();
       const perhapsMine = unanswered;
@@ -180,16 +201,68 @@
     }
   }
 
-  // The next poll, 2 s after the last one began.
+  // The next poll, 2 s after the last one began, unless the stream speaks.
   function schedule(wait = EVERY_MS) {
     clearTimeout(timer);
-    timer = document.hidden ? null : setTimeout(poll, Math.max(0, wait));
+    timer = document.hidden || (streaming && !missed) ? null : setTimeout(poll, Math.max(0, wait));
+  }
+
+  function hears(by) {
+    root.dataset.liveBy = by;
+  }
+
+  function listen() {
+    if (source || !streamUrl || !("EventSource" in window) || document.hidden) return;
+    const opened = new EventSource(streamUrl);
+    source = opened;
+    opened.onmessage = (event) => {
+      if (!streaming) {
+        streaming = true;
+        if (!missed) clearTimeout(timer);
+        hears("stream");
+      }
+      clearTimeout(silence);
+      silence = setTimeout(() => {
+        stopListening();
+        listen();
+      }, SILENT_MS);
+      if (Number(event.data) > shown()) poll();
+    };
+    opened.onerror = () => {
+      // Broken (the browser opens it again by itself) or refused (closed for good): asked
+      // every 2 s meanwhile.
+      fallBack();
+      if (opened.readyState === EventSource.CLOSED && source === opened) {
+        source = null;
+        setTimeout(listen, REOPEN_MS);
+      }
+    };
+  }
+
+  function fallBack() {
+    clearTimeout(silence);
+    if (!streaming) return;
+    streaming = false;
+    hears("polls");
+    if (!polling) schedule();
+  }
+
+  function stopListening() {
+    if (source) source.close();
+    source = null;
+    fallBack();
   }
 
   document.addEventListener("visibilitychange", () => {
-    if (document.hidden) clearTimeout(timer);
-    else poll();
+    if (document.hidden) {
+      clearTimeout(timer);
+      stopListening();
+    } else {
+      poll();
+      listen();
+    }
   });
+  window.addEventListener("online", listen);
   // The outbox sent a hand from this phone: show it now rather than on the next tick.
   document.addEventListener("live:refresh", () => {
     fromThisPhone = true;
@@ -218,5 +291,7 @@
     if (waiting) setTimeout(() => waiting && !polling && finish(waiting), 0);
   });
 
+  hears("polls");
   schedule();
+  listen();
 })();

@@ -15,7 +15,7 @@ from flask import Flask, request
 from sqlalchemy import text
 
 from scorekeeper import create_app
-from scorekeeper.config import database_url, proxy_count
+from scorekeeper.config import database_url, proxy_addresses, proxy_count
 from scorekeeper.sessions.extensions import db
 
 
@@ -241,6 +241,37 @@ def test_behind_a_proxy_only_the_proxy_on_this_computer_is_answered(
     if status == 421:
         assert api.json == {"error": AROUND}
         assert page.mimetype == "text/html" and AROUND in page.text
+
+
+@pytest.mark.parametrize(
+    ("peer", "headers", "status"),
+    [
+        ("10.0.0.5", FORWARDED, 200),
+        ("10.0.1.7", FORWARDED, 200),
+        ("127.0.0.1", FORWARDED, 200),
+        ("10.0.0.5", {}, 421),
+        ("10.0.0.6", FORWARDED, 421),
+        ("192.0.2.30", FORWARDED, 421),
+    ],
+)
+def test_a_proxy_on_another_computer_is_answered_from_its_address_alone(
+    monkeypatch: pytest.MonkeyPatch, peer: str, headers: dict[str, str], status: int
+) -> None:
+    """Servers on several computers behind one proxy: PROXY_ADDRESSES names where it connects
+    from; a request from anywhere else, or without its headers, still went around it."""
+    monkeypatch.setenv("TRUSTED_PROXIES", "1")
+    monkeypatch.setenv("PROXY_ADDRESSES", " 10.0.0.5, 10.0.1.0/24 ")
+    with app_made() as app:
+        assert app.config["PROXY_ADDRESSES"] == ["10.0.0.5/32", "10.0.1.0/24"]
+        seen = {"REMOTE_ADDR": peer}
+        answer = app.test_client().get("/api/sessions", headers=headers, environ_base=seen)
+    assert answer.status_code == status
+
+
+@pytest.mark.parametrize("given", ["proxy.lan", "10.0.0.300", "10.0.0.0/33"])
+def test_proxy_addresses_must_be_addresses_or_networks(given: str) -> None:
+    with pytest.raises(ValueError, match="PROXY_ADDRESSES must be the addresses of the proxies"):
+        proxy_addresses(f"10.0.0.5,{given}")
 
 
 def test_a_server_on_this_computer_alone_or_with_no_proxy_answers_every_request(

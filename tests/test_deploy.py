@@ -21,7 +21,7 @@ def readme_blocks() -> list[str]:
 
 def test_the_readme_shows_the_caddy_and_nginx_blocks_the_tests_serve_through() -> None:
     blocks = readme_blocks()
-    for name in ("Caddyfile", "nginx.conf"):
+    for name in ("Caddyfile", "nginx.conf", "Caddyfile.servers"):
         assert (DEPLOY / name).read_text(encoding="utf-8") in blocks, name
     # make run HTTPS=1 serves the README's Caddy block, with its own authority around it.
     lan = (ROOT / CADDYFILE).read_text(encoding="utf-8")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import resource
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 from urllib.request import urlopen
@@ -20,11 +21,14 @@ from harness.threaded_server import serving
 from scorekeeper.serving import (
     BODY_GRACE_SECONDS,
     MIN_BODY_RATE,
+    OTHER_FILES,
     MaskedAtoms,
     TakingTurns,
     TimedBody,
     body_seconds,
+    open_files_for,
     with_body_deadline,
+    worker_connections,
 )
 
 MB = 1024 * 1024
@@ -143,3 +147,18 @@ def test_a_log_format_naming_a_credential_header_gets_it_masked() -> None:
     )
     assert atoms["{Cookie}i"] == atoms["{authorization}i"] == atoms["{set-cookie}o"] == "***"
     assert atoms["{user-agent}i"] == "-"
+
+
+def test_a_worker_may_open_a_file_for_each_of_its_connections() -> None:
+    """gunicorn's master raises its limit of open files, which its workers inherit, to hold
+    every connection a worker takes (a phone's stream among them), as far as the system lets
+    it: often 1,024 unless raised."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
+        open_files_for(worker_connections)
+        raised = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        wanted = worker_connections + OTHER_FILES
+        assert raised == (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard))
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import events as events  # club events' pages, which add their routes to bp too
 from . import (  # noqa: F401  (each adds its routes to bp)
     hands,
+    live,
     nights,
     nights_import,
     offline,

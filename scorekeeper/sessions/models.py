@@ -19,6 +19,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
+from sqlalchemy import event as sa_event
 from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -514,3 +515,41 @@ class ShareView(db.Model):  # type: ignore[name-defined,misc]
     address: Mapped[str] = mapped_column(String(64), primary_key=True)
     minute: Mapped[int] = mapped_column(primary_key=True, autoincrement=False, index=True)
     views: Mapped[int]
+
+
+# On PostgreSQL, every change to a session's or an event's version, and a session or event added
+# or removed, is told at its commit on this channel, to every process of every server on the
+# database, whatever wrote it (`live`): "session 12", and "event 3" for a hand at its table.
+LIVE_CHANNEL = "scorekeeper_live"
+LIVE_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION {LIVE_CHANNEL}() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    changed RECORD;
+BEGIN
+    IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
+    PERFORM pg_notify('{LIVE_CHANNEL}', TG_TABLE_NAME || ' ' || changed.id);
+    IF TG_TABLE_NAME = 'session' THEN
+        IF changed.event_id IS NOT NULL THEN
+            PERFORM pg_notify('{LIVE_CHANNEL}', 'event ' || changed.event_id);
+        END IF;
+    END IF;
+    RETURN NULL;
+END $$
+"""
+LIVE_TRIGGERS = {
+    table: f"CREATE TRIGGER {table}_live AFTER INSERT OR DELETE OR UPDATE OF version ON {table} "
+    f"FOR EACH ROW EXECUTE FUNCTION {LIVE_CHANNEL}()"
+    for table in ("session", "event")
+}
+
+
+def _live_triggers(table: Any, connection: Any, **_: Any) -> None:
+    """The triggers made with the tables where `create_all` makes them (the tests); the
+    migrations make them on a database `flask db upgrade` keeps."""
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(LIVE_FUNCTION)
+        connection.exec_driver_sql(LIVE_TRIGGERS[table.name])
+
+
+for _table in (Session.__table__, Event.__table__):
+    sa_event.listen(_table, "after_create", _live_triggers)

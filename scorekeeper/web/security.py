@@ -4,6 +4,7 @@ headers and cookie flags."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -49,6 +50,13 @@ CSV_ENDPOINTS = {"api.import_nights"}
 # that reaches another page.
 COOKIELESS_ENDPOINTS = {"pages.shared_page"}
 DEFAULT_PORTS = {"http": 80, "https": 443}
+# What the pages' scripts read in the background: the live streams, and the looks they set off.
+BACKGROUND_READS = {
+    "pages.session_stream",
+    "pages.event_stream",
+    "api.get_session",
+    "api.get_event",
+}
 MB = 1024 * 1024
 
 
@@ -91,7 +99,9 @@ class NotJsonOrCsv(UnsupportedMediaType):
 
 
 class SessionCookie(SecureCookieSessionInterface):
-    """The session cookie is Secure whenever the page was asked for over HTTPS."""
+    """The session cookie is Secure whenever the page was asked for over HTTPS. An answer to a
+    page's script watching in the background sends it back only when it changed it: such a
+    request may cross a sign-out tapped meanwhile, which its cookie as it was would undo."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
@@ -100,6 +110,11 @@ class SessionCookie(SecureCookieSessionInterface):
         if has_request_context() and request.endpoint in COOKIELESS_ENDPOINTS:
             return
         super().save_session(app, session, response)
+
+    def should_set_cookie(self, app: Flask, session: Any) -> bool:
+        if has_request_context() and request.endpoint in BACKGROUND_READS:
+            return bool(session.modified)
+        return super().should_set_cookie(app, session)
 
 
 def is_api(path: str) -> bool:
@@ -129,16 +144,28 @@ def from_another_site(req: Request) -> bool:
 def around_the_proxy(req: Request) -> bool:
     """Whether a request reached the app without passing through its proxy. With
     TRUSTED_PROXIES set and the app listening on the network, every request comes from the proxy
-    on this computer, with its X-Forwarded-For and X-Forwarded-Proto: any other, from another
-    computer or with no such headers, went around it, and may not claim a phone's address or
-    https for itself."""
+    on this computer (or at one of PROXY_ADDRESSES, on another), with its X-Forwarded-For and
+    X-Forwarded-Proto: any other, from another computer or with no such headers, went around
+    it, and may not claim a phone's address or https for itself."""
     config = current_app.config
     if not config["TRUSTED_PROXIES"] or not config["LISTENS_ON_NETWORK"]:
         return False
     # The address the connection came from, before ProxyFix put the forwarded one in its place.
     peer = req.environ.get("werkzeug.proxy_fix.orig", {}).get("REMOTE_ADDR") or ""
     forwarded = all(name in req.headers for name in FORWARDED)
-    return not (forwarded and hosts.is_loopback(peer))
+    return not (forwarded and (hosts.is_loopback(peer) or from_a_proxy(peer)))
+
+
+def from_a_proxy(peer: str) -> bool:
+    """Whether a connection came from an address PROXY_ADDRESSES names."""
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    return any(
+        address in ipaddress.ip_network(network)
+        for network in current_app.config["PROXY_ADDRESSES"]
+    )
 
 
 def body_limit(req: Request) -> int:

@@ -17,6 +17,7 @@ import http.client
 import json
 import sqlite3
 import ssl
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -30,7 +31,14 @@ from playwright.sync_api import Browser, BrowserType, Page, expect
 
 from harness.browser import chromium_path
 from harness.live_server import SECRET_KEY, Answer, LiveServer
-from harness.proxy import Caddy, Nginx, caddy_path, nginx_path, spki_sha256
+from harness.proxy import (
+    Caddy,
+    LoopbackHTTPSConnection,
+    Nginx,
+    caddy_path,
+    nginx_path,
+    spki_sha256,
+)
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 from scorekeeper.web import hosts
@@ -43,6 +51,7 @@ from ..helpers.browser import (
     WIDTHS,
     Shot,
     checked,
+    chip,
     reached_at_loopback,
     session_with_hands,
 )
@@ -52,6 +61,8 @@ from ..helpers.offline import (
 )
 
 HOST = "scores.test"
+# A hand recorded on one phone shows on another within 2 s: with time to spare.
+LIVE_WITHIN_S = 2.5
 HSTS = "max-age=31536000"
 AROUND = (
     "This scorekeeper answers through its https address alone, not at this port: "
@@ -208,6 +219,39 @@ def test_hands_saved_offline_arrive_once_in_order_over_https(
     hands_saved_offline_arrive_once_in_order(page, base_url, shot, "https-offline")
 
 
+def test_a_hand_shows_on_another_phone_through_the_stream_over_https(
+    page: Page, browser: Browser, browser_context_args: dict[str, Any], base_url: str
+) -> None:
+    """Caddy passes the session's stream on as it comes: the hand shows within 2 s, heard
+    from the stream, with no poll."""
+    session_id = session_with_hands(base_url, "Streamed over https")
+    api_path = f"/api/sessions/{session_id}"
+    looked: list[int] = []
+    page.on("response", lambda r: r.url.endswith(api_path) and looked.append(r.status))
+    page.goto(f"/sessions/{session_id}")
+    expect(page.locator("[data-live-by=stream]")).to_be_attached(timeout=20_000)
+    page.evaluate(
+        """() => document.addEventListener("live:updated", () => { window.liveAt = Date.now(); })"""
+    )
+    other = browser.new_context(**browser_context_args)
+    try:
+        phone = other.new_page()
+        phone.goto(f"/sessions/{session_id}/hands/new")
+        chip(phone, "Picker", "Ann").tap()
+        chip(phone, "Partner", "Bob").tap()
+        phone.get_by_label("Picking team points").fill("61")
+        began = time.time()
+        phone.get_by_role("button", name="Save hand").tap()
+        expect(page.locator("#hand-4")).to_be_attached(timeout=5000)
+    finally:
+        other.close()
+    delay = page.evaluate("window.liveAt") / 1000 - began
+    print(f"hand shown over https after {delay:.2f} s")
+    assert delay < LIVE_WITHIN_S
+    assert looked == [200]
+    expect(page.locator("[data-live-by=stream]")).to_be_attached()
+
+
 def test_install_on_a_phone_offers_caddy_s_root_and_leads_to_https(
     page: Page, served: Served, shot: Shot, tmp_path: Path
 ) -> None:
@@ -312,6 +356,23 @@ def test_forwarded_headers_are_believed_from_the_proxy_alone(served: Served) -> 
         assert json.loads(around.body) == {"error": AROUND}
 
 
+def first_message(port: int, root: Path, path: str) -> bytes:
+    """What a stream at `path` says first, read as it comes: within seconds, or never when a
+    proxy buffers it (it speaks again only 20 s later)."""
+    trusting = ssl.create_default_context(cafile=str(root))
+    connection = LoopbackHTTPSConnection(HOST, port, context=trusting, timeout=10)
+    try:
+        connection.request("GET", path, headers={"Accept": "text/event-stream"})
+        answer = connection.getresponse()
+        assert answer.status == 200
+        said = b""
+        while b"data: " not in said:
+            said += answer.read1()
+        return said
+    finally:
+        connection.close()
+
+
 @pytest.mark.skipif(
     nginx_path() is None,
     reason="No nginx found: install it (Debian: apt-get install nginx-light) or set NGINX.",
@@ -342,5 +403,9 @@ def test_the_readme_s_nginx_block_serves_the_app_over_https(served: Served, tmp_
         made = nginx.call("POST", f"/api/sessions/{session_id}/invites")
         assert made.status == 201, made.body
         assert made.json()["url"].startswith(f"{nginx.url}/invites/")
+        # nginx passes the session's stream on as it comes, held back by no buffer.
+        assert first_message(nginx.port, served.caddy.root, f"/sessions/{session_id}/live") == (
+            b"retry: 2000\n\ndata: 1\n\n"
+        )
     finally:
         nginx.stop()

@@ -1,7 +1,9 @@
 """Live updates in Chromium: a hand recorded on one phone shows on another phone's scoresheet
-and on the table view within 2 seconds, with no reload; polling pauses while the page is hidden,
-a poll that finds nothing new leaves the page alone, and a control in use is not swapped away.
-The table view is seen at phone, tablet and TV size and checked with axe-core."""
+and on the table view within 2 seconds, with no reload, through the session's stream and with
+no poll; a page without a stream asks every 2 s, pauses while it is hidden, and a poll that finds
+nothing new leaves the page alone; a control in use is not swapped away. The table view is seen
+at phone, tablet and TV size and checked with axe-core. (Through gunicorn and Caddy, and a
+stream that drops: `test_live_stream.py`, `test_https.py`.)"""
 
 from __future__ import annotations
 
@@ -46,6 +48,8 @@ COUNT_POLLS = """(() => {
     };
 })()"""
 
+# A browser without EventSource: the page asks every 2 s.
+NO_STREAM = "delete window.EventSource"
 Held = TypeVar("Held")
 # Every text the news line takes, in order.
 NEWS_SEEN = """() => {
@@ -82,9 +86,12 @@ def table_totals(page: Page) -> list[tuple[str, str, int]]:
 
 def stop_the_clock(page: Page) -> None:
     """The next pages' timers fire only as the test runs their clock on, so a poll comes when
-    the test says, however slow the machine; the pages count their polls (COUNT_POLLS)."""
+    the test says, however slow the machine; the pages count their polls (COUNT_POLLS). They
+    have no stream, as in a browser without EventSource or behind a proxy that holds it back,
+    so they ask every 2 s."""
     page.clock.install(time=CLOCK_START)
     page.clock.pause_at(CLOCK_START + timedelta(minutes=1))
+    page.add_init_script(NO_STREAM)
     page.add_init_script(COUNT_POLLS)
 
 
@@ -144,6 +151,26 @@ def test_a_hand_recorded_on_another_phone_shows_within_2_seconds(
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "scoresheet-live-update", full_page=True)
     assert axe_violations(page) == []
+
+
+def test_a_hand_shows_through_the_stream_with_no_poll(page: Page, base_url: str) -> None:
+    """The page hears of the hand from its session's stream and asks the API once, then: no
+    poll every 2 s while the stream speaks (the clock runs on 10 s, no poll comes)."""
+    session_id = session_with_hands(base_url, "Streamed", LIVE_HANDS)
+    seen = polls(page, session_id)
+    page.clock.install(time=CLOCK_START)
+    page.clock.pause_at(CLOCK_START + timedelta(minutes=1))
+    page.goto(f"/sessions/{session_id}")
+    expect(page.locator("[data-live-by=stream]")).to_be_attached()
+    page.clock.run_for(10_000)
+    assert seen == []
+
+    record(base_url, session_id, "Ann", "Bob", 75)
+    expect(page.locator("#hand-4")).to_be_attached(timeout=5000)
+    expect(page.locator(".live-news")).to_have_text("Hand 4 recorded on another phone.")
+    assert [response.status for response in seen] == [200]
+    page.clock.run_for(10_000)
+    assert len(seen) == 1
 
 
 def test_the_table_view_shows_each_new_hand_with_the_api_totals(
@@ -318,6 +345,8 @@ def test_a_poll_asked_before_this_phone_saved_finds_its_own_hand_no_news(
         else:
             polls_held.append(route)
 
+    # Without a stream, the page's poll is on its way every 2 s.
+    page.add_init_script(NO_STREAM)
     page.route(f"**{api_path}", hold_the_first)
     page.goto(f"/sessions/{session_id}")
     page.evaluate(NEWS_SEEN)

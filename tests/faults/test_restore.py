@@ -5,7 +5,6 @@ killed midway is noticed and undone."""
 from __future__ import annotations
 
 import functools
-import json
 import re
 import subprocess
 import threading
@@ -19,7 +18,6 @@ import pytest
 from harness.hands import integrity, pick_bodies
 from harness.live_server import (
     ROOT,
-    SEATS,
     TIMEOUT,
     LiveServer,
     at_once,
@@ -27,51 +25,15 @@ from harness.live_server import (
     flask_command,
     server_env,
 )
-from scorekeeper import create_app
-from scorekeeper.sessions.extensions import db
 
 from ..helpers.live import as_sent, assert_check_clean, sorted_bodies
-from .server import copy_schema
+from .backups import SESSIONS, large_backup
 
-# Many batches (a hundred sessions each), so that writers keep coming between them.
-SESSIONS = 600
 HANDS = 40
 # A restore killed between batches, or raced by new sessions, needs the batches, not the hands:
 # fewer make it quicker.
 FEW_HANDS = 10
 WRITERS = 4
-
-
-def large_backup(folder: Path, hands: int) -> Path:
-    """A backup of SESSIONS sessions of `hands` hands: one session made through the API of an
-    app in this process on a database of its own, exported, and copied under new ids and names.
-    The servers' databases stay empty for it."""
-    database = folder / "template.sqlite3"
-    copy_schema(database)
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "test"})
-    try:
-        client = app.test_client()
-        made = client.post("/api/sessions", json={"players": SEATS, "rounds": 0, "name": "T"})
-        assert made.status_code == 201, made.json
-        session_id = json.loads(made.data)["id"]
-        for body in pick_bodies(hands):
-            added = client.post(f"/api/sessions/{session_id}/hands", json=body)
-            assert added.status_code == 201, added.json
-        exported = client.get("/settings/backup.json")
-        assert exported.status_code == 200
-        backup: dict[str, Any] = json.loads(exported.data)
-    finally:
-        with app.app_context():
-            db.engine.dispose()
-    (template,) = backup["sessions"]
-    assert len(template["hands"]) == hands
-    backup["sessions"] = [
-        {**template, "id": number, "name": f"Restored {number}"}
-        for number in range(1, SESSIONS + 1)
-    ]
-    path = folder / "backup.json"
-    path.write_text(json.dumps(backup))
-    return path
 
 
 @pytest.fixture(scope="module")

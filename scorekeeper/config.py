@@ -109,6 +109,9 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # Whether the server can be reached on this computer's network address: links for
         # other phones go there (`hosts.lan_url`). The gunicorn worker sets it from its binds.
         LISTENS_ON_NETWORK=True,
+        # How the ratings are recomputed after a write that changed the history other than by
+        # a hand at its end (`sessions.ratings.MODES`): in a process of their own.
+        RATING_RECOMPUTE="process",
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):

@@ -33,6 +33,7 @@ from werkzeug.exceptions import RequestTimeout
 
 from . import create_app
 from .exchange import journal
+from .sessions import ratings
 from .web import hosts
 
 HEADER_SECONDS = 10
@@ -226,10 +227,14 @@ class Worker(GeventWorker):  # type: ignore[misc]
 
 
 def on_starting(server: Any) -> None:
-    """Undo a restore that a crash cut short, before any worker serves (see `journal`)."""
-    said = journal.undo_at_start(create_app())
+    """Undo a restore that a crash cut short, before any worker serves (see `journal`), and
+    have stale ratings recomputed in the background (see `sessions.ratings`)."""
+    app = create_app()
+    said = journal.undo_at_start(app)
     if said is not None:
         server.log.warning(said)
+    if ratings.recompute_at_start(app):
+        server.log.info("The ratings are being recomputed from the history.")
 
 
 def post_worker_init(worker: Any) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import delete, or_, select, update
 
 from .. import rules
+from . import ratings
 from .database import begin_write, lock_sessions
 from .errors import Conflict, NotFound
 from .extensions import db
@@ -29,6 +30,7 @@ from .models import (
     HandPlayer,
     Player,
     PlayerMerge,
+    PlayerRating,
     Seat,
     Session,
     SessionMember,
@@ -36,7 +38,7 @@ from .models import (
     TrashedSession,
     as_utc,
 )
-from .writes import Write, check_key
+from .writes import Write, check_key, commit
 
 # What a session's changes record of a change to a player, both sides `{"name": ...}`.
 PLAYER_ACTIONS = ("rename", "merge", "unmerge")
@@ -108,6 +110,7 @@ class PlayerWrite(Write):
         trashed = self._trashed_naming([gone.id])
         _move_event_players(gone, into)
         _move(gone.id, into.id, None)
+        ratings.changed()
         self.rewrite(moved, trashed, gone.name, into.name)
         self.record(moved, "merge", gone.name, into.name)
         db.session.add(
@@ -282,7 +285,7 @@ def player_write(
         write = _begin(player_ids, key, digest, sessions)
         yield write
         write.keep()
-        db.session.commit()
+        commit()
     except BaseException:
         db.session.rollback()
         raise
@@ -331,17 +334,24 @@ def merge_undone(merge_id: int, key: str | None = None, digest: str = "") -> Ite
             raise Conflict(f"Another player is named {merge.name} now: rename them first.", "id")
         held = [i for i in merge.sessions if db.session.get(Session, i) is not None]
         lock_sessions(held)
-        back = Player(id=merge.player_id, name=merge.name, name_key=name_key, active=merge.active)
+        back = Player(
+            id=merge.player_id,
+            name=merge.name,
+            name_key=name_key,
+            active=merge.active,
+            rating=PlayerRating(),
+        )
         db.session.add(back)
         db.session.flush()
         _move(into.id, back.id, held)
+        ratings.changed()
         write = PlayerWrite([back, into], held, key, digest)
         write.rewrite(held, [*merge.sessions, *merge.trashed], into.name, merge.name)
         write.record(held, "unmerge", into.name, merge.name)
         db.session.execute(delete(PlayerMerge).where(PlayerMerge.id == merge.id))
         yield write
         write.keep()
-        db.session.commit()
+        commit()
     except BaseException:
         db.session.rollback()
         raise

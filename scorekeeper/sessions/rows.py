@@ -14,7 +14,7 @@ from .. import rules
 from . import summary
 from .extensions import db
 from .loading import Tail, checked_hand, hand_of, seats_since_of, sheet_of, table_of
-from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session, utcnow
+from .models import EarlyPayment, Hand, HandPlayer, Player, PlayerRating, Seat, Session, utcnow
 from .records import options_json
 
 
@@ -57,7 +57,7 @@ def players_named(
     for name in names:
         key = rules.name_key(name)
         if key not in existing:
-            existing[key] = Player(name=name, name_key=key)
+            existing[key] = Player(name=name, name_key=key, rating=PlayerRating())
             db.session.add(existing[key])
         players.append(existing[key])
     return players

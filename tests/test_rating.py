@@ -63,9 +63,7 @@ def test_a_pass_and_a_penalty_hand_are_not_rated() -> None:
 
 def test_a_night_is_one_ranking_by_net_with_equal_nets_tied() -> None:
     game = night_game({"Dave": -2, "Greg": 0, "Jacob": -3, "Mark": 5, "Tom": 0})
-    assert game == Game(
-        (("Mark",), ("Greg",), ("Tom",), ("Dave",), ("Jacob",)), (0, 1, 1, 3, 4)
-    )
+    assert game == Game((("Mark",), ("Greg",), ("Tom",), ("Dave",), ("Jacob",)), (0, 1, 1, 3, 4))
     assert night_game({"Dave": 0}) is None
     assert ranking_game({}) is None
 
@@ -124,8 +122,7 @@ def test_worked_example() -> None:
             if (r := ratings[player].rating)
         }
         theirs = {
-            player: f"{r.mu:.1f} {r.sigma:.1f} {r.ordinal():.1f}"
-            for player, r in library.items()
+            player: f"{r.mu:.1f} {r.sigma:.1f} {r.ordinal():.1f}" for player, r in library.items()
         }
         assert mine == theirs == expected
     assert [ratings[p].rating.hands for p in SEATS] == [5, 5, 5, 5, 5]

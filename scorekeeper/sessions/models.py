@@ -355,7 +355,10 @@ class PlayerRating(db.Model):  # type: ignore[name-defined,misc]
     hands: Mapped[int] = mapped_column(default=0)
     last_at: Mapped[datetime | None] = mapped_column(db.DateTime(timezone=True))
     last_session_id: Mapped[int | None]
-    history: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Its last point is the latest session, whose rating is the player's rating now, whatever
+    # the point says: a hand's write rewrites the history only at a player's first hand of a
+    # session.
+    history: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
 
 class RatingState(db.Model):  # type: ignore[name-defined,misc]

@@ -26,6 +26,7 @@ A night kept without hands is one ranking of its players at its place in that or
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import subprocess
 import sys
@@ -39,7 +40,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Flask, current_app
-from sqlalchemy import String, cast, event, func, inspect, select, text
+from sqlalchemy import String, bindparam, case, cast, event, func, inspect, null, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session as OrmSession
 
@@ -106,23 +107,46 @@ def night_added(session: Session, nets: Mapping[int, int]) -> None:
 
 
 def _added(session: Session, games: Sequence[tuple[Game[int], bool]]) -> None:
+    """Play the games of a session at the end of the history. A player's history is read and
+    written only when this is the first of their games in the session: in the others, only
+    their rating changes, and the last point of their history is their rating now."""
     if not games:
         return
     players = sorted({player for game, _ in games for player in game.players})
-    table = PlayerRating.__table__
-    read = (
-        select(table).where(table.c.player_id.in_(players)).order_by(table.c.player_id)
-    ).with_for_update()
-    ratings: Ratings[int] = Ratings(
-        {row.player_id: _standing(row) for row in db.session.execute(read)}
-    )
+    connection = db.session.connection()
+    read, write = _statements(connection.dialect.name)
+    rows = connection.execute(read, {"players": players, "session": session.id})
+    ratings: Ratings[int] = Ratings({row.player_id: _standing(row) for row in rows})
+    before = {player: ratings[player].last for player in players}
     key = session_key(session.created_at, session.id)
     if not all(ratings.in_order(game, key) for game, _ in games):
         changed()
         return
     for game, hand in games:
         ratings.play(game, key, hand)
-    _write({player: ratings[player] for player in players})
+    connection.execute(
+        write,
+        [_values(player, ratings[player], history=before[player] != key) for player in players],
+    )
+
+
+@functools.cache
+def _statements(dialect: str) -> tuple[Any, Any]:
+    """A hand's read of its players' ratings, locked, their histories only where `session` is
+    not the last they played; and its write of them, keeping a history written as None."""
+    table = PlayerRating.__table__
+    history = case((table.c.last_session_id == bindparam("session"), null()), else_=table.c.history)
+    read = (
+        select(*(c for c in table.c if c.name != "history"), history.label("history"))
+        .where(table.c.player_id.in_(bindparam("players", expanding=True)))
+        .order_by(table.c.player_id)
+        .with_for_update(of=table)
+    )
+    inserted = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+    kept = {c.name: inserted.excluded[c.name] for c in table.c if c.name != "player_id"}
+    kept["history"] = func.coalesce(inserted.excluded.history, table.c.history)
+    write = inserted.on_conflict_do_update(index_elements=["player_id"], set_=kept)
+    return read, write
 
 
 def after_commit() -> None:
@@ -146,7 +170,9 @@ def _standing(row: Any) -> Standing:
     return Standing(Rating(row.mu, row.sigma, row.hands), History.from_json(row.history), last)
 
 
-def _values(player: int, standing: Standing) -> dict[str, Any]:
+def _values(player: int, standing: Standing, history: bool = True) -> dict[str, Any]:
+    """A player's row; without `history`, its history None (kept as it is, by a hand's
+    write)."""
     rating, last = standing.rating, standing.last
     return {
         "player_id": player,
@@ -155,7 +181,7 @@ def _values(player: int, standing: Standing) -> dict[str, Any]:
         "hands": rating.hands,
         "last_at": None if last is None else _started(last),
         "last_session_id": None if last is None else last[1],
-        "history": standing.history_json() if last is not None else None,
+        "history": standing.history_json() if history and last is not None else None,
     }
 
 

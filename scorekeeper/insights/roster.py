@@ -10,16 +10,19 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from .. import rules
 from ..sessions.extensions import db
 from ..sessions.models import (
     Player,
     PlayerMerge,
+    PlayerRating,
     Session,
     SessionMember,
     SessionPlayer,
     as_utc,
 )
 from ..sessions.records import iso
+from .stats import rating_of
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,8 @@ class Listed:
     hands: int
     total: int
     last_played: datetime | None
+    # Over the whole history; None before their first rated hand.
+    rating: rules.rating.Rating | None = None
 
 
 def players(search: str = "", player_id: int | None = None) -> list[Listed]:
@@ -61,17 +66,30 @@ def players(search: str = "", player_id: int | None = None) -> list[Listed]:
             func.coalesce(hands.c.hands, 0),
             func.coalesce(hands.c.total, 0),
             sessions.c.last,
+            PlayerRating.mu,
+            PlayerRating.sigma,
+            PlayerRating.hands,
         )
         .outerjoin(sessions, sessions.c.player_id == Player.id)
         .outerjoin(hands, hands.c.player_id == Player.id)
+        .outerjoin(PlayerRating, PlayerRating.player_id == Player.id)
         .order_by(Player.name_key, Player.id)
     )
     if player_id is not None:
         query = query.where(Player.id == player_id)
     wanted = search.strip().casefold()
     return [
-        Listed(p.id, p.name, p.active, n, played, total, None if last is None else as_utc(last))
-        for p, n, played, total, last in db.session.execute(query)
+        Listed(
+            p.id,
+            p.name,
+            p.active,
+            n,
+            played,
+            total,
+            None if last is None else as_utc(last),
+            rating_of(mu, sigma, rated),
+        )
+        for p, n, played, total, last, mu, sigma, rated in db.session.execute(query)
         if wanted in p.name.casefold()
     ]
 
@@ -99,4 +117,6 @@ def player_json(player: Listed) -> dict[str, Any]:
         "total": player.total,
         "last_played": None if player.last_played is None else iso(player.last_played),
         "active": player.active,
+        "rating": None if player.rating is None else float(player.rating.shown),
+        "rating_provisional": player.rating is None or player.rating.provisional,
     }

@@ -89,9 +89,9 @@ def test_the_leaderboard_ranks_by_rating_the_provisional_last_without_a_place(
         shown = league[name].shown
         tied = index > 1 and league[rated[index - 2]].shown == shown
         place = expected[-1][0] if tied else str(index)
-        expected.append([place, name, f"{shown} {league[name].hands} rated"])
+        expected.append([place, name, f"{shown} {league[name].hands} rated hands"])
     fay = league["Fay"]
-    assert by_rating == [*expected, ["", "Fay", f"{fay.shown} provisional, 3 rated"]]
+    assert by_rating == [*expected, ["", "Fay", f"{fay.shown} provisional, 3 rated hands"]]
     assert "provisional until 100 rated hands" in page.text
 
 

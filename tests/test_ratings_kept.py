@@ -5,6 +5,7 @@ check` finds ratings that differ from the history and `--repair` recomputes them
 
 from __future__ import annotations
 
+import io
 import time
 from typing import Any
 
@@ -288,3 +289,21 @@ def test_a_server_starting_has_stale_ratings_recomputed(app: Flask, api: Api) ->
     assert kept(app) == replayed(HANDS)
     assert current(app)
     assert not ratings.recompute_at_start(app)
+
+
+def test_a_session_imported_from_a_hands_csv_is_rated(app: Flask, api: Api) -> None:
+    session_id = session_with(api, HANDS, rules=LEASTER_RULES)
+    exported = api.client.get(f"/sessions/{session_id}/export.csv").data
+    imported = api.client.post(
+        "/sessions/import",
+        data={
+            "hands": (io.BytesIO(exported), "hands.csv"),
+            "partner": "jack_of_diamonds",
+            "no_bid": "leaster",
+            "cracking": "y",
+            "blitzing": "y",
+        },
+    )
+    assert imported.status_code == 302, imported.text
+    assert kept(app) == replayed(HANDS, HANDS)
+    assert current(app)

@@ -171,7 +171,8 @@ def import_session_command(
 def check_command(repair: bool) -> None:
     """Check every session: hands numbered 1..n, each valid by the rules, every stored score
     equal to the one the hands give; that no restore was cut short; and every player's rating
-    against a replay of the history. Exits 1 when something is wrong (after --repair: still)."""
+    against a replay of the history (after the recompute due, if one is). Exits 1 when
+    something is wrong (after --repair: still)."""
     if repair:
         # Recomputed once, at the end, rather than after each session repaired.
         current_app.config["RATING_RECOMPUTE"] = "off"
@@ -198,10 +199,11 @@ def check_command(repair: bool) -> None:
 
 
 def _check_ratings(repair: bool) -> int:
-    """Say where the ratings kept differ from a replay of the history; with --repair, recompute
-    them first when the repairs above (or a change before) left them stale, then again where
-    they still differ. How many differences are left."""
-    if repair and ratings.stale():
+    """Say where the ratings kept differ from a replay of the history, recomputing them with
+    --repair; how many differences are left. A recompute that is due (after a change to the
+    history, or on a database just upgraded) is done first, or waited for when a server's is
+    under way, as its ratings would differ until then."""
+    if ratings.stale():
         ratings.recompute(wait=True)
     found = ratings.differences()
     if repair and found:

@@ -59,6 +59,8 @@ DATABASE_VARIABLE = "SCOREKEEPER_RATINGS_DATABASE"
 # The session advisory lock a recompute holds on PostgreSQL (`database` and `journal` hold
 # 0x5EE9, 0x5EEA and 0x5EEC).
 RECOMPUTE_LOCK = 0x5EED
+# How much lower than the server's a recompute's process's priority is (`os.nice`).
+NICE = 10
 # Sessions whose hands a recompute reads at a time.
 SESSIONS_A_BATCH = 500
 # Whether the transaction under way made the ratings stale, in the ORM session's `info`.
@@ -320,35 +322,39 @@ def recompute_soon() -> None:
 
 
 class _Background:
-    """This process's recompute in a process of its own: one at a time. A write that makes the
+    """This process's recompute in a process of its own, one at a time, started and waited for
+    by a thread, so that the write that asked for it answers at once. A write that makes the
     ratings stale while one runs has it started again once it ends, as it may have looked at
-    the ratings for the last time before that write committed."""
+    the ratings for the last time before that write committed. The process runs at a lower
+    priority than the server's, importing the app included."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._child: subprocess.Popen[bytes] | None = None
+        self._running = False
         self._again = False
 
     def start(self, url: str) -> None:
         with self._lock:
-            if self._child is not None:
+            if self._running:
                 self._again = True
                 return
-            self._child = subprocess.Popen(
-                [sys.executable, "-c", "from scorekeeper.sessions.ratings import main; main()"],
+            self._running = True
+        threading.Thread(target=self._run, args=(url,), daemon=True).start()
+
+    def _run(self, url: str) -> None:
+        program = f"import os; os.nice({NICE}); from {__name__} import main; main()"
+        while True:
+            child = subprocess.Popen(
+                [sys.executable, "-c", program],
                 env={**os.environ, DATABASE_VARIABLE: url},
                 stdin=subprocess.DEVNULL,
             )
-            child = self._child
-        threading.Thread(target=self._ended, args=(child, url), daemon=True).start()
-
-    def _ended(self, child: subprocess.Popen[bytes], url: str) -> None:
-        child.wait()
-        with self._lock:
-            self._child = None
-            again, self._again = self._again, False
-        if again:
-            self.start(url)
+            child.wait()
+            with self._lock:
+                if not self._again:
+                    self._running = False
+                    return
+                self._again = False
 
 
 _BACKGROUND = _Background()
@@ -555,7 +561,7 @@ def differences() -> list[str]:
                 f"{_said(expected)}."
             )
     if found and computed < generation:
-        found.append("Ratings: a recompute from the history is due.")
+        found.append("Ratings: a recompute from the history is due (a change came meanwhile).")
     return found
 
 

@@ -16,7 +16,8 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
 from flask import Flask, abort
@@ -239,6 +240,32 @@ def begin_ratings_write() -> None:
             return
         time.sleep(POLL_INTERVAL * 10)
     connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RATINGS_LOCK})
+
+
+@contextmanager
+def ratings_snapshot() -> Iterator[None]:
+    """While a recompute's snapshot is taken: on PostgreSQL no write is under way, so that every
+    change numbered after the last it holds is one it doesn't (the ratings' lock, held on a
+    connection of its own for that moment, tried without queueing first). On SQLite a write
+    under way numbers its changes after the last committed already."""
+    engine = db.engine
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with engine.connect() as connection:
+        deadline = time.monotonic() + RATINGS_TRIES_SECONDS
+        tried = text("SELECT pg_try_advisory_lock(:key)")
+        while not connection.execute(tried, {"key": RATINGS_LOCK}).scalar():
+            if time.monotonic() > deadline:
+                connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": RATINGS_LOCK})
+                break
+            time.sleep(POLL_INTERVAL * 10)
+        connection.commit()
+        try:
+            yield
+        finally:
+            connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": RATINGS_LOCK})
+            connection.commit()
 
 
 def begin_event_write(event_id: int, roster: bool) -> None:

@@ -46,9 +46,9 @@ from sqlalchemy.orm import Session as OrmSession
 
 from .. import rules
 from ..rules.rating import Game, History, Rating, Ratings, Standing
-from .database import begin_ratings_write, register_database
+from .database import begin_ratings_write, ratings_snapshot, register_database
 from .extensions import db
-from .models import Hand, HandPlayer, Player, PlayerRating, RatingState, Session, as_utc
+from .models import Change, Hand, HandPlayer, Player, PlayerRating, RatingState, Session, as_utc
 
 # How a recompute runs after a write that made the ratings stale: in a process of its own
 # ("process"), in the request once it has committed ("inline", for tests), or not at all
@@ -219,10 +219,12 @@ def state() -> tuple[int, int]:
 
 @dataclass
 class Replayed:
-    """The ratings of the history as one snapshot held it: its generation, and each session's
-    place in the order and hand count."""
+    """The ratings of the history as one snapshot held it: its generation, the last change it
+    held (`Change.id`: every hand recorded is one), and each session's place in the order and
+    hand count."""
 
     generation: int
+    changes: int
     sessions: dict[int, tuple[rules.rating.Session, int]]
     ratings: Ratings[int]
 
@@ -232,8 +234,10 @@ def replay() -> Replayed:
     here (on PostgreSQL repeatable read), which the caller ends."""
     db.session.rollback()
     connection = db.session.connection()
-    if connection.dialect.name == "postgresql":
-        connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+    with ratings_snapshot():
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+        changes = connection.execute(select(func.coalesce(func.max(Change.id), 0))).scalar_one()
     generation, _ = state()
     rows = db.session.execute(
         select(Session.id, Session.created_at, Session.hand_count).order_by(
@@ -254,7 +258,7 @@ def replay() -> Replayed:
                 ratings.play(game, key)
             if session_id in nights and (night := rules.rating.night_game(nights[session_id])):
                 ratings.play(night, key, hand=False)
-    return Replayed(generation, sessions, ratings)
+    return Replayed(generation, changes, sessions, ratings)
 
 
 def _nights(session_ids: Sequence[int]) -> dict[int, dict[int, int]]:
@@ -512,23 +516,22 @@ def _differs(held: tuple[Any, ...], standing: Standing) -> bool:
 
 def _replay_since(replayed: Replayed) -> None:
     """Replay the hands recorded since the snapshot (none but hands added after a session's
-    last, or the generation would have grown), in the order of the history; a hand that can't
-    come after its players' games makes the ratings stale."""
+    last, or the generation would have grown: each with its change, numbered after the
+    snapshot's), in the order of the history; a hand that can't come after its players' games
+    makes the ratings stale."""
     before = replayed.sessions
     connection = db.session.connection()
-    counted = {
-        session_id: had
-        for session_id, count in connection.execute(select(Session.id, Session.hand_count))
-        if count > (had := before[session_id][1] if session_id in before else 0)
-    }
+    written = select(Change.session_id).where(Change.id > replayed.changes, Change.action == "add")
+    counted, keys = {}, {}
+    for row in connection.execute(
+        select(Session.id, Session.created_at, Session.hand_count).where(Session.id.in_(written))
+    ):
+        had = before[row.id][1] if row.id in before else 0
+        if row.hand_count > had:
+            counted[row.id] = had
+            keys[row.id] = session_key(row.created_at, row.id)
     if not counted:
         return
-    keys = {
-        row.id: session_key(row.created_at, row.id)
-        for row in connection.execute(
-            select(Session.id, Session.created_at).where(Session.id.in_(counted))
-        )
-    }
     games = _games(list(counted), after=counted)
     ratings = replayed.ratings
     for session_id in sorted(games, key=keys.__getitem__):

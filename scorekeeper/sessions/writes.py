@@ -226,8 +226,9 @@ class SessionWrite(Write):
             )
         db.session.delete(self.session)
         self._removed = True
-        if self.session.hand_count:
-            ratings.changed()
+        # Even with no hand: its changes go with it, and a recompute counts on the numbers of
+        # changes only growing between the changes that make the ratings stale.
+        ratings.changed()
 
     def rebuild(self) -> None:
         """Renumber the hands 1..n and rewrite what is derived from them."""

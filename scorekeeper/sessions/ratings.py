@@ -289,7 +289,7 @@ def _games(session_ids: Sequence[int], after: Mapping[int, int]) -> dict[int, li
         .group_by(Hand.id)
     )
     numbered: dict[int, list[tuple[int, Game[int]]]] = defaultdict(list)
-    for session_id, number, result, picker, partner, players in connection.execute(picks):
+    for session_id, number, result, picker, partner, players in connection.execute(picks).all():
         if number <= after.get(session_id, 0):
             continue
         ids = [int(player) for player in players.split(",")]
@@ -301,7 +301,7 @@ def _games(session_ids: Sequence[int], after: Mapping[int, int]) -> dict[int, li
         Hand.kind == rules.Kind.LEASTER.value
     )
     scores: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
-    for session_id, number, player, score in connection.execute(leasters):
+    for session_id, number, player, score in connection.execute(leasters).all():
         if number > after.get(session_id, 0):
             scores[session_id, number][player] = score
     for (session_id, number), by_player in scores.items():

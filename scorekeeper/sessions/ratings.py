@@ -322,17 +322,36 @@ def recompute_soon() -> None:
     if mode == "inline":
         recompute()
     elif mode == "process":
-        _BACKGROUND.start(db.engine.url.render_as_string(hide_password=False))
+        _BACKGROUND.start(_url())
+
+
+def _url() -> str:
+    return db.engine.url.render_as_string(hide_password=False)
+
+
+def _spawn(url: str) -> subprocess.Popen[bytes]:
+    """A recompute in a process of its own, at a lower priority than the server's from its
+    first import on."""
+    program = f"import os; os.nice({NICE}); from {__name__} import main; main()"
+    return subprocess.Popen(
+        [sys.executable, "-c", program],
+        env={**os.environ, DATABASE_VARIABLE: url},
+        stdin=subprocess.DEVNULL,
+    )
 
 
 class _Background:
     """This process's recompute in a process of its own, one at a time, started and waited for
     by a thread, so that the write that asked for it answers at once. A write that makes the
     ratings stale while one runs has it started again once it ends, as it may have looked at
-    the ratings for the last time before that write committed. The process runs at a lower
-    priority than the server's, importing the app included."""
+    the ratings for the last time before that write committed."""
 
     def __init__(self) -> None:
+        self.forget()
+        # A worker forked from a process with one under way waits for none.
+        os.register_at_fork(after_in_child=self.forget)
+
+    def forget(self) -> None:
         self._lock = threading.Lock()
         self._running = False
         self._again = False
@@ -346,14 +365,8 @@ class _Background:
         threading.Thread(target=self._run, args=(url,), daemon=True).start()
 
     def _run(self, url: str) -> None:
-        program = f"import os; os.nice({NICE}); from {__name__} import main; main()"
         while True:
-            child = subprocess.Popen(
-                [sys.executable, "-c", program],
-                env={**os.environ, DATABASE_VARIABLE: url},
-                stdin=subprocess.DEVNULL,
-            )
-            child.wait()
+            _spawn(url).wait()
             with self._lock:
                 if not self._again:
                     self._running = False
@@ -377,12 +390,16 @@ def main() -> None:
 
 def recompute_at_start(app: Flask) -> bool:
     """When a server starts, have ratings that are stale recomputed (a database just upgraded
-    to keep them, a recompute cut short); whether they were."""
+    to keep them, a recompute cut short), in a process of its own that the server's master
+    process reaps with its workers (inline for the tests' apps); whether they were."""
     with app.app_context():
         try:
             if not inspect(db.engine).has_table(RatingState.__tablename__) or not stale():
                 return False
-            recompute_soon()
+            if current_app.config.get("RATING_RECOMPUTE", "process") == "process":
+                _spawn(_url())
+            else:
+                recompute_soon()
             return True
         finally:
             db.session.remove()
@@ -465,7 +482,9 @@ def store(replayed: Replayed, force: bool = False) -> None:
         begin_ratings_write()
         generation, computed = state()
         fresh = generation == replayed.generation
-        if computed >= replayed.generation and not (force and fresh):
+        # A generation below the snapshot's is a database emptied or replaced since.
+        behind = computed >= replayed.generation and not (force and fresh)
+        if behind or generation < replayed.generation:
             db.session.rollback()
             return
         if fresh:

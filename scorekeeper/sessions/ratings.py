@@ -11,11 +11,12 @@
   background (`recompute_soon`): in a process of its own, so that it never holds up a worker.
 - **A recompute** (`recompute`) runs while no other does (a lock file beside SQLite's
   database, a session advisory lock on PostgreSQL). It replays the whole history from one
-  snapshot (a read transaction), then writes every rating in one short transaction that no
-  other write overlaps (`database.begin_ratings_write`), replaying first any hands recorded
-  since the snapshot. It writes only when no recompute of a later generation wrote before it,
-  and says the ratings are current only when the generation is still the snapshot's; else it
-  goes again, after a pause as long as its pass took, until they are.
+  snapshot (a read transaction), then, in one short transaction that no other write overlaps
+  (`database.begin_ratings_write`), replays the hands recorded since the snapshot and writes
+  the ratings that differ from those kept. It writes only when no recompute of the same or a
+  later generation wrote before it, and says the ratings are current only when the
+  generation is still the snapshot's; else it goes again, after a pause as long as its pass
+  took, until they are.
 - `flask check` compares the ratings with a recompute (`differences`); `--repair` recomputes.
 
 The history's order: sessions by when they started, then by id; a session's hands by number.

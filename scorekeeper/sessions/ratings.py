@@ -342,10 +342,11 @@ def _spawn(url: str) -> subprocess.Popen[bytes]:
 
 
 class _Background:
-    """This process's recompute in a process of its own, one at a time, started and waited for
-    by a thread, so that the write that asked for it answers at once. A write that makes the
-    ratings stale while one runs has it started again once it ends, as it may have looked at
-    the ratings for the last time before that write committed."""
+    """This process's recomputes in processes of their own, one at a time for each database,
+    each started and waited for by a thread, so that the write that asked for it answers at
+    once. A write that makes the ratings stale while one runs has it started again once it
+    ends, as it may have looked at the ratings for the last time before that write
+    committed."""
 
     def __init__(self) -> None:
         self.forget()
@@ -354,25 +355,25 @@ class _Background:
 
     def forget(self) -> None:
         self._lock = threading.Lock()
-        self._running = False
-        self._again = False
+        # The databases with one under way, and whether it is to be started again.
+        self._running: dict[str, bool] = {}
 
     def start(self, url: str) -> None:
         with self._lock:
-            if self._running:
-                self._again = True
+            if url in self._running:
+                self._running[url] = True
                 return
-            self._running = True
+            self._running[url] = False
         threading.Thread(target=self._run, args=(url,), daemon=True).start()
 
     def _run(self, url: str) -> None:
         while True:
             _spawn(url).wait()
             with self._lock:
-                if not self._again:
-                    self._running = False
+                if not self._running[url]:
+                    del self._running[url]
                     return
-                self._again = False
+                self._running[url] = False
 
 
 _BACKGROUND = _Background()

@@ -531,7 +531,12 @@ def write_stamp(url: str, stamp: str, facts: dict[str, Any]) -> None:
 
 
 def the_app(url: str) -> Flask:
-    return create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": SECRET_KEY})
+    """The app on the league's database. Building the history or taking a probe's session out
+    again makes the ratings stale; they are left so (`bench/rating.py` times their recompute)
+    rather than recomputed in the background while the probes run."""
+    return create_app(
+        {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": SECRET_KEY, "RATING_RECOMPUTE": "off"}
+    )
 
 
 def ready_history(

@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import IO, Any, TypeVar
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
@@ -21,7 +21,7 @@ from .exchange.backup import CONFLICT, Restore, Written, backup_text, open_backu
 from .exchange.csv_in import CsvRefused, import_session
 from .insights.dates import days_of, start_of
 from .rules import RuleError
-from .sessions import checks
+from .sessions import checks, ratings
 from .sessions.writes import roster_write
 
 Command = TypeVar("Command", bound=Callable[..., Any])
@@ -279,8 +279,12 @@ def _answered(asked: nights_in.NightsAsked, answers: nights_in.Answers) -> night
 @with_appcontext
 def check_command(repair: bool) -> None:
     """Check every session: hands numbered 1..n, each valid by the rules, every stored score
-    equal to the one the hands give; and that no restore was cut short. Exits 1 when something
-    is wrong (after --repair: still)."""
+    equal to the one the hands give; that no restore was cut short; and every player's rating
+    against a replay of the history (after the recompute due, if one is). Exits 1 when
+    something is wrong (after --repair: still)."""
+    if repair:
+        # Recomputed once, at the end, rather than after each session repaired.
+        current_app.config["RATING_RECOMPUTE"] = "off"
     wrong = _check_restore(repair)
     ids = checks.session_ids()
     for start in range(0, len(ids), checks.SESSIONS_A_BATCH):
@@ -294,12 +298,31 @@ def check_command(repair: bool) -> None:
             for problem in found:
                 click.echo(problem)
             wrong += len(found)
+    wrong += _check_ratings(repair)
     sessions = f"{len(ids)} session{'' if len(ids) == 1 else 's'}"
     if wrong:
         raise click.ClickException(
             f"Checked {sessions}: {wrong} problem{'' if wrong == 1 else 's'}."
         )
     click.echo(f"Checked {sessions}: every one is consistent with its hands.")
+
+
+def _check_ratings(repair: bool) -> int:
+    """Say where the ratings kept differ from a replay of the history, recomputing them with
+    --repair; how many differences are left. A recompute that is due (after a change to the
+    history, or on a database just upgraded) is done first, or waited for when a server's is
+    under way, as its ratings would differ until then."""
+    if ratings.stale():
+        ratings.recompute(wait=True)
+    found = ratings.differences()
+    if repair and found:
+        ratings.recompute(wait=True, force=True)
+        for problem in found:
+            click.echo(f"Repaired: {problem}")
+        found = ratings.differences()
+    for problem in found:
+        click.echo(problem)
+    return len(found)
 
 
 def _check_restore(repair: bool) -> int:

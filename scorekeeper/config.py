@@ -134,6 +134,9 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # The root certificate of the authority that signs this server's https certificate,
         # for phones to trust (`/install`): Caddy's `tls internal`, as `make run HTTPS=1` runs it.
         CA_ROOT=None,
+        # How the ratings are recomputed after a write that changed the history other than by
+        # a hand at its end (`sessions.ratings.MODES`): in a process of their own.
+        RATING_RECOMPUTE="process",
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):

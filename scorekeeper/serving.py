@@ -41,7 +41,7 @@ from werkzeug.exceptions import RequestTimeout
 
 from . import create_app
 from .exchange import journal
-from .sessions import live
+from .sessions import live, ratings
 from .web import hosts, logs
 
 HEADER_SECONDS = 10
@@ -269,11 +269,15 @@ def open_files_for(connections: int) -> None:
 
 
 def on_starting(server: Any) -> None:
-    """Undo a restore that a crash cut short, before any worker serves (see `journal`)."""
+    """Undo a restore that a crash cut short, before any worker serves (see `journal`), and
+    have stale ratings recomputed in the background (see `sessions.ratings`)."""
     open_files_for(server.cfg.worker_connections)
-    said = journal.undo_at_start(create_app())
+    app = create_app()
+    said = journal.undo_at_start(app)
     if said is not None:
         server.log.warning(said)
+    if ratings.recompute_at_start(app):
+        server.log.info("The ratings are being recomputed from the history.")
 
 
 def post_worker_init(worker: Any) -> None:

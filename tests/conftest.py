@@ -106,6 +106,8 @@ def app_config(database: str, csrf: bool = False) -> dict[str, Any]:
         "SQLALCHEMY_DATABASE_URI": database,
         "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": csrf,
+        # A change to the history has the ratings recomputed before its request ends.
+        "RATING_RECOMPUTE": "inline",
     }
 
 

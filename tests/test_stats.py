@@ -23,7 +23,7 @@ from scorekeeper import rules
 from scorekeeper.insights import company, stats
 from scorekeeper.insights.dates import DateRange, local
 from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import Player, Session
+from scorekeeper.sessions.models import Player, PlayerRating, Session
 
 from .helpers.api import Api, pick
 from .helpers.database import statements_for
@@ -386,11 +386,19 @@ def test_player_page_lists_sessions_newest_first(
     assert [int(link) for link in links] == list(reversed(season))
 
 
+def season_chart(html: str) -> str:
+    """The player page's season chart (its rating has a chart too)."""
+    (svg,) = [
+        svg for svg in re.findall(r'<svg class="chart".*?</svg>', html) if "season total" in svg
+    ]
+    return svg
+
+
 def test_season_chart_has_a_point_per_session_in_date_order(
     app: Flask, client: FlaskClient, season: list[int]
 ) -> None:
     response = client.get(f"/players/{player_ids(app)['Ann']}")
-    (svg,) = re.findall(r'<svg class="chart".*?</svg>', response.text)
+    svg = season_chart(response.text)
     (points,) = re.findall(r'<polyline points="([^"]+)"', svg)
     xy = [tuple(float(n) for n in point.split(",")) for point in points.split()]
     # From 0, the season total after A, B, C, D: 25, 25-8 = 17, 17+6 = 23, 23-7 = 16.
@@ -408,7 +416,7 @@ def test_season_chart_of_one_session_is_a_line_from_0(
     session_id = api.new_session()["id"]
     api.record(session_id, **pick("Ann", "Bob", 75))
     page_of_ann = client.get(f"/players/{player_ids(app)['Ann']}").text
-    (svg,) = re.findall(r'<svg class="chart".*?</svg>', page_of_ann)
+    svg = season_chart(page_of_ann)
     assert "Ann +2" in svg
     (points,) = re.findall(r'<polyline points="([^"]+)"', svg)
     assert len(points.split()) == 2
@@ -444,7 +452,7 @@ def test_leaderboard_page(app: Flask, client: FlaskClient, season: list[int]) ->
             tables.append([])
         else:
             tables[-1].append(row)
-    by_total, by_average, by_picking = tables
+    by_total, by_average, by_picking, by_rating = tables
     assert by_total[0] == ["1", "Ann", "+16 18 hands"]
     assert [row[1] for row in by_total] == ["Ann", "Dan", "Bob", "Fay", "Cat", "Eve"]
     assert by_average[-1] == ["6", "Eve", "-1.54 13 hands"]
@@ -456,6 +464,9 @@ def test_leaderboard_page(app: Flask, client: FlaskClient, season: list[int]) ->
         ["4", "Cat", "1 of 3, 33%"],
     ]
     assert "Players with at least 2 picks." in leaderboard.text
+    # Nobody has played 100 rated hands: every rating is provisional, without a place.
+    assert [row[0] for row in by_rating] == [""] * 6
+    assert all("provisional" in row[2] for row in by_rating)
     ids = player_ids(app)
     assert f'href="/players/{ids["Ann"]}"' in response.text
     assert 'href="/leaderboard.csv?min_picks=2"' in response.text
@@ -486,20 +497,35 @@ def leaderboard_rows(client: FlaskClient, query: str = "") -> list[list[str]]:
     return list(csv.reader(io.StringIO(response.text)))
 
 
-def test_leaderboard_csv(client: FlaskClient, season: list[int]) -> None:
+def test_leaderboard_csv(app: Flask, client: FlaskClient, season: list[int]) -> None:
     header, *rows = leaderboard_rows(client, "?min_picks=2")
     assert header == [
         "place_by_total", "place_by_average", "place_by_picking", "player", "total",
         "hands_played", "hands_won", "average_per_hand", "picks", "picks_won",
-        "picking_win_rate", "nights",
+        "picking_win_rate", "place_by_rating", "rating", "rated_hands", "nights",
     ]  # fmt: skip
-    assert rows == [
-        ["1", "1", "4", "Ann", "16", "18", "7", "0.89", "3", "1", "33", "0"],
-        ["2", "2", "2", "Dan", "13", "18", "8", "0.72", "2", "1", "50", "0"],
-        ["3", "3", "1", "Bob", "11", "18", "11", "0.61", "3", "3", "100", "0"],
-        ["4", "4", "", "Fay", "-3", "5", "1", "-0.60", "1", "1", "", "0"],
-        ["5", "5", "4", "Cat", "-17", "18", "5", "-0.94", "3", "1", "33", "0"],
-        ["6", "6", "2", "Eve", "-20", "13", "5", "-1.54", "2", "1", "50", "0"],
+    # Every rating is provisional: no place; the rating and rated hands are those kept.
+    with app.app_context():
+        kept = {
+            name: stats.rating_of(*rating)
+            for name, *rating in db.session.execute(
+                select(Player.name, PlayerRating.mu, PlayerRating.sigma, PlayerRating.hands).join(
+                    PlayerRating
+                )
+            )
+        }
+    assert [row[11:14] for row in rows] == [
+        ["", str(r.shown), str(r.hands)] for row in rows if (r := kept[row[3]]) is not None
+    ]
+    assert len(rows) == 6
+    assert [row[14] for row in rows] == ["0"] * 6
+    assert [row[:11] for row in rows] == [
+        ["1", "1", "4", "Ann", "16", "18", "7", "0.89", "3", "1", "33"],
+        ["2", "2", "2", "Dan", "13", "18", "8", "0.72", "2", "1", "50"],
+        ["3", "3", "1", "Bob", "11", "18", "11", "0.61", "3", "3", "100"],
+        ["4", "4", "", "Fay", "-3", "5", "1", "-0.60", "1", "1", ""],
+        ["5", "5", "4", "Cat", "-17", "18", "5", "-0.94", "3", "1", "33"],
+        ["6", "6", "2", "Eve", "-20", "13", "5", "-1.54", "2", "1", "50"],
     ]
 
 
@@ -599,7 +625,8 @@ def sizes(numbers: stats.PlayerStats) -> list[tuple[int, int, int, int, int, int
 def test_hands_played_leave_out_hands_sat_out_and_after_leaving(
     app: Flask, client: FlaskClient, night: int
 ) -> None:
-    _header, *rows = leaderboard_rows(client, "?min_picks=1")
+    _header, *whole = leaderboard_rows(client, "?min_picks=1")
+    rows = [[*row[:11], row[14]] for row in whole]
     # Averages per hand played: Gus 13/3, Fay 3/5, Bob 0/4, Cat -2/4, Ann -4/5, Eve -5/5,
     # Dan -5/4. Picks: Gus 3, Fay 5, Bob 1, Ann 4 won; Cat 2, Eve 6 lost.
     assert rows == [

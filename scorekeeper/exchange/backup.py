@@ -36,6 +36,7 @@ from ..sessions.models import (
     Event,
     Player,
     PlayerMerge,
+    PlayerRating,
     RuleSet,
     Season,
     Seat,
@@ -488,7 +489,10 @@ class Restore:
             for player_id, name in self.players.items():
                 key = rules.name_key(name)
                 active = player_id not in self.retired
-                db.session.add(Player(id=player_id, name=name, name_key=key, active=active))
+                rating = PlayerRating()
+                db.session.add(
+                    Player(id=player_id, name=name, name_key=key, active=active, rating=rating)
+                )
             db.session.flush()
             # So that a session or player added while the restore runs takes none of its ids.
             # A merge undone brings its player back under their id, and finds its sessions by

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from flask import Flask
 from sqlalchemy import delete, exists, insert, inspect, select, update
 
-from ..sessions import writes
+from ..sessions import ratings, writes
 from ..sessions.errors import Conflict
 from ..sessions.extensions import db
 from ..sessions.models import (
@@ -35,7 +35,8 @@ from ..sessions.models import (
     as_utc,
 )
 
-# The PostgreSQL advisory lock a running restore holds (database.ROSTER_LOCK is 0x5EE9).
+# The PostgreSQL advisory lock a running restore holds (database.ROSTER_LOCK is 0x5EE9,
+# RATINGS_LOCK 0x5EEC, ratings.RECOMPUTE_LOCK 0x5EED).
 RESTORE_LOCK = 0x5EEA
 
 
@@ -232,6 +233,8 @@ def undo() -> Undone:
             .with_for_update(of=Session)
         ).all()
         kept = sorted(key for key, version, added in now if version != added)
+        if len(kept) < len(now):
+            ratings.changed()
         db.session.execute(
             delete(Session).where(
                 exists().where(

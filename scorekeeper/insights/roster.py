@@ -10,10 +10,12 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from .. import rules
 from ..sessions.extensions import db
 from ..sessions.models import (
     Player,
     PlayerMerge,
+    PlayerRating,
     Session,
     SessionMember,
     SessionPlayer,
@@ -21,6 +23,7 @@ from ..sessions.models import (
 )
 from ..sessions.records import iso
 from ..sessions.summary import NIGHT
+from .stats import rating_of
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,8 @@ class Listed:
     last_played: datetime | None
     # How many of their sessions were nights kept without hands.
     nights: int = 0
+    # Over the whole history; None before their first rated hand.
+    rating: rules.rating.Rating | None = None
 
 
 def players(search: str = "", player_id: int | None = None) -> list[Listed]:
@@ -66,9 +71,13 @@ def players(search: str = "", player_id: int | None = None) -> list[Listed]:
             func.coalesce(hands.c.total, 0),
             sessions.c.last,
             func.coalesce(hands.c.nights, 0),
+            PlayerRating.mu,
+            PlayerRating.sigma,
+            PlayerRating.hands,
         )
         .outerjoin(sessions, sessions.c.player_id == Player.id)
         .outerjoin(hands, hands.c.player_id == Player.id)
+        .outerjoin(PlayerRating, PlayerRating.player_id == Player.id)
         .order_by(Player.name_key, Player.id)
     )
     if player_id is not None:
@@ -84,8 +93,9 @@ def players(search: str = "", player_id: int | None = None) -> list[Listed]:
             total,
             None if last is None else as_utc(last),
             nights,
+            rating_of(mu, sigma, rated),
         )
-        for p, n, played, total, last, nights in db.session.execute(query)
+        for p, n, played, total, last, nights, mu, sigma, rated in db.session.execute(query)
         if wanted in p.name.casefold()
     ]
 
@@ -114,4 +124,6 @@ def player_json(player: Listed) -> dict[str, Any]:
         "last_played": None if player.last_played is None else iso(player.last_played),
         "active": player.active,
         "nights": player.nights,
+        "rating": None if player.rating is None else float(player.rating.shown),
+        "rating_provisional": player.rating is None or player.rating.provisional,
     }

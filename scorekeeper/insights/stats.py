@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -47,7 +47,7 @@ from sqlalchemy.sql.functions import FunctionElement
 from .. import rules
 from ..sessions import summary
 from ..sessions.extensions import db
-from ..sessions.models import Player, Session, SessionPlayer
+from ..sessions.models import Player, PlayerRating, Session, SessionPlayer
 from .dates import QUARTER, DateRange, days_of, days_of_quarters, local, start_of
 
 DEFAULT_MIN_PICKS = 10
@@ -181,11 +181,13 @@ class Played:
 @dataclass(frozen=True)
 class Totals(Played):
     """The numbers the leaderboard ranks a player by, and the money won or lost in sessions
-    played for a stake (total x stake, in cents)."""
+    played for a stake (total x stake, in cents); and their rating, over the whole history
+    whatever the range (None before their first rated hand)."""
 
     player_id: int
     name: str
     money: int
+    rating: rules.rating.Rating | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -236,6 +238,11 @@ class PlayerStats(Totals):
     days: tuple[tuple[date, int], ...]
     # Smallest table first, only the sizes the player played at.
     by_size: tuple[TableSize, ...]
+    # Their rating after sessions they played, over the whole history: (the session's count
+    # among theirs, when it started, the rating), at most about a hundred (`rules.rating`).
+    rating_history: tuple[tuple[int, datetime, float], ...] = field(default=(), kw_only=True)
+    # How many sessions apart the points of `rating_history` are, but its last.
+    rating_stride: int = field(default=1, kw_only=True)
 
     @property
     def sessions(self) -> tuple[SessionLine, ...]:
@@ -254,7 +261,9 @@ class PlayerStats(Totals):
 
 @dataclass(frozen=True)
 class Ranked:
-    place: int
+    """A player's place in a ranking; None for a provisional rating, listed after the rest."""
+
+    place: int | None
     player: Totals
 
 
@@ -267,6 +276,8 @@ class Leaderboard:
     min_picks: int
     # The nights kept without hands in the totals, and in no average.
     nights: int = 0
+    # Players with a rating: those rated first, then the provisional, each by rating.
+    by_rating: tuple[Ranked, ...] = ()
 
     @property
     def staked(self) -> bool:
@@ -315,9 +326,18 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
         .subquery()
     )
     c = per_player.c
+    r = PlayerRating
     rows = db.session.execute(
-        select(Player.id, Player.name, *per_player.c[1:])
+        select(
+            Player.id,
+            Player.name,
+            *per_player.c[1:],
+            r.mu.label("mu"),
+            r.sigma.label("sigma"),
+            r.hands.label("rated"),
+        )
         .join(per_player, c.player_id == Player.id)
+        .outerjoin(r, r.player_id == Player.id)
         .order_by(Player.name_key)
     )
     return [
@@ -330,9 +350,19 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
             money=row.money,
             nights=row.nights,
             night_total=row.night_total,
+            rating=rating_of(row.mu, row.sigma, row.rated),
         )
         for row in rows
     ]
+
+
+def rating_of(
+    mu: float | None, sigma: float | None, hands: int | None
+) -> rules.rating.Rating | None:
+    """A rating kept, or None before a player's first rated hand."""
+    if mu is None or sigma is None or not hands:
+        return None
+    return rules.rating.Rating(mu, sigma, hands)
 
 
 def player_stats(
@@ -392,7 +422,24 @@ def player_stats(
         money=season.money,
         nights=0 if nights is None else nights.rows,
         night_total=0 if nights is None else nights.total,
+        **_rating(player.rating),
     )
+
+
+def _rating(kept: PlayerRating | None) -> dict[str, Any]:
+    """A player's rating and its history, as `PlayerStats` holds them: the history's last point
+    is their rating now."""
+    if kept is None:
+        return {}
+    history = rules.rating.History.from_json(kept.history)
+    points = history.json(rules.rating.ordinal(kept.mu, kept.sigma))["points"]
+    return {
+        "rating": rating_of(kept.mu, kept.sigma, kept.hands),
+        "rating_history": tuple(
+            (count, datetime.fromtimestamp(at, UTC), value) for count, at, value in points
+        ),
+        "rating_stride": history.stride,
+    }
 
 
 class _Quarter(NamedTuple):
@@ -586,6 +633,7 @@ def leaderboard(
         by_picking=_ranking(pickers, lambda p: (p.picks.fraction, p.picks.of)),
         min_picks=min_picks,
         nights=nights_in(dates, house) if any(p.nights for p in players) else 0,
+        by_rating=_by_rating(players),
     )
 
 
@@ -644,3 +692,17 @@ def nights_in(dates: DateRange, house: RuleFilter | None = None) -> int:
         )
         or 0
     )
+
+
+def _by_rating(players: Sequence[Totals]) -> tuple[Ranked, ...]:
+    """The players with a rating by the rating shown (equal ones share a place); the
+    provisional after them, without a place."""
+    rated = [p for p in players if p.rating is not None and not p.rating.provisional]
+    provisional = [p for p in players if p.rating is not None and p.rating.provisional]
+
+    def shown(player: Totals) -> Decimal:
+        assert player.rating is not None
+        return player.rating.shown
+
+    unplaced = [Ranked(None, r.player) for r in _ranking(provisional, shown)]
+    return (*_ranking(rated, shown), *unplaced)

@@ -36,19 +36,19 @@ class Series:
     are points of it to show."""
 
     name: str
-    values: Sequence[int | None]
+    values: Sequence[float | None]
     marks: tuple[Mark, ...] = ()
 
     @property
-    def last(self) -> tuple[int, int] | None:
+    def last(self) -> tuple[int, float] | None:
         """Where the line ends: its last point's x and value."""
         return next(
             ((i, v) for i, v in reversed(list(enumerate(self.values))) if v is not None), None
         )
 
-    def runs(self) -> Iterator[list[tuple[int, int]]]:
+    def runs(self) -> Iterator[list[tuple[int, float]]]:
         """The points of each unbroken stretch of the line, in order."""
-        run: list[tuple[int, int]] = []
+        run: list[tuple[int, float]] = []
         for i, value in enumerate(self.values):
             if value is None:
                 if run:
@@ -62,8 +62,8 @@ class Series:
 
 @dataclass(frozen=True)
 class Scale:
-    low: int
-    high: int
+    low: float
+    high: float
     steps: int
 
     def x(self, i: int) -> float:
@@ -82,13 +82,14 @@ def scale_for(series: Sequence[Series]) -> Scale:
     return Scale(low=low, high=high, steps=steps)
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
+def _signed(n: float, decimals: int = 0) -> str:
+    text = f"{n:.{decimals}f}" if decimals else str(n)
+    return f"+{text}" if n > 0 else text
 
 
-def _end_label(name: str, value: int) -> str:
+def _end_label(name: str, value: float, decimals: int = 0) -> str:
     """'Ann +16'; a long name shortened to fit ('Christo… +120'), the total always whole."""
-    total = _signed(value)
+    total = _signed(value, decimals)
     if len(name) + 1 + len(total) <= LABEL_CHARS:
         return f"{name} {total}"
     return f"{name[: max(LABEL_CHARS - len(total) - 2, 1)]}… {total}"
@@ -108,9 +109,9 @@ def _label_positions(ends: list[float]) -> list[float]:
     return placed
 
 
-def line_chart(series: Sequence[Series], title: str, x_label: str) -> Markup:
+def line_chart(series: Sequence[Series], title: str, x_label: str, decimals: int = 0) -> Markup:
     """One line per series (in pieces where it has gaps), each labelled at the right with its
-    name and the value it ends on."""
+    name and the value it ends on; the values written with `decimals` decimals."""
     scale = scale_for(series)
     marked = [mark.title for line in series for mark in line.marks]
     if marked:
@@ -125,7 +126,7 @@ def line_chart(series: Sequence[Series], title: str, x_label: str) -> Markup:
     for value in sorted({scale.low, 0, scale.high}):
         parts.append(
             f'<text class="tick" x="{LEFT - 4}" y="{scale.y(value) + 4:.1f}" '
-            f'text-anchor="end">{_signed(value)}</text>'
+            f'text-anchor="end">{_signed(value, decimals)}</text>'
         )
     parts.append(
         f'<text class="tick" x="{(LEFT + WIDTH - RIGHT) / 2:.0f}" y="{HEIGHT - 6}" '
@@ -150,7 +151,7 @@ def line_chart(series: Sequence[Series], title: str, x_label: str) -> Markup:
             f'<g class="series s{(index - 1) % 8 + 1}" data-name="{escape(line.name)}">'
             f"{polylines}{dots}"
             f'<text x="{WIDTH - RIGHT + 6}" y="{label_y + 4:.1f}">'
-            f"{escape(_end_label(line.name, value))}</text></g>"
+            f"{escape(_end_label(line.name, value, decimals))}</text></g>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -9,6 +9,7 @@ from itertools import accumulate
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectField, StringField
 
@@ -16,6 +17,7 @@ from ..exchange.csv_out import Cell, csv_lines
 from ..insights import company, roster, stats
 from ..insights.dates import days_of
 from ..rules import RuleError
+from ..rules.rating import RATED_HANDS
 from ..sessions.database import one_or_404
 from ..sessions.models import MAX_ID, Player
 from ..sessions.players import merge_undone
@@ -67,7 +69,9 @@ def player_page(player_id: int) -> tuple[str, int]:
 
 
 def _player_or_404(player_id: int) -> Player:
-    return one_or_404("player", player_id, select(Player).where(Player.id == player_id))
+    """The player, with their rating, in one query."""
+    query = select(Player).options(joinedload(Player.rating)).where(Player.id == player_id)
+    return one_or_404("player", player_id, query)
 
 
 def _player_view(
@@ -96,10 +100,12 @@ def _player_view(
         chart = days_chart(player.name, numbers.days)
     elif numbers.sessions_played:
         chart = season_chart(player.name, numbers.recent)
+    shown["rating_chart"] = rating_chart(player.name, numbers)
     return render_template(
         "player.html",
         stats=numbers,
         chart=chart,
+        rated_hands=RATED_HANDS,
         extremes=stats.best_and_worst(player.id, filters.dates, filters.house),
         partners=company.partners(player.id, filters.dates, filters.house)[:PARTNERS_SHOWN],
         opponents=company.opponents(player.id, filters.dates, filters.house),
@@ -221,6 +227,25 @@ def _chart(name: str, days: Sequence[tuple[date, int]], unit: str) -> Markup:
     return line_chart([Series(name, running)], f"{name}'s season total", f"{unit}, {span}")
 
 
+def rating_chart(name: str, numbers: stats.PlayerStats) -> Markup | None:
+    """The player's rating from 0.0 before their first session, then after each session their
+    history keeps (every session, or every second, fourth... of a long one, and their latest);
+    None before their first rated game."""
+    points = numbers.rating_history
+    if not points:
+        return None
+    days = days_of(at for _, at, _ in points)
+    first, last = days[0].isoformat(), days[-1].isoformat()
+    span = first if first == last else f"{first} to {last}"
+    every = (
+        "each session"
+        if numbers.rating_stride == 1
+        else (f"every {numbers.rating_stride} sessions")
+    )
+    values = [0.0, *(value for _, _, value in points)]
+    return line_chart([Series(name, values)], f"{name}'s rating", f"after {every}, {span}", 1)
+
+
 def _summed_by(
     days: Sequence[tuple[date, int]], key: Callable[[date], date]
 ) -> list[tuple[date, int]]:
@@ -237,33 +262,43 @@ def leaderboard() -> tuple[str, int]:
         return render_template("leaderboard.html", filters=filters), 400
     board = stats.leaderboard(filters.dates, filters.min_picks, filters.house)
     shown = None if request.args.get("everyone") == "1" else RANKED_SHOWN
-    champions = stats.champions(filters.house)
-    return render_template(
-        "leaderboard.html", filters=filters, board=board, shown=shown, champions=champions
-    ), 200
+    page = render_template(
+        "leaderboard.html",
+        filters=filters,
+        board=board,
+        shown=shown,
+        rated_hands=RATED_HANDS,
+        champions=stats.champions(filters.house),
+    )
+    return page, 200
 
 
 CSV_HEADER = (
     "place_by_total", "place_by_average", "place_by_picking", "player", "total",
     "hands_played", "hands_won", "average_per_hand", "picks", "picks_won", "picking_win_rate",
-    "nights",
+    "place_by_rating", "rating", "rated_hands", "nights",
 )  # fmt: skip
 
 
 def leaderboard_csv(board: stats.Leaderboard) -> str:
-    """One row a player, in the order of the ranking by total, with all three places; the
-    picking place and rate are empty for players under the minimum number of picks, the
+    """One row a player, in the order of the ranking by total, with all four places; the
+    picking place and rate are empty for players under the minimum number of picks, the rating
+    place for a provisional rating, the rating before a player's first rated hand, and the
     average and its place for players of nights kept without hands alone."""
     by_average = {r.player.player_id: r.place for r in board.by_average}
     by_picking = {r.player.player_id: r.place for r in board.by_picking}
+    by_rating = {r.player.player_id: r.place for r in board.by_rating}
     rows: list[Sequence[Cell]] = [CSV_HEADER]
     for ranked in board.by_total:
         p = ranked.player
         picking_place = by_picking.get(p.player_id)
+        rating = p.rating
         rows.append([
             ranked.place, by_average.get(p.player_id), picking_place, p.name, p.total,
             p.hands.of, p.hands.count, p.average_shown, p.picks.of, p.picks.count,
-            None if picking_place is None else p.picks.percent, p.nights,
+            None if picking_place is None else p.picks.percent,
+            by_rating.get(p.player_id), None if rating is None else rating.shown,
+            0 if rating is None else rating.hands, p.nights,
         ])  # fmt: skip
     return "".join(csv_lines(rows))
 

@@ -1,5 +1,6 @@
 """The rules of Sheepshead as the scorekeeper computes them: pure Python, no Flask, no database."""
 
+from . import rating
 from .errors import HandsPlayed, RuleError, SessionComplete, SettleRefused
 from .events import (
     DEFAULT_HANDS,
@@ -206,6 +207,7 @@ __all__ = [
     "options_from",
     "pending_doublers",
     "player_name",
+    "rating",
     "refuse_look_alikes",
     "repeats_of",
     "result_floors",

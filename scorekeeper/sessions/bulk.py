@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Table, func, insert, select, text
 
 from .. import rules
-from . import summary
+from . import ratings, summary
 from .extensions import db
 from .models import Change, EarlyPayment, Hand, HandPlayer, Seat, Session
 from .records import options_json
@@ -65,6 +65,7 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
         for number, result in enumerate(new.sheet.results, start=1)
     ]
     if results:
+        ratings.changed()
         hand_ids = _new_ids(Hand.__table__, len(results))
         _insert_rows(
             Hand.__table__,

@@ -16,7 +16,8 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
 from flask import Flask, abort
@@ -35,6 +36,12 @@ HANDOVER_PAUSE = 0.0003
 POLL_INTERVAL = 0.0001
 # The advisory lock of writes that add sessions or players (PostgreSQL).
 ROSTER_LOCK = 0x5EE9
+# The advisory lock every write holds shared, and a recompute of the ratings alone while it
+# writes them (PostgreSQL): no write is under way meanwhile (`sessions.ratings`).
+RATINGS_LOCK = 0x5EEC
+# How long a recompute tries to take that lock without queueing before it queues for it: a
+# write that holds it shared a while would keep every write after it waiting behind the queue.
+RATINGS_TRIES_SECONDS = 5
 # What SQLite says when its busy timeout ran out waiting for another writer.
 SQLITE_BUSY = ("database is locked", "database is busy")
 # PostgreSQL's lock_timeout ran out. Read from the error rather than importing psycopg, which
@@ -198,16 +205,67 @@ def _begin() -> Connection | None:
 
 def begin_write(session_id: int | None) -> None:
     """End whatever the request has read so far and begin a write transaction holding the lock
-    for one session (`session_id`) or for adding sessions and players (None)."""
+    for one session (`session_id`) or for adding sessions and players (None); on PostgreSQL
+    with the ratings' lock shared, in the same statement."""
     connection = _begin()
     if connection is None:
         return
+    shared = {"ratings": RATINGS_LOCK}
     if session_id is None:
-        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ROSTER_LOCK})
+        connection.execute(
+            text("SELECT pg_advisory_xact_lock(:key), pg_advisory_xact_lock_shared(:ratings)"),
+            {"key": ROSTER_LOCK, **shared},
+        )
     else:
         connection.execute(
-            text("SELECT id FROM session WHERE id = :id FOR UPDATE"), {"id": session_id}
+            text(
+                "SELECT id, pg_advisory_xact_lock_shared(:ratings) FROM session "
+                "WHERE id = :id FOR UPDATE"
+            ),
+            {"id": session_id, **shared},
         )
+
+
+def begin_ratings_write() -> None:
+    """Begin the write of a recompute of the ratings, when no other write is under way: on
+    SQLite holding the database's write lock; on PostgreSQL the ratings' lock alone, tried
+    without queueing for `RATINGS_TRIES_SECONDS`, then queued for."""
+    connection = _begin()
+    if connection is None:
+        return
+    deadline = time.monotonic() + RATINGS_TRIES_SECONDS
+    while time.monotonic() < deadline:
+        tried = text("SELECT pg_try_advisory_xact_lock(:key)")
+        if connection.execute(tried, {"key": RATINGS_LOCK}).scalar():
+            return
+        time.sleep(POLL_INTERVAL * 10)
+    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RATINGS_LOCK})
+
+
+@contextmanager
+def ratings_snapshot() -> Iterator[None]:
+    """While a recompute's snapshot is taken: on PostgreSQL no write is under way, so that every
+    change numbered after the last it holds is one it doesn't (the ratings' lock, held on a
+    connection of its own for that moment, tried without queueing first). On SQLite a write
+    under way numbers its changes after the last committed already."""
+    engine = db.engine
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with engine.connect() as connection:
+        deadline = time.monotonic() + RATINGS_TRIES_SECONDS
+        tried = text("SELECT pg_try_advisory_lock(:key)")
+        while not connection.execute(tried, {"key": RATINGS_LOCK}).scalar():
+            if time.monotonic() > deadline:
+                connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": RATINGS_LOCK})
+                break
+            time.sleep(POLL_INTERVAL * 10)
+        connection.commit()
+        try:
+            yield
+        finally:
+            connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": RATINGS_LOCK})
+            connection.commit()
 
 
 def begin_event_write(event_id: int, roster: bool) -> None:
@@ -220,7 +278,15 @@ def begin_event_write(event_id: int, roster: bool) -> None:
         connection = _begin()
     if connection is None or connection.dialect.name != "postgresql":
         return
-    connection.execute(text("SELECT id FROM event WHERE id = :id FOR UPDATE"), {"id": event_id})
+    if roster:
+        connection.execute(text("SELECT id FROM event WHERE id = :id FOR UPDATE"), {"id": event_id})
+        return
+    connection.execute(
+        text(
+            "SELECT id, pg_advisory_xact_lock_shared(:ratings) FROM event WHERE id = :id FOR UPDATE"
+        ),
+        {"id": event_id, "ratings": RATINGS_LOCK},
+    )
 
 
 def lock_sessions(session_ids: Sequence[int]) -> None:

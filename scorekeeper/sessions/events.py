@@ -29,7 +29,7 @@ from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
 from .models import Event, EventPlayer, Hand, HandPlayer, Player, Session, utcnow
 from .records import iso, options_json
-from .writes import Write, check_key
+from .writes import Write, check_key, commit
 
 # A seed is shown and typed: at most six digits, as every number of the API.
 MAX_SEED = 999_999
@@ -365,7 +365,7 @@ def event_write(
         yield write
         write.finish()
         write.keep()
-        db.session.commit()
+        commit()
     except BaseException:
         db.session.rollback()
         raise

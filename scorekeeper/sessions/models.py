@@ -13,6 +13,7 @@ from sqlalchemy import (
     JSON,
     CheckConstraint,
     ColumnElement,
+    Double,
     ForeignKey,
     Index,
     String,
@@ -25,6 +26,7 @@ from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..rules import CARD_POINTS_TOTAL
+from ..rules.rating import MU, SIGMA
 from .extensions import db
 
 
@@ -59,6 +61,10 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     name_key: Mapped[str] = mapped_column(String(160), unique=True)
     # A retired player keeps everything but is not offered for a new session.
     active: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
+    # Made with the player, so that a hand's write always finds its players' ratings to lock.
+    rating: Mapped[PlayerRating | None] = relationship(
+        cascade="all, delete-orphan", passive_deletes=True
+    )
 
 
 class Session(db.Model):  # type: ignore[name-defined,misc]
@@ -338,6 +344,37 @@ class SessionMember(db.Model):  # type: ignore[name-defined,misc]
     player_id: Mapped[int] = mapped_column(
         ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
     )
+
+
+class PlayerRating(db.Model):  # type: ignore[name-defined,misc]
+    """A player's rating (`rules.rating`): kept by every hand recorded at the end of the history
+    and recomputed from the whole history after any other change (`ratings`). `last_at` and
+    `last_session_id` name the last session they played a rated game in, `history` their
+    rating after each session (`rules.rating.History`, as JSON)."""
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    mu: Mapped[float] = mapped_column(Double, default=MU)
+    sigma: Mapped[float] = mapped_column(Double, default=SIGMA)
+    hands: Mapped[int] = mapped_column(default=0)
+    last_at: Mapped[datetime | None] = mapped_column(db.DateTime(timezone=True))
+    last_session_id: Mapped[int | None]
+    # Its last point is the latest session, whose rating is the player's rating now, whatever
+    # the point says: a hand's write rewrites the history only at a player's first hand of a
+    # session.
+    history: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+
+
+class RatingState(db.Model):  # type: ignore[name-defined,misc]
+    """Whether the ratings are those of the history now (one row, id 1): `generation` grows with
+    every write that changes the history other than by a hand recorded after the last, and
+    `computed` is the generation the ratings were last recomputed for. No row is generation 0,
+    computed."""
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    generation: Mapped[int]
+    computed: Mapped[int]
 
 
 class EarlyPayment(db.Model):  # type: ignore[name-defined,misc]

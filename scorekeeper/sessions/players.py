@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import delete, insert, or_, select, update
 
 from .. import rules
+from . import ratings
 from .database import begin_write, lock_sessions
 from .errors import Conflict, NotFound
 from .extensions import db
@@ -29,6 +30,7 @@ from .models import (
     HandPlayer,
     Player,
     PlayerMerge,
+    PlayerRating,
     Seat,
     Session,
     SessionMember,
@@ -45,7 +47,7 @@ from .renames import (
     sessions_naming,
     trashed_naming,
 )
-from .writes import Write, check_key
+from .writes import Write, check_key, commit
 
 # How often a write whose player was seated somewhere new while it waited starts again.
 TRIES = 5
@@ -126,6 +128,7 @@ class PlayerWrite(Write):
         )
         _move_event_players(gone, into)
         _move(gone.id, into.id, None)
+        ratings.changed()
         self.rewrite(moved, merge.trashed, "merge", old, new)
         db.session.add(merge)
         db.session.delete(gone)
@@ -261,7 +264,7 @@ def player_write(
         write = _begin(player_ids, key, digest, sessions)
         yield write
         write.keep()
-        db.session.commit()
+        commit()
     except BaseException:
         db.session.rollback()
         raise
@@ -319,16 +322,23 @@ def merge_undone(merge_id: int, key: str | None = None, digest: str = "") -> Ite
         touched = sorted({*merge.sessions, *merge.trashed})
         held = list(db.session.scalars(select(Session.id).where(Session.id.in_(touched))))
         lock_sessions(held)
-        back = Player(id=merge.player_id, name=merge.name, name_key=name_key, active=merge.active)
+        back = Player(
+            id=merge.player_id,
+            name=merge.name,
+            name_key=name_key,
+            active=merge.active,
+            rating=PlayerRating(),
+        )
         db.session.add(back)
         db.session.flush()
         _move(into.id, back.id, held)
+        ratings.changed()
         write = PlayerWrite([back, into], held, (), key, digest)
         write.rewrite(held, touched, "unmerge", into.name, merge.name)
         db.session.execute(delete(PlayerMerge).where(PlayerMerge.id == merge.id))
         yield write
         write.keep()
-        db.session.commit()
+        commit()
     except BaseException:
         db.session.rollback()
         raise

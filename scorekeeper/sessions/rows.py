@@ -11,10 +11,10 @@ from typing import Any
 from sqlalchemy import delete, inspect, select, update
 
 from .. import rules
-from . import summary
+from . import ratings, summary
 from .extensions import db
 from .loading import Tail, checked_hand, hand_of, seats_since_of, sheet_of, table_of
-from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session, utcnow
+from .models import EarlyPayment, Hand, HandPlayer, Player, PlayerRating, Seat, Session, utcnow
 from .records import options_json
 
 
@@ -57,7 +57,7 @@ def players_named(
     for name in names:
         key = rules.name_key(name)
         if key not in existing:
-            existing[key] = Player(name=name, name_key=key)
+            existing[key] = Player(name=name, name_key=key, rating=PlayerRating())
             db.session.add(existing[key])
         players.append(existing[key])
     return players
@@ -166,6 +166,7 @@ def new_night(
     db.session.add(session)
     db.session.flush()
     summary.started(session)
+    ratings.changed()
     return session
 
 
@@ -182,6 +183,8 @@ def change_night(
         session.name = rules.session_name(name)
     if played_on is not None:
         session.created_at = played_on
+    if played_on is not None or nets is not None:
+        ratings.changed()
     if nets is not None:
         seated = players_named(list(nets), new_players, "totals")
         session.seats.clear()

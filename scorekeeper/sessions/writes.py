@@ -9,8 +9,10 @@
 5. rewrite the stored scores from the hands, record each change to a hand (or to the session
    itself: ended, reopened, a leaver settled) in the session's changes, bump the session's
    version, rewrite its summary (`summary`: what each player did in it, its hand count and
-   whether it is complete), and keep the answer under the write key;
-6. commit, or roll everything back.
+   whether it is complete), keep the ratings (`ratings`: a hand added at the end updates its
+   players', any other change to the hands makes them stale), and keep the answer under the
+   write key;
+6. commit, or roll everything back; then start recomputing the ratings if they went stale.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from .. import rules
-from . import loading, rows, summary
+from . import loading, ratings, rows, summary
 from .database import begin_write
 from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
@@ -152,6 +154,10 @@ class SessionWrite(Write):
         self._before: rules.Sheet | None = None
         self._after: rules.Sheet | None = None
         self._appended: dict[int, tuple[rules.HandResult, tuple[str, ...]]] = {}
+        # The rows of the hands added, by number, whose players the ratings name by id.
+        self._added: dict[int, Hand] = {}
+        # Whether the write changed the history other than by adding hands after the last.
+        self._rewrote = False
         # Whether the write seats other players, or changes the rules the hands are scored by
         # (or a night's nets).
         self._seated = False
@@ -202,6 +208,7 @@ class SessionWrite(Write):
             self._appended[row.number] = (result, tail.named)
         else:
             row = rows.add_hand(self.session, entry, dealer)
+        self._added[row.number] = row
         self._changed("add", row.number, None, leaves_hand=True)
         return row.number
 
@@ -209,12 +216,14 @@ class SessionWrite(Write):
         row = self.hand(number)
         before = self.hand_json(number)
         rows.replace_hand(self.session, row, entry, dealer)
+        self._rewrote = True
         self._changed("edit", number, before, leaves_hand=True)
 
     def delete_hand(self, number: int) -> None:
         row = self.hand(number)
         before = self.hand_json(number)
         rows.delete_hand(self.session, row)
+        self._rewrote = True
         self._changed("delete", number, before, leaves_hand=False)
 
     def remove_session(self) -> None:
@@ -229,11 +238,15 @@ class SessionWrite(Write):
             )
         db.session.delete(self.session)
         self._removed = True
+        # Even with no hand: its changes go with it, and a recompute counts on the numbers of
+        # changes only growing between the changes that make the ratings stale.
+        ratings.changed()
 
     def rebuild(self) -> None:
         """Renumber the hands 1..n and rewrite what is derived from them."""
         self.sheet_before()
         rows.rebuild(self.session)
+        self._rewrote = True
         self._touched = True
 
     def update(
@@ -343,6 +356,7 @@ class SessionWrite(Write):
         else:
             entry, dealer, _seats = recorded_hand(before)
             rows.replace_hand(self.session, self.hand(number), entry, dealer)
+        self._rewrote = True
         self._changed("restore", number, current, leaves_hand=before is not None)
         return number
 
@@ -422,6 +436,26 @@ class SessionWrite(Write):
                 )
             )
         self._summarize()
+        self._rate()
+
+    def _rate(self) -> None:
+        """Keep the ratings: the hands added after the last update them, any other change to
+        the hands makes them stale."""
+        if self._rewrote:
+            ratings.changed()
+            return
+        games = []
+        for number, row in self._added.items():
+            result = (
+                self._appended[number][0]
+                if number in self._appended
+                else self.sheet_after().results[number - 1]
+            )
+            game = rules.rating.hand_game(result)
+            if game is not None:
+                ids = {seat.player.name: seat.player.id for seat in row.players}
+                games.append(game.renamed(ids))
+        ratings.hands_added(self.session, games)
 
     def _summarize(self) -> None:
         """Keep the session's summary: its hand count is the sheet's when the write replayed
@@ -486,7 +520,7 @@ def session_write(
         yield write
         write.finish()
         write.keep()
-        db.session.commit()
+        commit()
     except BaseException:
         db.session.rollback()
         raise
@@ -501,7 +535,13 @@ def roster_write(key: str | None = None, digest: str = "") -> Iterator[Write]:
         write = Write(key, digest)
         yield write
         write.keep()
-        db.session.commit()
+        commit()
     except BaseException:
         db.session.rollback()
         raise
+
+
+def commit() -> None:
+    """Commit the write under way; then, if it made the ratings stale, have them recomputed."""
+    db.session.commit()
+    ratings.after_commit()

@@ -17,7 +17,7 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, Session
 
 from ..helpers.api import pick
-from ..helpers.browser import Shot, api, app_on_new_database, axe_violations
+from ..helpers.browser import Shot, api, app_on_new_database, at_widths, axe_violations
 from ..helpers.tables import FIRST_SEATS, HANDS
 
 CLUB = ["Greta", "Hank", "Irma", "Jules", "Kurt", "Lena", "Milo", "Nora"]
@@ -95,7 +95,8 @@ def test_leaderboard_and_player_page(
     expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
     if name in ids:
         assert page.url.endswith(f"/players/{ids[name]}")
-    points = page.locator("svg.chart polyline").get_attribute("points") or ""
+    points = page.locator('svg.chart[aria-label$="season total"] polyline').get_attribute("points")
+    points = points or ""
     sessions = page.locator("table.player-sessions tbody tr")
     played = page.locator("table.player-stats tr", has_text="Sessions played").locator("td")
     # From 0, then a point after each session (up to 60 of them); the last 50 listed.
@@ -230,3 +231,71 @@ def test_house_rules_filters_penalties_and_the_penalty_mark(
         chart.scroll_into_view_if_needed()
         shot(page, "chart-penalty-mark")
         assert axe_violations(page) == []
+
+
+# The rating's worked example of RULES.md, played twenty times: every regular rated after it.
+WORKED: list[dict[str, Any]] = [
+    pick("Ann", "Bob", 75),
+    pick("Cat", None, 45),
+    pick("Dan", "Eve", 91),
+    {"kind": "leaster", "winner": "Bob"},
+    pick("Eve", "Ann", 30),
+]
+
+
+def test_the_rating_on_the_leaderboard_and_a_player_page(
+    page: Page, tmp_path: Path, shot: Shot
+) -> None:
+    """Five regulars with 100 rated hands and more, Fay with 3 (provisional): the ranking by
+    rating and a player's rating and its chart, at every width, light and dark. On a
+    scorekeeper of its own."""
+    leasters = {"no_bid": "leaster"}
+    with app_on_new_database(tmp_path) as own, serving(own) as url:
+        regulars = api(url, "POST", "/api/sessions",
+                       {"players": ["Ann", "Bob", "Cat", "Dan", "Eve"], "rounds": 0,
+                        "rules": leasters})  # fmt: skip
+        for hand in WORKED * 20:
+            api(url, "POST", f"/api/sessions/{regulars['id']}/hands", hand)
+        later = api(url, "POST", "/api/sessions",
+                    {"players": ["Ann", "Bob", "Cat", "Dan", "Fay"], "rounds": 0,
+                     "rules": leasters})  # fmt: skip
+        for hand in (pick("Fay", "Ann", 80), pick("Bob", None, 40), pick("Cat", "Fay", 95)):
+            api(url, "POST", f"/api/sessions/{later['id']}/hands", hand)
+
+        page.goto(f"{url}/leaderboard")
+        heading = page.get_by_role("heading", name="By rating")
+        expect(heading).to_be_visible()
+        rows = page.locator("table.ranking").last.locator("tbody tr")
+        expect(rows).to_have_count(6)
+        expect(rows.first.locator("td.place")).to_have_text("1")
+        expect(rows.last).to_contain_text("Fay")
+        expect(rows.last).to_contain_text("provisional, 3 rated hands")
+        expect(rows.last.locator("td.place")).to_have_text("")
+        heading.scroll_into_view_if_needed()
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            shot(page, f"leaderboard-rating-{scheme}", full_page=True)
+        page.emulate_media(color_scheme="light")
+        at_widths(page, "leaderboard-rating", shot)
+        assert_phone_friendly(page)
+
+        rows.first.locator("th a").tap()
+        expect(page.get_by_role("heading", name="Rating")).to_be_visible()
+        expect(page.locator("p.rating-now")).to_contain_text("rated hands, over every session")
+        chart = page.locator('svg.chart[aria-label$="rating"]')
+        expect(chart).to_be_visible()
+        # From 0.0, then after each of the two sessions.
+        points = chart.locator("polyline").get_attribute("points") or ""
+        assert len(points.split()) == 3
+        chart.scroll_into_view_if_needed()
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            shot(page, f"player-rating-{scheme}", full_page=True)
+        page.emulate_media(color_scheme="light")
+        at_widths(page, "player-rating", shot)
+        assert_phone_friendly(page)
+
+        page.goto(f"{url}/leaderboard")
+        page.locator("table.ranking").last.locator("tbody tr").last.locator("th a").tap()
+        expect(page.locator("p.rating-now")).to_contain_text("provisional: 3 of 100 rated hands")
+        at_widths(page, "player-rating-provisional", shot)

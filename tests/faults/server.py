@@ -6,6 +6,7 @@ tests the server stays up and its tables are emptied."""
 from __future__ import annotations
 
 import atexit
+import fcntl
 import functools
 import shutil
 import sqlite3
@@ -18,6 +19,7 @@ from sqlalchemy import create_engine, make_url, text
 from harness.database import drop_everything
 from harness.live_server import LiveServer, upgrade
 from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.ratings import RECOMPUTE_LOCK
 
 # The files SQLite keeps beside a database in WAL mode.
 WAL_FILES = ("-wal", "-shm")
@@ -101,18 +103,23 @@ class FaultServer(LiveServer):
 
     def empty(self) -> None:
         """Empty the tables, their ids starting from 1 again, and the log, whether the server
-        runs or not: its workers' connections see the empty tables."""
+        runs or not: its workers' connections see the empty tables. A recompute of the ratings
+        that a test before started is waited for, so that it writes nothing into the next
+        test's."""
         self.log.write_bytes(b"")
         url = make_url(self.database)
         if url.get_backend_name() == "sqlite" and url.database:
-            copy_schema(Path(url.database))
+            with open(f"{url.database}.ratings-lock", "a+b") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                copy_schema(Path(url.database))
             return
         # TRUNCATE, not DELETE: a restore's many rows deleted would stay behind as dead rows
         # that slow every test after it.
         tables = ", ".join(f'"{table.name}"' for table in db.metadata.sorted_tables)
         engine = create_engine(url)
         try:
-            with engine.begin() as connection:
+            with engine.connect() as held, engine.begin() as connection:
+                held.execute(text("SELECT pg_advisory_lock(:key)"), {"key": RECOMPUTE_LOCK})
                 connection.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY")
         finally:
             engine.dispose()

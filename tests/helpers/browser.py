@@ -60,7 +60,13 @@ THREE_HANDS = (("Ann", "Bob", 75), ("Bob", "Cat", 30), ("Cat", "Dan", 95))
 def app_on_new_database(folder: Path) -> Iterator[Flask]:
     """An app with its tables made in a new SQLite database in `folder`."""
     database = folder / "scorekeeper.sqlite3"
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "b"})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "SECRET_KEY": "b",
+            "RATING_RECOMPUTE": "inline",
+        }
+    )
     with app.app_context():
         db.create_all()
     yield app

@@ -856,6 +856,17 @@ def _answers() -> dict[str, Schema]:
         "last_played": {**nullable(DATE_TIME), "description": "When their last session began."},
         "active": {**BOOLEAN, "description": "False: retired, not offered for new sessions."},
         "nights": {**COUNT, "description": "How many of their sessions were kept without hands."},
+        "rating": {
+            **nullable({"type": "number"}),
+            "description": (
+                "Their rating over the whole history (OpenSkill's ordinal, mu - 3 sigma), to one "
+                "decimal; null before their first rated hand."
+            ),
+        },
+        "rating_provisional": {
+            **BOOLEAN,
+            "description": "True until they have played 100 rated hands (picks and leasters).",
+        },
     }
     merge = {
         "id": FROM_ONE,

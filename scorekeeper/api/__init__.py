@@ -2,5 +2,5 @@
 
 from __future__ import annotations
 
-from . import events, imports, routes, schema, seasons  # noqa: F401  (each adds its routes to bp)
+from . import events, imports, routes, schema, seasons, tournament  # noqa: F401  (each adds its routes to bp)
 from .blueprint import bp as bp

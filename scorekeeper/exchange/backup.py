@@ -258,6 +258,7 @@ def event_backup_json(event: Event) -> dict[str, Any]:
         "round_top": event.round_top,
         "ties": event.ties,
         "seed": event.seed,
+        "confirm": event.confirm,
         "version": event.version,
         "created_at": iso(event.created_at),
         "players": [

@@ -381,3 +381,25 @@ def test_a_substitute_is_safe_to_repeat(client: FlaskClient) -> None:
     assert [c["action"] for c in history(client, session_id)] == ["substitute"]
     stale = client.post(path, json={"out": "Zed", "in": seats[0]}, headers={"If-Match": '"1"'})
     assert stale.status_code == 412
+
+
+def test_a_rename_or_merge_follows_the_confirmer_and_the_substitute(client: FlaskClient) -> None:
+    event = confirm_event(client, 10)
+    session_id, seats = table_one(event)
+    record(client, session_id, pick(seats[1], seats[2], 75))
+    confirm(client, session_id, 1, seats[3])
+    substitute(client, event["id"], out=seats[4], **{"in": "Zed"})
+    record(client, session_id, pick(seats[1], seats[2], 75))
+    ids = {p["name"]: p["id"] for p in client.get("/api/players").json["players"]}
+    renamed = client.patch(f"/api/players/{ids[seats[3]]}", json={"name": "Confirmer"})
+    assert renamed.status_code == 200, renamed.json
+    assert session_of(client, session_id)["hands"][0]["confirmed_by"] == "Confirmer"
+    other = client.post("/api/sessions", json={"players": ["Zedd", "Q1", "Q2"], "rounds": 0})
+    ids = {p["name"]: p["id"] for p in client.get("/api/players").json["players"]}
+    merged = client.post(f"/api/players/{ids['Zed']}/merge", json={"into": ids["Zedd"]})
+    assert merged.status_code == 200, merged.json
+    assert other.status_code == 201
+    event = event_of(client, event["id"])
+    assert last_tables(event)[0]["substitutes"] == [{"in": "Zedd", "for": seats[4]}]
+    standings = {s["player"]: s for s in event["standings"]}
+    assert standings[seats[4]]["substitutes"] == ["Zedd"] and "Zedd" not in standings

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,7 +16,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from .helpers.api import pick
+from scorekeeper.rules import RuleError
+
+from .helpers.api import Api, pick, without_time
+from .helpers.backups import answers, assert_same_answers, backup_of, restore
+from .helpers.database import Fresh
 from .test_api_events import drawn, event_of, last_tables, make_event, record
 from .test_invites import invite, set_passcode, signed_in
 
@@ -403,3 +408,72 @@ def test_a_rename_or_merge_follows_the_confirmer_and_the_substitute(client: Flas
     assert last_tables(event)[0]["substitutes"] == [{"in": "Zedd", "for": seats[4]}]
     standings = {s["player"]: s for s in event["standings"]}
     assert standings[seats[4]]["substitutes"] == ["Zedd"] and "Zedd" not in standings
+
+
+# --- backups
+
+
+def test_a_backup_keeps_confirmations_calls_and_substitutes(
+    app: Flask, client: FlaskClient, fresh: Fresh
+) -> None:
+    event = confirm_event(client, 10, rounds=2)
+    session_id, seats = table_one(event)
+    record(client, session_id, pick(seats[1], seats[2], 75))
+    confirm(client, session_id, 1, seats[3])
+    record(client, session_id, pick(seats[1], None, 40))
+    substitute(client, event["id"], out=seats[4], **{"in": "Zed"})
+    record(client, session_id, pick(seats[2], seats[3], 90))
+    client.post(f"/api/sessions/{session_id}/director", json={"note": "revoke"})
+    original, backup = answers(client), backup_of(app)
+    kept = next(s for s in backup["sessions"] if s["id"] == session_id)
+    assert [h.get("confirmed_by") for h in kept["hands"]] == [seats[3], None, None]
+    assert kept["substitutes"] == [{"in": "Zed", "for": seats[4]}]
+    assert kept["director"]["note"] == "revoke"
+    assert next(e for e in backup["events"] if e["id"] == event["id"])["confirm"] is True
+
+    restored_app = fresh()
+    restore(restored_app, backup)
+    again = restored_app.test_client()
+    assert_same_answers(answers(again), original)
+    assert event_of(again, event["id"]) == event_of(client, event["id"])
+    assert without_time(backup_of(restored_app)) == without_time(backup)
+    assert [c["action"] for c in history(again, session_id)][:2] == ["call-director", "add"]
+
+    # Merged into what is here, the tables are ordinary sessions: no call, nobody stands in.
+    merged_app = fresh()
+    Api(merged_app.test_client()).new_session()
+    restore(merged_app, backup, merge=True)
+    merged = merged_app.test_client()
+    tables = [
+        merged.get(f"/api/sessions/{s['id']}").json
+        for s in merged.get("/api/sessions").json["sessions"]
+    ]
+    assert all("director" not in table for table in tables)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"confirmed_by": "{picker}"}, "hand 1: {picker} can't confirm hand 1"),
+        ({"director": {"note": "x" * 201, "at": "2026-10-03T20:00:00+00:00"}}, "at most 200"),
+        ({"director": {"note": "revoke"}}, "a note and a time"),
+        ({"substitutes": [{"in": "Nobody", "for": "{picker}"}]}, "not among the backup's"),
+        ({"substitutes": [{"in": "{picker}", "for": "{picker}"}]}, "not for themselves"),
+    ],
+)
+def test_a_restore_refuses_what_a_table_could_not_hold(
+    app: Flask, client: FlaskClient, fresh: Fresh, change: dict[str, Any], words: str
+) -> None:
+    event = confirm_event(client)
+    session_id, seats = table_one(event)
+    record(client, session_id, pick(seats[1], seats[2], 75))
+    backup = backup_of(app)
+    kept = next(s for s in backup["sessions"] if s["id"] == session_id)
+    given = json.loads(json.dumps(change).replace("{picker}", seats[1]))
+    if "confirmed_by" in given:
+        kept["hands"][0].update(given)
+    else:
+        kept.update(given)
+    with pytest.raises(RuleError) as refused:
+        restore(fresh(), backup)
+    assert words.replace("{picker}", seats[1]) in refused.value.message

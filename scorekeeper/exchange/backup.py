@@ -1054,9 +1054,7 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         ended = given.get("ended", False)
         if not isinstance(ended, bool):
             raise RuleError("Its ended must be true or false.", "ended")
-        request = session_request(
-            {k: v for k, v in given.items() if k not in TABLE_KEYS}
-        )
+        request = session_request({k: v for k, v in given.items() if k not in TABLE_KEYS})
         event = _event_link(given.get("event"))
         table = rules.new_table(
             list(request.players), request.rounds, request.first_dealer, request.options

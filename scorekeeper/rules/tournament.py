@@ -94,10 +94,12 @@ class RoundTable:
 
 @dataclass(frozen=True)
 class Substitution:
-    """A player seated in another's seat: at which table (its index among the round's), the
-    seats from the next hand on, who left and who sat down (stored spellings), and whom the one
-    who sat down counts for in the event (None: for themselves, a player back in their seat)."""
+    """A player seated in another's seat in a round: at which table (its index among the
+    round's), the seats from the next hand on, who left and who sat down (stored spellings),
+    and whom the one who sat down counts for in the event (None: for themselves, a player back
+    in their seat)."""
 
+    round: int
     table: int
     seats: tuple[str, ...]
     out: str
@@ -158,5 +160,10 @@ def substitute(
     seats = list(table.seats)
     seats[seat] = player
     return Substitution(
-        index, tuple(seats), leaving, player, None if name_key(owner) == player_key else owner
+        round_number,
+        index,
+        tuple(seats),
+        leaving,
+        player,
+        None if name_key(owner) == player_key else owner,
     )

@@ -355,7 +355,9 @@ class EventWrite(Write):
         self._touched = True
         return number
 
-    def substitute(self, out: str, player: str, new_players: Collection[str] = ()) -> None:
+    def substitute(
+        self, out: str, player: str, new_players: Collection[str] = ()
+    ) -> rules.Substitution:
         """Seat `player` in `out`'s seat at their table of the round drawn last, between hands
         (the rules' `substitute`): an ordinary arrival and leaver at the table, whose scores
         count for the player replaced in the event's standings. A new name becomes a player
@@ -416,6 +418,7 @@ class EventWrite(Write):
                 kept.stands_for_id = owner.id
         write.finish()
         self._touched = True
+        return made
 
     def finish(self) -> None:
         if self._touched:

@@ -1,8 +1,7 @@
 // Hands saved with no network wait here (IndexedDB) and are sent in order when it returns,
 // each under its form's write key, so a hand whose reply was lost still lands once.
 // The record form binds to it as the page loads, or as the scoresheet opens it in place
-// (window.outbox.bind). The scoresheet's other forms marked data-outbox (a hand confirmed, the
-// director called) wait here the same way, in line with the hands (`kind: "form"`).
+// (window.outbox.bind).
 "use strict";
 (() => {
   const store = window.idbKeyval;
@@ -11,9 +10,7 @@
   const place = page || region();
   if (!store || !window.indexedDB || !place) return;
   const session = Number(place.dataset.session);
-  const isHand = (entry) => entry.kind !== "form";
-  const everything = async () => (await store.get("outbox")) || [];
-  const entries = async () => (await everything()).filter(isHand);
+  const entries = async () => (await store.get("outbox")) || [];
   const change = (edit) => store.update("outbox", (box) => edit(box || []));
   // The write keys this phone has had answered: a form kept by the service worker may hold one.
   const wasSent = async (key) => ((await store.get("sent")) || []).includes(key);
@@ -37,7 +34,7 @@
   const landed = (answer, url) => answer.redirected &&
     new URL(answer.url).pathname === new URL(url, location.href).pathname.replace(/\/hands\/new$/, "");
   // Later hands of a session move when one was saved under another number (or discarded).
-  const shift = (box, entry, by) => box.map((other) => other.session !== entry.session || other.at <= entry.at || !isHand(other)
+  const shift = (box, entry, by) => box.map((other) => other.session !== entry.session || other.at <= entry.at
     ? other : { ...other, number: other.number + by, fields: { ...other.fields, number: String(other.number + by) } });
 
   let lastSent = "";
@@ -47,10 +44,10 @@
     sending = true;
     try {
       const stuck = new Set();
-      for (const entry of await everything()) {
+      for (const entry of await entries()) {
         if (entry.state) stuck.add(entry.session);
         if (stuck.has(entry.session)) continue;
-        if (!(await everything()).some((other) => other.key === entry.key)) continue; // taken back meanwhile
+        if (!(await entries()).some((other) => other.key === entry.key)) continue; // taken back meanwhile
         const write = writing();
         let answer;
         try {
@@ -60,10 +57,10 @@
           throw error;
         }
         try {
-          if (landed(answer, entry.landing || entry.url)) {
+          if (landed(answer, entry.url)) {
             await change((box) => box.filter((other) => other.key !== entry.key));
             await noteSent(entry.key);
-            if (entry.session === session) lastSent = isHand(entry) ? `Hand ${entry.number} sent.` : `${entry.summary}: sent.`;
+            if (entry.session === session) lastSent = `Hand ${entry.number} sent.`;
             if (entry.session === session && !page) {
               // The scoresheet with the hand, shown now: a poll meanwhile finds nothing new.
               const doc = new DOMParser().parseFromString(await answer.text(), "text/html");
@@ -102,8 +99,7 @@
     again.submit();
   };
   const discard = async (entry) => {
-    const what = isHand(entry) ? `hand ${entry.number} (${entry.summary})` : `“${entry.summary}”`;
-    if (!confirm(`Discard ${what}? It was never sent, so it will be lost.`)) return;
+    if (!confirm(`Discard hand ${entry.number} (${entry.summary})? It was never sent, so it will be lost.`)) return;
     await change((box) => shift(box.filter((other) => other.key !== entry.key), entry, -1));
     sendAll();
   };
@@ -130,9 +126,9 @@
   let shown = JSON.stringify([[], ""]);
   const render = async () => {
     const section = region();
-    const mine = (await everything()).filter((entry) => entry.session === session);
-    // The scoresheet shows the hands in its grid too (sheet_form.js).
-    if (!page) document.dispatchEvent(new CustomEvent("outbox:changed", { detail: mine.filter(isHand) }));
+    const mine = (await entries()).filter((entry) => entry.session === session);
+    // The scoresheet shows them in its grid too (sheet_form.js).
+    if (!page) document.dispatchEvent(new CustomEvent("outbox:changed", { detail: mine }));
     const now = JSON.stringify([mine, lastSent]);
     if (!section || now === shown) return;
     shown = now;
@@ -146,10 +142,10 @@
     const list = document.createElement("ul");
     for (const entry of mine) {
       const item = list.appendChild(document.createElement("li"));
-      item.textContent = isHand(entry) ? `Hand ${entry.number} · ${entry.summary} · ` : `${entry.summary} · `;
+      item.textContent = `Hand ${entry.number} · ${entry.summary} · `;
       if (entry.state) {
         const why = item.appendChild(document.createElement("strong"));
-        why.textContent = entry.state === "moved" && isHand(entry) ? `Not sent: another phone recorded hand ${entry.number}` : "Not sent: the server refused it";
+        why.textContent = entry.state === "moved" ? `Not sent: another phone recorded hand ${entry.number}` : "Not sent: the server refused it";
         const actions = item.appendChild(document.createElement("span"));
         actions.className = "actions";
         actions.append(button("Review", () => review(entry)), button("Discard", () => discard(entry)));
@@ -289,67 +285,12 @@
     return { ready, advanceTo, dealer: () => dealer };
   };
 
-  window.outbox = { bind, entries, forget, seating, outWords, session, writing };
+  window.outbox = { bind, entries, forget, seating, outWords, session, writing, sendAll, post, landed, noteSent, freshKey };
   if (page) {
     bind(page);
     return;
   }
   render().then(sendAll);
-
-  // The scoresheet's other forms (data-outbox): sent at once when the network is there and no
-  // hand of this session waits, the sheet the server answers shown in place; else kept here.
-  const sheetPath = `/sessions/${session}`;
-  const said = (text) => {
-    const root = document.querySelector("main");
-    for (const old of root.querySelectorAll(":scope > .saved-status, :scope > .flash")) old.remove();
-    const status = Object.assign(document.createElement("p"), { className: "flash", textContent: text });
-    status.setAttribute("role", "status");
-    root.prepend(status);
-  };
-  document.addEventListener("submit", async (event) => {
-    const form = event.target.closest("form[data-outbox]");
-    if (!form || event.defaultPrevented) return;
-    event.preventDefault();
-    const submitter = event.submitter;
-    const fields = Object.fromEntries(new FormData(form, submitter));
-    const chosen = submitter && submitter.name ? ` by ${submitter.value}` : "";
-    const entry = { kind: "form", key: fields.write_key, session, url: form.action, landing: sheetPath,
-      summary: `${form.dataset.outbox}${chosen}`, fields, at: Date.now() };
-    const keep = async () => {
-      await change((box) => [...box, entry]);
-      form.elements.namedItem("write_key").value = freshKey();
-      said(`${entry.summary}: kept on this phone, not sent yet.`);
-      render();
-    };
-    if (submitter) submitter.blur();
-    await sendAll();
-    const waiting = (await everything()).some((other) => other.session === session);
-    if (!navigator.onLine || waiting) return keep();
-    const write = writing();
-    let answer;
-    try {
-      answer = await post(form.action, fields);
-    } catch {
-      write.lost();
-      return keep();
-    }
-    try {
-      if (!landed(answer, sheetPath)) {
-        // Refused or asked about: the server's page says why.
-        if (submitter && submitter.name) {
-          form.append(Object.assign(document.createElement("input"), { type: "hidden", name: submitter.name, value: submitter.value }));
-        }
-        return form.submit();
-      }
-      await noteSent(entry.key);
-      const doc = new DOMParser().parseFromString(await answer.text(), "text/html");
-      const flash = doc.querySelector("main > .flash, main > .saved-status .flash");
-      document.dispatchEvent(new CustomEvent("live:page", { detail: doc }));
-      if (flash) said(flash.textContent);
-    } finally {
-      write.shown();
-    }
-  });
   // The worker keeps what it fetches: this page and the stylesheets it links, which came before
   // the worker did. The record form the scoresheet keeps for itself (sheet_form.js).
   const styles = Array.from(document.querySelectorAll("link[rel=stylesheet]"), (link) => link.href);

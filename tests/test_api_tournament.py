@@ -10,7 +10,6 @@ import csv
 import io
 import json
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
@@ -21,13 +20,17 @@ from scorekeeper.rules import RuleError
 from .helpers.api import Api, pick, without_time
 from .helpers.backups import answers, assert_same_answers, backup_of, restore
 from .helpers.database import Fresh
-from .test_api_events import drawn, event_of, last_tables, make_event, record
-from .test_invites import invite, set_passcode, signed_in
-
-
-def confirm_event(client: FlaskClient, players: int = 5, **given: Any) -> dict[str, Any]:
-    """An event whose hands the other side confirms, its first round drawn."""
-    return drawn(client, make_event(client, players, confirm=True, **given)["id"])
+from .helpers.events import (
+    confirm_event,
+    drawn,
+    event_of,
+    invited,
+    last_tables,
+    make_event,
+    record,
+    set_passcode,
+    signed_in,
+)
 
 
 def confirm(
@@ -56,13 +59,6 @@ def history(client: FlaskClient, session_id: int) -> list[dict[str, Any]]:
 def table_one(event: dict[str, Any]) -> tuple[int, list[str]]:
     table = last_tables(event)[0]
     return table["session"], table["seats"]
-
-
-def opened(app: Flask, url: str) -> FlaskClient:
-    """A fresh phone that has opened an invite's link."""
-    phone = app.test_client()
-    assert phone.get(urlsplit(url).path).status_code == 303
-    return phone
 
 
 # --- confirming
@@ -289,9 +285,9 @@ def test_an_invited_scorer_may_call_the_director_and_a_reader_may_not(
     session_id = last_tables(event)[0]["session"]
     set_passcode(runner)
     owner = signed_in(app)
-    reader = opened(app, invite(owner, session_id, role="reader")["url"])
+    reader = invited(app, owner, session_id, "reader")
     assert reader.post(f"/api/sessions/{session_id}/director", json={}).status_code == 403
-    scorer = opened(app, invite(owner, session_id, role="scorer")["url"])
+    scorer = invited(app, owner, session_id, "scorer")
     assert scorer.post(f"/api/sessions/{session_id}/director", json={}).status_code == 201
     assert reader.delete(f"/api/sessions/{session_id}/director").status_code == 403
     assert scorer.delete(f"/api/sessions/{session_id}/director").status_code == 204

@@ -8,17 +8,12 @@ Seats and the standings saying "Zed for Ann". A form refuses with the API's sent
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from flask.testing import FlaskClient
 
 from .helpers.api import pick
+from .helpers.events import confirm_event, drawn, event_of, last_tables, make_event, record
 from .helpers.pages import FormPage, filled, get_page, page
-from .test_api_events import drawn, event_of, last_tables, make_event, record
-
-
-def confirm_event(client: FlaskClient, players: int = 5, **given: Any) -> dict[str, Any]:
-    return drawn(client, make_event(client, players, confirm=True, **given)["id"])
 
 
 def forms_of(html: str, action: str) -> list[str]:

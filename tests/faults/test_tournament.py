@@ -12,9 +12,26 @@ from typing import Any
 from harness.live_server import LiveServer, at_once
 
 from ..helpers.live import assert_check_clean
-from .test_events import event_of, new_event
 
 WRITERS = 8
+NAMES = [f"Player {n:02d}" for n in range(1, 17)]
+
+
+def new_event(server: LiveServer, players: int, **given: Any) -> dict[str, Any]:
+    answer = server.call("POST", "/api/events", {"name": "Club night", **given})
+    assert answer.status == 201, answer.body
+    event: dict[str, Any] = answer.json()
+    for name in NAMES[:players]:
+        checked = server.call("POST", f"/api/events/{event['id']}/players", {"name": name})
+        assert checked.status == 201, checked.body
+        event = checked.json()
+    return event
+
+
+def event_of(server: LiveServer, event_id: int) -> dict[str, Any]:
+    answer = server.call("GET", f"/api/events/{event_id}")
+    assert answer.status == 200, answer.body
+    return answer.json()  # type: ignore[no-any-return]
 
 
 def drawn(server: LiveServer, players: int, **given: Any) -> dict[str, Any]:

@@ -157,7 +157,9 @@ def confirming(session: Session) -> bool:
     """Whether the session is a table of an event whose hands the other side confirms."""
     if session.event_id is None:
         return False
-    return bool(db.session.scalar(select(Event.confirm).where(Event.id == session.event_id)))
+    # Asked in the middle of a write: what it holds is flushed with its version, not before.
+    with db.session.no_autoflush:
+        return bool(db.session.scalar(select(Event.confirm).where(Event.id == session.event_id)))
 
 
 def confirmer_of(row: Hand) -> str | None:

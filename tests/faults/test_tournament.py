@@ -160,3 +160,47 @@ def test_substitutes_seated_at_once_each_take_one_seat(server: LiveServer) -> No
     assert len(seated) == len(set(seated)) == 10
     assert not set(leaving) & set(seated)
     assert_check_clean(server)
+
+
+def test_a_table_s_writes_land_while_the_next_round_is_asked_for(server: LiveServer) -> None:
+    """Each table records its hands, confirms each, calls the director and turns its seats
+    round (a write that updates its session's row twice, and so checks the row's event on
+    PostgreSQL) while the organiser asks for round 2 over and over: every write lands, and
+    round 2 is drawn once."""
+    event = drawn(server, 10, rounds=2, hands=4, confirm=True)
+    tables = event["draws"][0]["tables"]
+    path = f"/api/events/{event['id']}/rounds"
+    done = [False] * len(tables)
+
+    def work(worker: int) -> list[int]:
+        if worker < len(tables):
+            table = tables[worker]
+            session, seats = table["session"], table["seats"]
+            statuses = []
+            for number in range(1, table["hands_to_play"] + 1):
+                hand = server.call("POST", f"/api/sessions/{session}/hands", pick(seats))
+                statuses.append(hand.status)
+                by = next(p for p in hand.json()["players"] if p not in (seats[1], seats[2]))
+                confirm = f"/api/sessions/{session}/hands/{number}/confirm"
+                statuses.append(server.call("POST", confirm, {"by": by}).status)
+                statuses.append(server.call("POST", f"/api/sessions/{session}/director").status)
+                statuses.append(server.call("DELETE", f"/api/sessions/{session}/director").status)
+                turned = [*seats[number:], *seats[:number]]
+                moved = server.call("PATCH", f"/api/sessions/{session}", {"players": turned})
+                statuses.append(moved.status)
+            done[worker] = True
+            return statuses
+        statuses = []
+        while True:
+            finished = all(done)
+            statuses.append(server.call("POST", path, {}).status)
+            if finished:
+                return statuses
+
+    answers = at_once(len(tables) + 4, work)
+
+    assert {s for statuses in answers[: len(tables)] for s in statuses} == {200, 201, 204}
+    asked = Counter(status for statuses in answers[len(tables) :] for status in statuses)
+    assert asked[201] == 1 and set(asked) == {201, 409}, asked
+    assert [len(d["tables"]) for d in event_of(server, event["id"])["draws"]] == [2, 2]
+    assert_check_clean(server)

@@ -11,9 +11,17 @@
   const root = document.querySelector("main[data-live]");
   if (!outbox || !store || !root) return;
   const session = outbox.session;
-  const sheetPath = `/sessions/${session}`;
   const kept = async () => (await store.get("forms")) || [];
   const change = (edit) => store.update("forms", (box) => edit(box || []));
+  const freshKey = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))))
+    .replace(/\+/g, "-").replace(/\//g, "_");
+  const post = (url, fields) => {
+    const body = new FormData();
+    for (const name in fields) body.append(name, fields[name]);
+    return fetch(url, { method: "POST", body, credentials: "same-origin", redirect: "follow" });
+  };
+  // Answered with the scoresheet: written (or refused with a sentence the sheet shows).
+  const onSheet = (answer, of = session) => answer.redirected && new URL(answer.url).pathname === `/sessions/${of}`;
   let lastSent = "";
 
   const said = (text) => {
@@ -61,15 +69,14 @@
         const write = outbox.writing();
         let answer;
         try {
-          answer = await outbox.post(entry.url, entry.fields);
+          answer = await post(entry.url, entry.fields);
         } catch (error) {
           write.lost();
           throw error;
         }
         try {
           await change((box) => box.filter((other) => other.key !== entry.key));
-          await outbox.noteSent(entry.key);
-          const sent = outbox.landed(answer, entry.landing);
+          const sent = onSheet(answer, entry.session);
           if (entry.session === session) lastSent = `${entry.summary}: ${sent ? "sent" : "refused by the server"}.`;
           if (sent && entry.session === session) await landed(answer);
         } finally {
@@ -91,12 +98,12 @@
     const submitter = event.submitter;
     const fields = Object.fromEntries(new FormData(form, submitter));
     const chosen = submitter && submitter.name ? ` by ${submitter.value}` : "";
-    const entry = { key: fields.write_key, session, url: form.action, landing: sheetPath,
+    const entry = { key: fields.write_key, session, url: form.action,
       summary: `${form.dataset.outbox}${chosen}`, fields, at: Date.now() };
     const keep = async () => {
       await change((box) => [...box, entry]);
       form.reset();
-      form.elements.namedItem("write_key").value = outbox.freshKey();
+      form.elements.namedItem("write_key").value = freshKey();
       said(`${entry.summary}: kept on this phone, not sent yet.`);
       return show();
     };
@@ -109,18 +116,17 @@
     const write = outbox.writing();
     let answer;
     try {
-      answer = await outbox.post(form.action, fields);
+      answer = await post(form.action, fields);
     } catch {
       write.lost();
       return keep();
     }
     try {
-      if (!outbox.landed(answer, sheetPath)) {
+      if (!onSheet(answer)) {
         // Refused or asked about: the server's page says why.
         if (chosen) form.append(Object.assign(document.createElement("input"), { type: "hidden", name: submitter.name, value: submitter.value }));
         return form.submit();
       }
-      await outbox.noteSent(entry.key);
       form.reset();
       await landed(answer);
     } finally {

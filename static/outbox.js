@@ -285,7 +285,7 @@
     return { ready, advanceTo, dealer: () => dealer };
   };
 
-  window.outbox = { bind, entries, forget, seating, outWords, session, writing };
+  window.outbox = { bind, entries, forget, seating, outWords, session, writing, sendAll };
   if (page) {
     bind(page);
     return;

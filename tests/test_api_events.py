@@ -138,8 +138,9 @@ def test_defaults_and_a_points_only_event(client: FlaskClient) -> None:
     rows = list(csv.reader(io.StringIO(standings_csv(client, event["id"]))))
     assert rows[0] == [
         "place", "player", "round_1", "total", "hands_won", "prize", "round_prizes", "paid",
+        "provisional",
     ]  # fmt: skip
-    assert {tuple(row[-3:]) for row in rows[1:]} == {("", "", "")}
+    assert {tuple(row[-4:]) for row in rows[1:]} == {("", "", "", "")}
 
 
 def test_players_check_in_and_out_in_order(client: FlaskClient) -> None:
@@ -476,7 +477,7 @@ def test_standings_csv(client: FlaskClient) -> None:
     rows = list(csv.DictReader(io.StringIO(standings_csv(client, event["id"]))))
     assert list(rows[0]) == [
         "place", "player", "round_1", "round_2", "total", "hands_won", "prize", "round_prizes",
-        "paid",
+        "paid", "provisional",
     ]  # fmt: skip
     assert rows[0] == {
         "place": "1",
@@ -488,6 +489,7 @@ def test_standings_csv(client: FlaskClient) -> None:
         "prize": "75.00",
         "round_prizes": "0.00",
         "paid": "75.00",
+        "provisional": "",
     }
     assert [row["prize"] for row in rows[1:]] == ["12.50"] * 4
     assert [row["paid"] for row in rows[1:]] == ["12.50"] * 4
@@ -658,9 +660,9 @@ def test_reading_an_event_takes_as_many_statements_however_many_tables(
         large = drawn(client, large["id"])
     counts = [statements_for(app, client, f"/api/events/{e['id']}") for e in (small, large)]
     assert counts[0] == counts[1]
-    # The event and its players, the tables with their seats, their hand counts, their
-    # players' sums, and the access check every request makes.
-    assert counts[0] == 2 + 2 + 1 + 1 + 1, counts
+    # The event and its players, the tables with their seats and stand-ins, their hand
+    # counts, their players' sums, and the access check every request makes.
+    assert counts[0] == 2 + 3 + 1 + 1 + 1, counts
 
 
 def test_a_backup_keeps_events_with_their_tables(

@@ -272,12 +272,12 @@ def hand_change(**change: Any) -> dict[str, Any]:
         ),
         (
             [hand_change(action="end")],
-            "Session 1, change 1: Its action must be add, edit, delete or restore.",
+            "Session 1, change 1: Its action must be add, edit, delete, restore or confirm.",
         ),
         (
             [hand_change(number=None)],
             "Session 1, change 1: Its action must be end, reopen, settle-leaver, night, restore, "
-            "rename, merge or unmerge.",
+            "call-director, answer-director, substitute, rename, merge or unmerge.",
         ),
         (
             [hand_change(number=0)],

@@ -346,7 +346,7 @@ def test_who_gets_paid_on_the_results_page_is_the_csv_s_paid(client: FlaskClient
     paid = [item for item in results.items if item and item[0] == first["player"]]
     assert paid == [[first["player"], "1st", "place,", "round", "1's", "top", "$50.00"]]
     rows = client.get(f"/api/events/{event_id}/standings.csv").text.splitlines()
-    assert rows[1].endswith(",40.00,10.00,50.00")
+    assert rows[1].endswith(",40.00,10.00,50.00,")
 
 
 def recap_of(client: FlaskClient, event_id: int) -> list[str]:

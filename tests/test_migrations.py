@@ -331,3 +331,72 @@ def test_a_session_made_without_a_version_is_at_version_1(
             )
         )
         assert connection.execute(text("SELECT version FROM session")).scalar() == 1
+
+
+def test_events_from_before_tournament_tables_ask_for_nothing_and_take_the_new_writes(
+    migrated_app: Flask, cli: FlaskCliRunner
+) -> None:
+    """An event and its table from before 0022: the event doesn't confirm and its hand carries
+    no confirmed_by, no table calls the director and nobody stands in; then it takes each new
+    write."""
+    result = cli.invoke(args=["db", "upgrade", "5b9e0d7c2a14"])
+    assert result.exit_code == 0, result.output
+    five = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    with engine_of(migrated_app).begin() as connection:
+        for name in five:
+            connection.execute(
+                text("INSERT INTO player (name, name_key) VALUES (:name, :key)"),
+                {"name": name, "key": name.lower()},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO event (id, name, hands, rounds, rules, entry, places, round_top,"
+                " ties, seed, version, created_at) VALUES (1, 'Old cup', 5, 1, :rules, 0, '[]',"
+                " 0, 'share', 7, 3, CURRENT_TIMESTAMP)"
+            ),
+            {"rules": '{"partner": "jack_of_diamonds", "no_bid": "forced_pick"}'},
+        )
+        for position, player in enumerate(range(1, 6), start=1):
+            connection.execute(
+                text(
+                    "INSERT INTO event_player (event_id, player_id, position, checked_in)"
+                    " VALUES (1, :p, :n, true)"
+                ),
+                {"p": player, "n": position},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO session (id, name, created_at, rounds, first_dealer_id, partner,"
+                " no_bid, cracking, blitzing, event_id, event_round, event_table) VALUES (1,"
+                " 'Old cup, round 1, table 1', CURRENT_TIMESTAMP, 1, 1, 'jack_of_diamonds',"
+                " 'forced_pick', true, true, 1, 1, 1)"
+            )
+        )
+        for seat in range(5):
+            connection.execute(
+                text("INSERT INTO seat (session_id, position, player_id) VALUES (1, :s, :p)"),
+                {"s": seat, "p": seat + 1},
+            )
+    upgrade(cli)
+    client = migrated_app.test_client()
+    assert (
+        client.post(
+            "/api/sessions/1/hands",
+            json={"kind": "pick", "picker": "Bob", "partner": "Cat", "picking_points": 75},
+        ).status_code
+        == 201
+    )
+    event = client.get("/api/events/1").json
+    assert (event["confirm"], event["provisional"], event["calls"]) == (False, False, [])
+    assert event["draws"][0]["tables"][0]["substitutes"] == []
+    session = client.get("/api/sessions/1").json
+    assert session["director"] is None and "confirmed_by" not in session["hands"][0]
+    assert client.post("/api/sessions/1/hands/1/confirm", json={"by": "Dan"}).status_code == 409
+    # Asked to confirm from now on, the hand played before waits for it.
+    assert client.patch("/api/events/1", json={"confirm": True}).status_code == 200
+    assert client.get("/api/events/1").json["provisional"] is True
+    assert client.post("/api/sessions/1/hands/1/confirm", json={"by": "Dan"}).status_code == 200
+    assert client.post("/api/sessions/1/director", json={"note": "revoke"}).status_code == 201
+    substituted = client.post("/api/events/1/substitutes", json={"out": "Eve", "in": "Zed"})
+    assert substituted.status_code == 201, substituted.json
+    assert cli.invoke(args=["check"]).exit_code == 0

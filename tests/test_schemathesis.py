@@ -110,9 +110,11 @@ def _seed(app: Flask) -> list[int]:
 
 
 def _seed_event(app: Flask) -> int:
-    """A club event with prizes, seven players checked in and its first round drawn."""
+    """A club event with prizes whose hands the other side confirms, seven players checked in
+    and its first round drawn."""
     client = app.test_client()
     body = {"name": "Club night", "rounds": 2, "entry": 500, "places": [50, 20], "seed": 7}
+    body["confirm"] = True
     event = _post(client, "/api/events", body)
     for name in [*SEATS, "Fay", "Gus"]:
         _post(client, f"/api/events/{event['id']}/players", {"name": name})

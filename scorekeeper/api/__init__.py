@@ -2,5 +2,13 @@
 
 from __future__ import annotations
 
-from . import events, imports, routes, schema, seasons, shares  # noqa: F401  (each adds its routes to bp)
+from . import (  # noqa: F401  (each adds its routes to bp)
+    events,
+    imports,
+    routes,
+    schema,
+    seasons,
+    shares,
+    tournament,
+)
 from .blueprint import bp as bp

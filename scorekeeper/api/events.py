@@ -92,7 +92,10 @@ def draw_round(event_id: int) -> Response:
 @bp.get("/events/<id(event):event_id>/standings.csv")
 def standings_csv(event_id: int) -> Response:
     read = events.read_event_or_404(event_id)
-    body = event_standings_csv(read.results.standings, read.rounds, bool(read.event.entry))
+    results = read.results
+    body = event_standings_csv(
+        results.standings, read.rounds, bool(read.event.entry), results.provisional
+    )
     return Response(
         body,
         mimetype="text/csv",

@@ -109,7 +109,8 @@ def etag(response: Response, version: int) -> Response:
 
 
 def _session_answer(write: writes.Write, session: Any, sheet: Any, status: int) -> Response:
-    answer = write.answered(status, session_json(session, sheet, loading.settled_of(session)))
+    body = session_json(session, sheet, loading.settled_of(session), loading.confirmed_of(session))
+    answer = write.answered(status, body)
     return etag(answer_of(answer), session.version)
 
 
@@ -172,7 +173,7 @@ def get_session(session_id: int) -> Response:
     if request.if_none_match.contains(str(version)):
         return Response(status=304, headers={"ETag": response.headers["ETag"]})
     read = loading.read_session_or_404(session_id)
-    body = session_json(read.session, read.sheet, read.settled)
+    body = session_json(read.session, read.sheet, read.settled, read.confirmed)
     response.set_data(json.dumps(body, ensure_ascii=False))
     response.mimetype = "application/json"
     return response

@@ -31,6 +31,7 @@ from ..rules.choices import choice
 from ..sessions import bulk, events, hand_rows, loading, rows, seasons, writes
 from ..sessions.database import database_busy
 from ..sessions.errors import Conflict
+from ..sessions.events import STAND_INS, stand_ins_of
 from ..sessions.extensions import db
 from ..sessions.models import (
     Event,
@@ -44,6 +45,7 @@ from ..sessions.models import (
     TrashedSession,
 )
 from ..sessions.records import (
+    director_json,
     hand_input_json,
     iso,
     merge_json,
@@ -185,7 +187,7 @@ def _every_session() -> Iterator[tuple[Session, list[dict[str, Any]], rules.Sett
             select(Session)
             .where(Session.id.in_(chosen))
             .order_by(Session.id)
-            .options(selectinload(Session.seats).joinedload(Seat.player))
+            .options(selectinload(Session.seats).joinedload(Seat.player), *STAND_INS)
         ).all()
         hands = backup_rows.recorded_hands(connection, chosen, names)
         changes = backup_rows.changes_text(connection, chosen)
@@ -241,7 +243,20 @@ def _session_json(
         if session.event_id is None
         else {"event": {"id": session.event_id, "round": session.event_round,
                         "table": session.event_table}}
-    )  # fmt: skip
+    ) | _tournament_json(session)  # fmt: skip
+
+
+def _tournament_json(session: Session) -> dict[str, Any]:
+    """A table's open call for the director and who stands in there for whom, when it has
+    them."""
+    kept: dict[str, Any] = {}
+    if session.director_at is not None:
+        kept["director"] = director_json(session)
+    if session.event_id is not None and session.stand_ins:
+        kept["substitutes"] = [
+            {"in": player, "for": owner} for player, owner in stand_ins_of(session).items()
+        ]
+    return kept
 
 
 def event_backup_json(event: Event) -> dict[str, Any]:
@@ -259,6 +274,7 @@ def event_backup_json(event: Event) -> dict[str, Any]:
         "round_top": event.round_top,
         "ties": event.ties,
         "seed": event.seed,
+        "confirm": event.confirm,
         "version": event.version,
         "created_at": iso(event.created_at),
         "players": [
@@ -999,13 +1015,24 @@ def _checked_sessions(
                     raise RuleError(
                         f"{name} is seated but not among the backup's players.", "players"
                     )
+            for substitute in given.get("substitutes") or ():
+                named = substitute.values() if isinstance(substitute, dict) else ()
+                for name in named:
+                    if isinstance(name, str) and rules.name_key(name) not in keys:
+                        raise RuleError(
+                            f"{name} sits in at the table but is not among the backup's players.",
+                            "substitutes",
+                        )
         new = checked_session(given, session_id if keep_ids else None, f"Session {session_id}")
         if new.event is not None:
             tables.claim(session_id, new.event)
         # A table's link to its event is made once the event is added, with the last batch;
         # merged into sessions here, the backup's events are not added, its tables kept alone.
         link = new.event if keep_ids else None
-        yield _Checked(session_id, replace(new, event=None), None if keep_ids else given, link)
+        kept = replace(new, event=None)
+        if not keep_ids:
+            kept = replace(kept, director=None, stand_ins={})
+        yield _Checked(session_id, kept, None if keep_ids else given, link)
 
 
 def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:
@@ -1013,6 +1040,10 @@ def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Se
     `checked_session`)."""
     [added] = bulk.insert_sessions([checked_session(given, session_id, where)])
     return loading.session_or_404(added)
+
+
+# What a backup's session holds besides a session's input.
+TABLE_KEYS = ("paid", "changes", "event", "director", "substitutes")
 
 
 def checked_session(given: dict[str, Any], session_id: int | None, where: str) -> bulk.NewSession:
@@ -1027,9 +1058,7 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         ended = given.get("ended", False)
         if not isinstance(ended, bool):
             raise RuleError("Its ended must be true or false.", "ended")
-        request = session_request(
-            {k: v for k, v in given.items() if k not in ("paid", "changes", "event")}
-        )
+        request = session_request({k: v for k, v in given.items() if k not in TABLE_KEYS})
         event = _event_link(given.get("event"))
         table = rules.new_table(
             list(request.players), request.rounds, request.first_dealer, request.options
@@ -1042,8 +1071,16 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         with _at(f"{where}, hand {number}"):
             hands.append(_checked_hand(table, hands, hand))
     sheet = rules.score_sheet(replace(table, ended=ended), hands)
+    confirmed = []
+    for number, (hand, result) in enumerate(zip(recorded, sheet.results, strict=True), start=1):
+        with _at(f"{where}, hand {number}"):
+            confirmed.append(_confirmer(hand.get("confirmed_by"), result, number))
     with _at(where):
         settled = _settled(given.get("paid", []), sheet)
+        director = _director(given.get("director"))
+        stand_ins = _stand_ins(given.get("substitutes", []))
+        if event is None and (director is not None or stand_ins):
+            raise RuleError("Only a table of an event calls the director or has substitutes.")
     return bulk.NewSession(
         name=name,
         created_at=created_at,
@@ -1053,7 +1090,52 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         settled=settled,
         changes=_checked_changes(given.get("changes", []), where),
         event=event,
+        confirmed=confirmed if any(confirmed) else (),
+        director=director,
+        stand_ins=stand_ins,
     )
+
+
+def _confirmer(given: Any, result: rules.HandResult, number: int) -> str | None:
+    """Who confirmed a backup's hand: a player of the side that did not pick, or None."""
+    if given is None:
+        return None
+    if not isinstance(given, str):
+        raise RuleError("Its confirmed_by must be a player's name or null.", "confirmed_by")
+    return rules.check_confirmer(result, number, given)
+
+
+def _director(given: Any) -> tuple[datetime, str] | None:
+    """A table's open call for the director as a backup keeps it (`{"note", "at"}`), or None."""
+    if given is None:
+        return None
+    if not isinstance(given, dict) or set(given) != {"note", "at"}:
+        raise RuleError("Its call for the director has a note and a time.", "director")
+    if not isinstance(given["note"], str):
+        raise RuleError("Its call for the director's note must be text.", "director")
+    return _moment(given["at"], "director"), rules.check_note(given["note"])
+
+
+def _stand_ins(given: Any) -> dict[str, str]:
+    """Who stands in at a table for whom, as a backup keeps it (`[{"in", "for"}]`)."""
+    if not isinstance(given, list):
+        raise RuleError("Its substitutes must be a list.", "substitutes")
+    stand_ins: dict[str, str] = {}
+    for substitute in given:
+        if (
+            not isinstance(substitute, dict)
+            or set(substitute) != {"in", "for"}
+            or not all(isinstance(name, str) for name in substitute.values())
+        ):
+            raise RuleError("A substitute has the names in and for, and nothing else.")
+        player = rules.player_name(substitute["in"], "substitutes")
+        owner = rules.player_name(substitute["for"], "substitutes")
+        if rules.name_key(player) == rules.name_key(owner) or player in stand_ins:
+            raise RuleError(
+                f"{player} sits in for another player once, not for themselves.", "substitutes"
+            )
+        stand_ins[player] = owner
+    return stand_ins
 
 
 def _checked_night(given: dict[str, Any], session_id: int | None, where: str) -> bulk.NewSession:
@@ -1170,7 +1252,10 @@ def _checked_change(change: Any) -> dict[str, Any]:
         if action not in writes.SESSION_ACTIONS:
             actions = (*writes.SESSION_ACTIONS, *PLAYER_ACTIONS)
             raise RuleError(f"Its action must be {_or(actions)}.", "action")
-        _check_session_change(before, after)
+        if action in writes.NOT_UNDONE:
+            _check_table_change(action, before, after)
+        else:
+            _check_session_change(before, after)
     else:
         if not _is_whole(number):
             raise RuleError(f"Its number must be a whole number from 1 to {MAX_KEPT}.", "number")
@@ -1191,6 +1276,23 @@ def _check_player_change(before: Any, after: Any) -> None:
         if not isinstance(side, dict) or set(side) != {"name"} or not isinstance(side["name"], str):
             raise RuleError('A change to a player has {"name": ...} before and after it.', "before")
         rules.player_name(side["name"], "before")
+
+
+def _check_table_change(action: str, before: Any, after: Any) -> None:
+    """A change to a table of an event: the director called (the call after it) or answered
+    (the call before it), or a substitute seated (`{"out", "in", "for"}` after it)."""
+    if action == "substitute":
+        if (
+            before is not None
+            or not isinstance(after, dict)
+            or set(after) != {"out", "in", "for"}
+            or not all(isinstance(name, str) for name in after.values())
+        ):
+            raise RuleError('A substitute seated has {"out", "in", "for"} after it.', "after")
+        return
+    call, other = (after, before) if action == "call-director" else (before, after)
+    if other is not None or _director(call) is None:
+        raise RuleError("A call for the director has the call on one side and null on the other.")
 
 
 def _check_session_change(before: Any, after: Any) -> None:
@@ -1378,8 +1480,9 @@ DERIVED_PARTS: dict[str, Callable[[Any], bool]] = {
     "seats": _is_names,
     "sitting_out": _is_names,
     "scores": lambda value: isinstance(value, dict) and all(map(_is_score, value.values())),
+    "confirmed_by": lambda value: value is None or isinstance(value, str),
 }
-LATER_PARTS = ("bumped", "players", "seats", "sitting_out")
+LATER_PARTS = ("bumped", "players", "seats", "sitting_out", "confirmed_by")
 
 
 def _check_hand_json(hand: Any, number: int) -> None:

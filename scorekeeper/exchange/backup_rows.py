@@ -52,6 +52,12 @@ def recorded_hands(
             seated[hand_id] = [names[player_id]]
         else:
             seats.append(names[player_id])
+    # Who confirmed a hand, at the tables of an event that asks for it.
+    confirmed: dict[int, int] = dict(
+        connection.execute(
+            select(hand.id, hand.confirmed_by_id).where(in_hand, hand.confirmed_by_id.is_not(None))
+        ).all()
+    )
     # A leaster's card points and tricks, where they were recorded: few hands have them.
     points: dict[int, dict[str, int]] = {}
     tricks: dict[int, dict[str, int]] = {}
@@ -105,6 +111,8 @@ def recorded_hands(
             }
         elif kind == _PENALTY:
             recorded["penalized"] = named[penalized_id]
+        if (confirmer := confirmed.get(hand_id)) is not None:
+            recorded["confirmed_by"] = names[confirmer]
         if (hands := found.get(session_id)) is None:
             found[session_id] = [recorded]
         else:

@@ -187,11 +187,13 @@ def _taken(out: io.StringIO) -> str:
     return text
 
 
-def event_standings_csv(standings: Sequence[rules.EventStanding], rounds: int, money: bool) -> str:
+def event_standings_csv(
+    standings: Sequence[rules.EventStanding], rounds: int, money: bool, provisional: bool = False
+) -> str:
     """A club event's standings: place, player, a column for each of `rounds` rounds (empty for
     a round the player didn't sit), total, hands won, and in dollars with cents (empty for an
     event with no entry fee) the place prize, what the player's round tops won, and what they
-    are paid, the two together."""
+    are paid, the two together; `yes` under provisional while a hand waits to be confirmed."""
     header = ("place", "player", *(f"round_{n}" for n in range(1, rounds + 1)))
     rows = [
         (
@@ -201,12 +203,12 @@ def event_standings_csv(standings: Sequence[rules.EventStanding], rounds: int, m
             s.total,
             s.hands_won,
             *(_dollars(cents) if money else None for cents in (s.prize, s.round_prizes, s.paid)),
+            "yes" if provisional else None,
         )
         for s in standings
     ]
-    return "".join(
-        csv_lines([(*header, "total", "hands_won", "prize", "round_prizes", "paid"), *rows])
-    )
+    columns = ("total", "hands_won", "prize", "round_prizes", "paid", "provisional")
+    return "".join(csv_lines([(*header, *columns), *rows]))
 
 
 def _dollars(cents: int | None) -> Decimal:

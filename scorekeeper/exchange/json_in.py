@@ -32,6 +32,7 @@ HAND_KEYS = {
 # `seats` is read back from a backup only; to the API it is output, like the others here.
 HAND_OUTPUT_KEYS = {
     "number", "multiplier", "scores", "doubled", "bumped", "players", "seats", "sitting_out",
+    "confirmed_by",
 }  # fmt: skip
 SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules", "new_players"}
 NIGHT_KEYS = {"name", "played_on", "totals", "new_players"}
@@ -522,10 +523,11 @@ def merge_request(body: Mapping[str, Any]) -> int:
 
 EVENT_KEYS = {
     "name", "date", "hands", "rounds", "rules", "entry", "places", "round_top", "ties", "seed",
+    "confirm",
 }  # fmt: skip
 EVENT_OUTPUT_KEYS = {
     "id", "created_at", "version", "players", "draws", "standings", "round_leaders", "played",
-    "pot", "paid", "house", "complete",
+    "pot", "paid", "house", "complete", "provisional", "calls",
 }  # fmt: skip
 EVENT_NUMBERS = {
     "hands": "Hands a round",
@@ -551,7 +553,11 @@ def _event_fields(body: Mapping[str, Any]) -> EventFields:
             raise RuleError("Places are a list of percents of the pot, one a place.", "places")
         places = [_whole(p, "places", "A place's prize in percent", 0, 100) for p in places]
     given = body.get("rules")
+    confirm = body.get("confirm")
+    if confirm is not None and not isinstance(confirm, bool):
+        raise RuleError("Confirm must be true or false.", "confirm")
     return EventFields(
+        confirm=confirm,
         name=None if body.get("name") is None else _text(body["name"], "name", "An event's name"),
         date=None if body.get("date") is None else _day(body["date"], "date"),
         rules=None if given is None else rule_options(given),
@@ -582,7 +588,8 @@ def event_change(body: Mapping[str, Any]) -> EventFields:
     given = _event_fields(body)
     if not given.given():
         raise RuleError(
-            "Give a new name, date, hands, rounds, rules, entry, places, round_top, ties or seed."
+            "Give a new name, date, hands, rounds, rules, entry, places, round_top, ties, seed "
+            "or confirm."
         )
     return given
 
@@ -610,6 +617,43 @@ def draw_request(body: Mapping[str, Any]) -> list[int] | None:
     if not isinstance(tables, list) or not tables:
         raise RuleError("Tables are a list of how many sit at each table.", "tables")
     return [_whole(size, "tables", "A table's size", 3, 8) for size in tables]
+
+
+def confirm_request(body: Mapping[str, Any]) -> str:
+    """Who confirms a hand, as typed."""
+    _check_keys(body, {"by"})
+    if body.get("by") is None:
+        raise RuleError("Say who confirms the hand: by, a player's name.", "by")
+    return _text(body["by"], "by", "Who confirms")
+
+
+def director_request(body: Mapping[str, Any]) -> str:
+    """A call for the director's note, as typed ("" for none)."""
+    _check_keys(body, {"note"})
+    note = body.get("note")
+    return "" if note is None else _text(note, "note", "The note for the director")
+
+
+@dataclass(frozen=True)
+class SubstituteRequest:
+    out: str
+    player: str
+    new_players: list[str]
+
+
+def substitute_request(body: Mapping[str, Any]) -> SubstituteRequest:
+    """Who leaves their seat and who takes it, as typed; `new_players` as in a session's
+    input."""
+    _check_keys(body, {"out", "in", "new_players"})
+    if body.get("out") is None:
+        raise RuleError("Say who leaves their seat: out, a player's name.", "out")
+    if body.get("in") is None:
+        raise RuleError("Say who takes the seat: in, a player's name.", "in")
+    return SubstituteRequest(
+        _text(body["out"], "out", "Who leaves"),
+        _text(body["in"], "in", "Who takes the seat"),
+        _new_players(body),
+    )
 
 
 SEASON_KEYS = {"name", "first_day", "last_day", "house_rules", "min_hands"}

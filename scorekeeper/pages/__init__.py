@@ -17,6 +17,7 @@ from . import (  # noqa: F401  (each adds its routes to bp)
     settings,
     settle,
     table,
+    tournament,
 )
 from . import install as install  # Install on a phone, which adds its routes to bp too
 from . import seasons as seasons  # the seasons' pages, which add their routes to bp too

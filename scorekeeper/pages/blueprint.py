@@ -16,6 +16,7 @@ from .words import (
     money_won,
     names,
     signed,
+    undone_elsewhere,
 )
 
 bp = Blueprint("pages", __name__)
@@ -24,6 +25,7 @@ bp.add_app_template_filter(signed)
 bp.add_app_template_filter(names)
 bp.add_app_template_filter(change_words)
 bp.add_app_template_filter(changed_player)
+bp.add_app_template_filter(undone_elsewhere)
 bp.add_app_template_filter(money)
 bp.add_app_template_filter(money_won)
 bp.add_app_template_filter(amount_words, "amount")

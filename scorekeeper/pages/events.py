@@ -6,12 +6,13 @@ writes, so a form and the API refuse with the same sentence."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
-from wtforms import RadioField, SelectChoice, SelectField, StringField
+from wtforms import BooleanField, RadioField, SelectChoice, SelectField, StringField
 
 from .. import rules
 from ..exchange import rule_sets
@@ -22,7 +23,7 @@ from ..sessions import events, loading
 from ..sessions.errors import VersionMismatch
 from ..sessions.records import options_json
 from .blueprint import bp
-from .forms import EngineForm, NewPlayersForm
+from .forms import EngineForm, NewPlayersForm, SubstituteForm
 from .saving import done, roster_write, sent_key
 from .words import currency, money, signed
 
@@ -87,6 +88,7 @@ class EventForm(EngineForm):
     places = StringField("Prizes for places, in percent of the pot")
     round_top = StringField("Each round's top score, in percent of the pot")
     ties = RadioField("Ties", choices=TIES, default=rules.Ties.SHARE.value, validate_choice=False)
+    confirm = BooleanField("The other side confirms every hand")
 
     FIELD_FOR: ClassVar[dict[str, str]] = {"rules": "rule_set", "seed": "name"}
 
@@ -107,6 +109,7 @@ class EventForm(EngineForm):
             "places": _numbers(self.places.data),
             "round_top": _number(self.round_top.data),
             "ties": self.ties.data or None,
+            "confirm": bool(self.confirm.data) or None,
         }
         chosen = self.rule_set.data or ""
         if chosen:
@@ -267,12 +270,32 @@ def draw_round(event_id: int) -> BaseResponse:
 @bp.get("/events/<id(event):event_id>/rounds/<int:number>")
 def event_round(event_id: int, number: int) -> str:
     """A round's tables, a card each, to read out or print one a sheet."""
+    return render_round(event_id, number)
+
+
+def render_round(
+    event_id: int, number: int | None, substitute: SubstituteForm | None = None
+) -> str:
+    """Round `number`'s tables (None: the round drawn last); while it is being played, with
+    the form that seats a substitute (`substitute`, as it was sent)."""
     read = events.read_event_or_404(event_id)
     view = EventView.of(read)
+    number = read.rounds if number is None else number
     if not 1 <= number <= read.rounds:
         abort(404, f"Event {event_id} has no round {number} drawn.")
+    if number == read.rounds and not view.round_complete:
+        substitute = substitute or SubstituteForm(formdata=None)
+        substitute.offer([name for line in view.current for name in line.seats])
+    else:
+        substitute = None
     return render_template(
-        "event_round.html", read=read, view=view, number=number, tables=view.round(number)
+        "event_round.html",
+        read=read,
+        view=view,
+        number=number,
+        tables=view.round(number),
+        substitute=substitute,
+        roster=loading.roster() if substitute else [],
     )
 
 
@@ -302,6 +325,9 @@ class TableLine:
     hands: int
     hands_to_play: int
     complete: bool
+    # Its hands waiting to be confirmed, and who sits in there for whom.
+    to_confirm: int = 0
+    stand_ins: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -321,6 +347,8 @@ class EventView:
                 t.hands,
                 t.hands_to_play,
                 t.complete,
+                t.to_confirm,
+                t.stand_ins,
             )
             for t in read.tables
         ]
@@ -376,6 +404,15 @@ class EventView:
         return None
 
     @property
+    def waiting(self) -> list[tuple[int, int, int]]:
+        """The tables whose hands wait to be confirmed: round, table and how many hands."""
+        return [
+            (table.session.event_round or 0, line.number, line.to_confirm)
+            for line, table in zip(self.tables, self.read.tables, strict=True)
+            if line.to_confirm
+        ]
+
+    @property
     def next_round(self) -> int:
         return self.read.rounds + 1
 
@@ -415,7 +452,8 @@ def _place(place: int) -> str:
 def recap(view: EventView) -> str:
     """The results as a message to send: the standings, then who is paid what."""
     event, results = view.event, view.read.results
-    lines = [f"{event.name}, {view.day}", ""]
+    provisional = " (provisional)" if results.provisional else ""
+    lines = [f"{event.name}, {view.day}{provisional}", ""]
     for standing in results.standings:
         prize = f" · {money(standing.prize)}" if view.money and standing.prize else ""
         lines.append(f"{standing.place}. {standing.player} {signed(standing.total)}{prize}")

@@ -140,6 +140,22 @@ class NewPlayersForm(EngineForm):
         return [*self.new_players, *self.look_alikes]
 
 
+class SubstituteForm(NewPlayersForm):
+    """Between hands, a player of the round being played leaves their seat and a substitute
+    takes it (or the player comes back to it)."""
+
+    out = SelectField("Who leaves", validate_choice=False)
+    player = StringField("Who sits in for them")
+
+    FIELD_FOR: ClassVar[dict[str, str]] = {"in": "player"}
+
+    def offer(self, seated: Sequence[str]) -> None:
+        self.out.choices = [
+            SelectChoice("", "Choose a player"),
+            *(SelectChoice(name, name) for name in seated),
+        ]
+
+
 class ChoiceField(RadioField):  # type: ignore[misc]
     """A rule option's values as radios, each with a line saying what it means."""
 

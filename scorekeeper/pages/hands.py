@@ -78,6 +78,8 @@ def _render(
 def _preview(session: Session, form: HandForm, row: Hand | None) -> str:
     dealer = _dealer(session, row, form.dealer.data)
     result = loading.preview_hand(session, row, form.hand_input(dealer), dealer)
+    if loading.confirming(session):
+        return f"{score_preview(result)} · {rules.confirms_words(result)}"
     return score_preview(result)
 
 

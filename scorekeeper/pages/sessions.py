@@ -36,6 +36,7 @@ from .filters import HOUSE_KEYS, Filters, read_filters
 from .forms import SessionDetailsForm, SessionForm
 from .nights import NO_HANDS_CSV, night_page, not_for_a_night
 from .saving import done, roster_write, saved_hand, session_write
+from .tournament import NOTES, table_view
 from .words import rules_words, short_names, sitting_out_words, tiebreaks, undo_words
 
 RECENT = 5
@@ -139,6 +140,8 @@ def session_page(session_id: int) -> str:
         saved=saved,
         saved_change=_saved_change(session.id, saved),
         undone=_undone(session.id, request.args.get("undone", type=int)),
+        tournament=table_view(read),
+        notes=NOTES,
     )
 
 

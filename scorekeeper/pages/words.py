@@ -13,6 +13,7 @@ from ..insights.dates import day_of
 from ..rules.table import HAND_SIZE
 from ..sessions.records import payments_of, result_of
 from ..sessions.renames import PLAYER_ACTIONS
+from ..sessions.writes import NOT_UNDONE
 
 
 def signed(n: int) -> str:
@@ -306,12 +307,38 @@ def change_words(change: Any) -> str:
     if after is None and before is not None:
         verb = "deleted" if change.action == "delete" else "taken out again"
         return f"Hand {number} {verb}: {summary_of(before)}"
+    if change.action == "confirm":
+        return f"Hand {number} confirmed by {after['confirmed_by']}"
     verb = "edited" if change.action == "edit" else "changed back"
     differences = hand_differences(before or {}, after or {})
+    if not differences and (before or {}).get("confirmed_by") != (after or {}).get("confirmed_by"):
+        return f"Hand {number} waits to be confirmed again"
     return f"Hand {number} {verb}: {differences or 'nothing recorded changed'}"
 
 
+def table_change_words(action: str, before: Any, after: Any) -> str:
+    """A change to a table of an event: 'Director called: misdeal', 'Director's call
+    answered', 'Zed sits in for Ann', 'Ann back in her seat for Zed'."""
+    if action == "call-director":
+        note = after["note"]
+        return f"Director called: {note}" if note else "Director called"
+    if action == "answer-director":
+        return "Director's call answered"
+    out, player, owner = after["out"], after["in"], after["for"]
+    if player == owner:
+        return f"{player} back at the table, in {out}'s seat"
+    seat = "" if out == owner else f", in {out}'s seat"
+    return f"{player} sits in for {owner}{seat}"
+
+
+def undone_elsewhere(change: Any) -> str | None:
+    """Why a change to a table of an event has no Restore: how it is undone instead."""
+    return NOT_UNDONE.get(change.action)
+
+
 def _session_change_words(action: str, before: Any, after: Any) -> str:
+    if action in NOT_UNDONE:
+        return table_change_words(action, before, after)
     if action in PLAYER_ACTIONS:
         old, new = before["name"], after["name"]
         if action == "rename":

@@ -275,11 +275,28 @@ def _improve(
 @dataclass(frozen=True)
 class TableResult:
     """One table's session in one round: each seated player's total and hands won, and who
-    took part in at least one hand (a pass counts; sitting out doesn't)."""
+    took part in at least one hand (a pass counts; sitting out doesn't); who stands in there
+    for whom (RULES.md "Tournament tables"), and how many of its hands wait to be confirmed."""
 
     totals: Mapping[str, int]
     hands_won: Mapping[str, int] = field(default_factory=dict)
     played: frozenset[str] = frozenset()
+    stand_ins: Mapping[str, str] = field(default_factory=dict)
+    to_confirm: int = 0
+
+    def counted(self) -> TableResult:
+        """The table as the event counts it: what a substitute scored, won and played counts
+        for the player they stand in for."""
+        if not self.stand_ins:
+            return self
+        totals: dict[str, int] = {}
+        won: dict[str, int] = {}
+        for player, total in self.totals.items():
+            owner = self.stand_ins.get(player, player)
+            totals[owner] = totals.get(owner, 0) + total
+            won[owner] = won.get(owner, 0) + self.hands_won.get(player, 0)
+        played = frozenset(self.stand_ins.get(player, player) for player in self.played)
+        return TableResult(totals, won, played, to_confirm=self.to_confirm)
 
 
 @dataclass(frozen=True)
@@ -298,6 +315,8 @@ class EventStanding:
     by_lot: bool = False
     round_prizes: int | None = None
     paid: int | None = None
+    # Who sat in for the player at some table, each once, in the order of the rounds.
+    substitutes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -315,7 +334,8 @@ class RoundLeader:
 class EventResults:
     """The standings and round leaders with their prizes; `played` counts the players who took
     part in a hand, `entrants` those who pay the entry (checked in, or played a hand). `pot`,
-    `paid` and `house` are in cents, all None with no entry fee."""
+    `paid` and `house` are in cents, all None with no entry fee. `provisional`: some hand waits
+    to be confirmed, so nothing is final yet."""
 
     standings: tuple[EventStanding, ...]
     round_leaders: tuple[RoundLeader, ...]
@@ -324,6 +344,7 @@ class EventResults:
     pot: int | None = None
     paid: int | None = None
     house: int | None = None
+    provisional: bool = False
 
 
 def round_totals(results: Sequence[Sequence[TableResult]]) -> list[dict[str, int]]:
@@ -441,13 +462,21 @@ def event_results(
     (players sharing places split those places' prizes equally), and `round_top` percent to
     each round's top (split by those who share it); each prize rounded down to the cent, the
     rest to the house. Each standing is paid its place prize and its round tops. `rounds` is
-    how many the event plays (0: as many as are drawn)."""
-    standings = event_standings(results, ties, seed)
+    how many the event plays (0: as many as are drawn). What a substitute scored counts for
+    the player they stand in for, who is said to have had them (`substitutes`); while a hand
+    waits to be confirmed the results are `provisional`."""
+    provisional = any(table.to_confirm for tables in results for table in tables)
+    sat_in = _substitutes(results)
+    results = [[table.counted() for table in tables] for tables in results]
+    standings = tuple(
+        replace(s, substitutes=sat_in[s.player]) if s.player in sat_in else s
+        for s in event_standings(results, ties, seed)
+    )
     leaders = round_leaders(results)
     played = {p for tables in results for table in tables for p in table.played}
     entrants = len(played | set(checked_in))
     if not entry:
-        return EventResults(standings, leaders, len(played), entrants)
+        return EventResults(standings, leaders, len(played), entrants, provisional=provisional)
     if entry < 0:
         raise RuleError("The entry fee is a whole number of cents, 0 or more.", "entry")
     check_prizes(places, round_top, rounds or len(results))
@@ -480,5 +509,23 @@ def event_results(
         ]
     paid = sum(s.paid or 0 for s in paid_standings)
     return EventResults(
-        tuple(paid_standings), paid_leaders, len(played), entrants, pot, paid, pot - paid
+        tuple(paid_standings),
+        paid_leaders,
+        len(played),
+        entrants,
+        pot,
+        paid,
+        pot - paid,
+        provisional,
     )
+
+
+def _substitutes(results: Sequence[Sequence[TableResult]]) -> dict[str, tuple[str, ...]]:
+    """Who sat in for each player replaced at some table, each once, round by round."""
+    sat_in: dict[str, list[str]] = {}
+    for tables in results:
+        for table in tables:
+            for player, owner in table.stand_ins.items():
+                if player in table.totals and player not in sat_in.get(owner, []):
+                    sat_in.setdefault(owner, []).append(player)
+    return {owner: tuple(players) for owner, players in sat_in.items()}

@@ -3,7 +3,7 @@ trash giving a session back, a CSV import."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -13,7 +13,7 @@ from sqlalchemy import Table, func, insert, select, text
 from .. import rules
 from . import ratings, summary
 from .extensions import db
-from .models import Change, EarlyPayment, Hand, HandPlayer, Seat, Session
+from .models import Change, EarlyPayment, Hand, HandPlayer, Seat, Session, StandIn
 from .records import options_json
 from .rows import hand_values, player_ids, seat_values
 
@@ -35,6 +35,12 @@ class NewSession:
     origin: str | None = None
     # The event, round and table it is a table of.
     event: tuple[int, int, int] | None = None
+    # At a table of an event: who confirmed each hand (None while it waits; empty: none
+    # did), its open call for the director (when and what it says), and who stands in there
+    # for whom.
+    confirmed: Sequence[str | None] = ()
+    director: tuple[datetime, str] | None = None
+    stand_ins: Mapping[str, str] = field(default_factory=dict)
 
 
 def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
@@ -60,9 +66,13 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
     )
     hand_ids: Sequence[int] = ()
     results = [
-        (session_id, number, result)
+        (session_id, number, result, confirmer)
         for session_id, new in zip(session_ids, sessions, strict=True)
-        for number, result in enumerate(new.sheet.results, start=1)
+        for (number, result), confirmer in zip(
+            enumerate(new.sheet.results, start=1),
+            new.confirmed or [None] * len(new.sheet.results),
+            strict=True,
+        )
     ]
     if results:
         ratings.changed()
@@ -76,8 +86,11 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
                     "number": number,
                     "multiplier": result.multiplier,
                     **hand_values(result.hand, ids),
+                    "confirmed_by_id": None if confirmer is None else ids[confirmer],
                 }
-                for hand_id, (session_id, number, result) in zip(hand_ids, results, strict=True)
+                for hand_id, (session_id, number, result, confirmer) in zip(
+                    hand_ids, results, strict=True
+                )
             ],
         )
         _insert_rows(
@@ -92,7 +105,7 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
                     "schneidered": player in result.schneidered,
                     **seat_values(result.hand, seat, player),
                 }
-                for hand_id, (_, _, result) in zip(hand_ids, results, strict=True)
+                for hand_id, (_, _, result, _) in zip(hand_ids, results, strict=True)
                 for seat, player in enumerate(result.hand.seats)
             ],
         )
@@ -110,6 +123,13 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
     ]
     if paid:
         db.session.execute(insert(EarlyPayment.__table__), paid)
+    stand_ins = [
+        {"session_id": session_id, "player_id": ids[player], "stands_for_id": ids[owner]}
+        for session_id, new in zip(session_ids, sessions, strict=True)
+        for player, owner in new.stand_ins.items()
+    ]
+    if stand_ins:
+        db.session.execute(insert(StandIn.__table__), stand_ins)
     changes = [
         {"session_id": session_id, **change}
         for session_id, new in zip(session_ids, sessions, strict=True)
@@ -128,6 +148,8 @@ def names_in(sessions: Sequence[NewSession]) -> list[str]:
         for result in new.sheet.results:
             names.update(dict.fromkeys(result.hand.seats))
         names.update(dict.fromkeys(new.sheet.table.seats))
+        for player, owner in new.stand_ins.items():
+            names.update(dict.fromkeys((player, owner)))
     return list(names)
 
 
@@ -229,6 +251,8 @@ def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) ->
                 default=0,
             ),
             "origin": new.origin,
+            "director_at": None if new.director is None else new.director[0],
+            "director_note": None if new.director is None else new.director[1],
             "hand_count": len(new.sheet.results),
             "completed": table.is_complete(len(new.sheet.results)),
             **options_json(table.options),

@@ -270,7 +270,10 @@ def ratings_snapshot() -> Iterator[None]:
 
 def begin_event_write(event_id: int, roster: bool) -> None:
     """Begin a write to one club event holding its lock: on PostgreSQL the event's row, taken
-    after the lock for adding sessions and players when the write adds some (`roster`)."""
+    after the lock for adding sessions and players when the write adds some (`roster`). The
+    row is held `FOR NO KEY UPDATE`, which event writes wait for but a table's write doesn't:
+    one that updates its session's row twice checks the row's event (a `KEY SHARE` lock), and
+    would wait for an event write that waits for the table's session."""
     if roster:
         begin_write(None)
         connection: Connection | None = db.session.connection()
@@ -279,11 +282,14 @@ def begin_event_write(event_id: int, roster: bool) -> None:
     if connection is None or connection.dialect.name != "postgresql":
         return
     if roster:
-        connection.execute(text("SELECT id FROM event WHERE id = :id FOR UPDATE"), {"id": event_id})
+        connection.execute(
+            text("SELECT id FROM event WHERE id = :id FOR NO KEY UPDATE"), {"id": event_id}
+        )
         return
     connection.execute(
         text(
-            "SELECT id, pg_advisory_xact_lock_shared(:ratings) FROM event WHERE id = :id FOR UPDATE"
+            "SELECT id, pg_advisory_xact_lock_shared(:ratings) FROM event WHERE id = :id"
+            " FOR NO KEY UPDATE"
         ),
         {"id": event_id, "ratings": RATINGS_LOCK},
     )

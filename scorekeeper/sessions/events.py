@@ -27,9 +27,19 @@ from . import loading, rows
 from .database import begin_event_write, check_id, lock_sessions, one_or_404
 from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
-from .models import Event, EventPlayer, Hand, HandPlayer, Player, Session, utcnow
-from .records import iso, options_json
-from .writes import Write, check_key, commit
+from .models import (
+    Event,
+    EventPlayer,
+    Hand,
+    HandPlayer,
+    Player,
+    Session,
+    StandIn,
+    as_utc,
+    utcnow,
+)
+from .records import director_json, iso, options_json
+from .writes import SessionWrite, Write, check_key, commit
 
 # A seed is shown and typed: at most six digits, as every number of the API.
 MAX_SEED = 999_999
@@ -53,6 +63,7 @@ class EventFields:
     round_top: int | None = None
     ties: str | None = None
     seed: int | None = None
+    confirm: bool | None = None
 
     def given(self) -> set[str]:
         return {f.name for f in fields(self) if getattr(self, f.name) is not None}
@@ -97,6 +108,8 @@ def _settings(event: Event, given: EventFields, drawn: int) -> None:
         event.round_top = given.round_top
     if given.ties is not None:
         event.ties = choice(rules.Ties, given.ties, "Ties", "ties").value
+    if given.confirm is not None:
+        event.confirm = given.confirm
     rules.check_prizes(event.places, event.round_top, event.rounds or drawn)
 
 
@@ -119,6 +132,7 @@ def _defaults(**columns: Any) -> Event:
         places=[],
         round_top=0,
         ties=rules.Ties.SHARE.value,
+        confirm=False,
         **columns,
     )
 
@@ -164,16 +178,27 @@ def _event_or_404(event_id: int) -> Event:
 
 
 def _tables(event_id: int) -> list[Session]:
-    """The event's table sessions by round and table, with their seats, in a fixed number of
-    statements."""
+    """The event's table sessions by round and table, with their seats and who stands in
+    there for whom, in a fixed number of statements."""
     return list(
         db.session.scalars(
             select(Session)
             .where(Session.event_id == event_id)
             .order_by(Session.event_round, Session.event_table)
-            .options(loading.WHOLE_SESSION[0])
+            .options(loading.WHOLE_SESSION[0], *STAND_INS)
         )
     )
+
+
+STAND_INS = (
+    selectinload(Session.stand_ins).joinedload(StandIn.player),
+    selectinload(Session.stand_ins).joinedload(StandIn.stands_for),
+)
+
+
+def stand_ins_of(session: Session) -> dict[str, str]:
+    """Who stands in at a table for whom, by name."""
+    return {s.player.name: s.stands_for.name for s in session.stand_ins}
 
 
 def _rounds_drawn(tables: Sequence[Session]) -> int:
@@ -330,6 +355,71 @@ class EventWrite(Write):
         self._touched = True
         return number
 
+    def substitute(
+        self, out: str, player: str, new_players: Collection[str] = ()
+    ) -> rules.Substitution:
+        """Seat `player` in `out`'s seat at their table of the round drawn last, between hands
+        (the rules' `substitute`): an ordinary arrival and leaver at the table, whose scores
+        count for the player replaced in the event's standings. A new name becomes a player
+        (one that looks like another's refused unless among `new_players`)."""
+        tables = _tables(self.event.id)
+        drawn = _rounds_drawn(tables)
+        if not drawn:
+            raise rules.RuleError(
+                f"No round is drawn yet, so {out.strip()} has no seat to leave.", "out"
+            )
+        current = [table.id for table in tables if table.event_round == drawn]
+        lock_sessions(current)
+        sessions = db.session.scalars(
+            select(Session)
+            .where(Session.id.in_(current))
+            .order_by(Session.event_table)
+            .options(loading.WHOLE_SESSION[0], *STAND_INS)
+            .execution_options(populate_existing=True)
+        ).all()
+        played: dict[int, set[str]] = {session.id: set() for session in sessions}
+        for session_id, name in db.session.execute(
+            select(Hand.session_id, Player.name)
+            .join(HandPlayer, HandPlayer.hand_id == Hand.id)
+            .join(Player, Player.id == HandPlayer.player_id)
+            .where(Hand.session_id.in_(current), HandPlayer.played)
+            .distinct()
+        ):
+            played[session_id].add(name)
+        round_tables = [
+            rules.RoundTable(
+                loading.table_of(session).seats,
+                stand_ins_of(session),
+                frozenset(played[session.id]),
+            )
+            for session in sessions
+        ]
+        name = rules.player_name(player, "in")
+        (sitting, *_others) = rows.players_named([name], new_players, "in")
+        if sitting.id is None:
+            db.session.flush()
+        made = rules.substitute(round_tables, drawn, out, sitting.name)
+        session = sessions[made.table]
+        table = loading.table_of(session)
+        if table.is_complete(session.hand_count):
+            raise Conflict(
+                f"Table {session.event_table} of round {drawn} is complete: no hand is left "
+                "to sit in for.",
+                "out",
+            )
+        write = SessionWrite(session, None, "")
+        write.seat_substitute(made.seats, made.out, made.player, made.stands_for)
+        kept = next((s for s in session.stand_ins if s.player_id == sitting.id), None)
+        if made.stands_for is not None:
+            owner = rows.players_named([made.stands_for])[0]
+            if kept is None:
+                session.stand_ins.append(StandIn(player_id=sitting.id, stands_for_id=owner.id))
+            else:
+                kept.stands_for_id = owner.id
+        write.finish()
+        self._touched = True
+        return made
+
     def finish(self) -> None:
         if self._touched:
             self.event.version += 1
@@ -385,6 +475,15 @@ class TableRead:
     result: rules.TableResult
 
     @property
+    def to_confirm(self) -> int:
+        """How many of its hands wait to be confirmed (none unless the event asks)."""
+        return self.result.to_confirm
+
+    @property
+    def stand_ins(self) -> dict[str, str]:
+        return dict(self.result.stand_ins)
+
+    @property
     def complete(self) -> bool:
         return self.table.is_complete(self.hands)
 
@@ -404,12 +503,24 @@ class EventRead:
 
     @property
     def complete(self) -> bool:
+        """Every round drawn and played, and every hand confirmed where the event asks."""
         event = self.event
         return bool(
             event.rounds
             and self.rounds >= event.rounds
             and all(table.complete for table in self.tables)
+            and not self.results.provisional
         )
+
+    @property
+    def calls(self) -> list[TableRead]:
+        """The tables calling the director, the earliest call first."""
+        calling = [(t.session.director_at, t) for t in self.tables]
+        ordered = sorted(
+            ((as_utc(at), t.session.id, t) for at, t in calling if at is not None),
+            key=lambda call: call[:2],
+        )
+        return [t for _at, _id, t in ordered]
 
 
 def _table_sums(event_id: int) -> dict[int, dict[str, tuple[int, int, bool]]]:
@@ -439,26 +550,34 @@ def _table_sums(event_id: int) -> dict[int, dict[str, tuple[int, int, bool]]]:
 def read_event(event: Event) -> EventRead:
     """The event, its tables and its results, in a fixed number of statements however many
     tables and hands it has."""
-    counts = dict(
-        db.session.execute(
-            select(Hand.session_id, func.count())
+    counts = {
+        session_id: (count, waiting)
+        for session_id, count, waiting in db.session.execute(
+            select(
+                Hand.session_id,
+                func.count(),
+                func.count().filter(Hand.confirmed_by_id.is_(None)),
+            )
             .join(Session, Session.id == Hand.session_id)
             .where(Session.event_id == event.id)
             .group_by(Hand.session_id)
-        ).all()
-    )
+        )
+    }
     sums = _table_sums(event.id)
     tables = []
     for session in _tables(event.id):
         table = loading.table_of(session)
         players = sums.get(session.id, {})
         named = {seat: (0, 0, False) for seat in table.seats} | players
+        count, waiting = counts.get(session.id, (0, 0))
         result = rules.TableResult(
             {name: total for name, (total, _won, _played) in named.items()},
             {name: won for name, (_total, won, _played) in named.items()},
             frozenset(name for name, (_total, _won, played) in named.items() if played),
+            stand_ins_of(session),
+            waiting if event.confirm else 0,
         )
-        tables.append(TableRead(session, table, counts.get(session.id, 0), result))
+        tables.append(TableRead(session, table, count, result))
     drawn = max((t.session.event_round or 0 for t in tables), default=0)
     by_round: list[list[rules.TableResult]] = [[] for _ in range(drawn)]
     for read in tables:
@@ -533,6 +652,10 @@ def event_json(read: EventRead) -> dict[str, Any]:
                 "hands": table.hands,
                 "hands_to_play": table.hands_to_play,
                 "complete": table.complete,
+                "to_confirm": table.to_confirm,
+                "substitutes": [
+                    {"in": player, "for": owner} for player, owner in table.stand_ins.items()
+                ],
             }
         )
     standings = []
@@ -546,6 +669,8 @@ def event_json(read: EventRead) -> dict[str, Any]:
             "prize": _money(standing.prize, event.entry),
             "round_prizes": _money(standing.round_prizes, event.entry),
             "paid": _money(standing.paid, event.entry),
+            "provisional": results.provisional,
+            "substitutes": list(standing.substitutes),
         }
         if standing.by_lot:
             shown["by_lot"] = True
@@ -560,6 +685,7 @@ def event_json(read: EventRead) -> dict[str, Any]:
         "round_top": event.round_top,
         "ties": event.ties,
         "seed": event.seed,
+        "confirm": event.confirm,
         "players": [{"name": p.player.name, "checked_in": p.checked_in} for p in event.players],
         "draws": draws,
         "standings": standings,
@@ -577,4 +703,14 @@ def event_json(read: EventRead) -> dict[str, Any]:
         "paid": _money(results.paid, event.entry),
         "house": _money(results.house, event.entry),
         "complete": read.complete,
+        "provisional": results.provisional,
+        "calls": [
+            {
+                "table": call.session.event_table,
+                "round": call.session.event_round,
+                "session": call.session.id,
+                **(director_json(call.session) or {}),
+            }
+            for call in read.calls
+        ],
     }

@@ -18,7 +18,17 @@ from sqlalchemy.orm import aliased, joinedload, selectinload
 from .. import rules
 from .database import check_id, one_or_404
 from .extensions import db
-from .models import EarlyPayment, Hand, HandPlayer, Player, Seat, Session, SessionMember, utcnow
+from .models import (
+    EarlyPayment,
+    Event,
+    Hand,
+    HandPlayer,
+    Player,
+    Seat,
+    Session,
+    SessionMember,
+    utcnow,
+)
 
 # How a session is loaded with its seats, hands and their players, in a fixed number of queries.
 # A regular has played within this many days; the roster offers the regulars first.
@@ -133,12 +143,45 @@ def session_or_404(session_id: int) -> Session:
 @dataclass(frozen=True)
 class Read:
     """A session as a page or an answer shows it: its row and seats, its scoresheet, the ids
-    of everyone seated now or at any hand, by name, and who was settled early."""
+    of everyone seated now or at any hand, by name, and who was settled early; at a table of
+    an event that confirms its hands, who confirmed each (None while it waits)."""
 
     session: Session
     sheet: rules.Sheet
     player_ids: dict[str, int]
     settled: dict[str, tuple[rules.Payment, ...]]
+    confirmed: tuple[str | None, ...] | None = None
+
+
+def confirming(session: Session) -> bool:
+    """Whether the session is a table of an event whose hands the other side confirms."""
+    if session.event_id is None:
+        return False
+    # Asked in the middle of a write: what it holds is flushed with its version, not before.
+    with db.session.no_autoflush:
+        return bool(db.session.scalar(select(Event.confirm).where(Event.id == session.event_id)))
+
+
+def confirmer_of(row: Hand) -> str | None:
+    """Who confirmed a stored hand (a player of it), or None."""
+    if row.confirmed_by_id is None:
+        return None
+    return next(p.player.name for p in row.players if p.player_id == row.confirmed_by_id)
+
+
+def confirmed_of(session: Session) -> tuple[str | None, ...] | None:
+    """Who confirmed each of the session's hands, in order, at a table that confirms its
+    hands; None elsewhere."""
+    if not confirming(session):
+        return None
+    rows = db.session.execute(
+        select(Player.name)
+        .select_from(Hand)
+        .outerjoin(Player, Player.id == Hand.confirmed_by_id)
+        .where(Hand.session_id == session.id)
+        .order_by(Hand.number)
+    )
+    return tuple(name for (name,) in rows)
 
 
 def read_session_or_404(session_id: int) -> Read:
@@ -157,7 +200,7 @@ def read_session_or_404(session_id: int) -> Read:
             hand.id, hand.dealer_id, hand.kind, hand.picker_id, hand.partner_id,
             hand.called_card, hand.forced, hand.picking_points, hand.cracked_by_id,
             hand.recracked, hand.black_blitz, hand.red_blitz, hand.winner_id, hand.result,
-            hand.penalized_id,
+            hand.penalized_id, hand.confirmed_by_id,
         )
         .where(hand.session_id == session_id)
         .order_by(hand.number)
@@ -180,7 +223,12 @@ def read_session_or_404(session_id: int) -> Read:
         else rules.score_sheet(table_of(session), hands)
     )
     player_ids = {name: player_id for player_id, name in names.items()}
-    return Read(session, sheet, player_ids, settled_of(session))
+    confirmed = None
+    if confirming(session):
+        confirmed = tuple(
+            None if row.confirmed_by_id is None else names[row.confirmed_by_id] for row in rows
+        )
+    return Read(session, sheet, player_ids, settled_of(session), confirmed)
 
 
 def hand_of_row(row: Any, seated: list[Any], names: dict[int, str]) -> rules.Hand:

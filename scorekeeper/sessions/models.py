@@ -110,6 +110,9 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     event_id: Mapped[int | None] = mapped_column(ForeignKey("event.id"), index=True)
     event_round: Mapped[int | None]
     event_table: Mapped[int | None]
+    # A table's open call for the director: since when, and what it says ("" for nothing).
+    director_at: Mapped[datetime | None] = mapped_column(db.DateTime(timezone=True))
+    director_note: Mapped[str | None] = mapped_column(String(200))
 
     first_dealer: Mapped[Player] = relationship()
     seats: Mapped[list[Seat]] = relationship(
@@ -121,6 +124,10 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     # Its changes, oldest first, as a backup reads it; a write adds `Change` rows itself, and
     # the database deletes them with the session.
     changes: Mapped[list[Change]] = relationship(order_by="Change.id", viewonly=True)
+    # At a table of a club event, who sits in there for whom (RULES.md "Tournament tables").
+    stand_ins: Mapped[list[StandIn]] = relationship(
+        order_by="StandIn.player_id", cascade="all, delete-orphan", passive_deletes=True
+    )
 
 
 class Event(db.Model):  # type: ignore[name-defined,misc]
@@ -152,6 +159,8 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(
         db.DateTime(timezone=True), default=utcnow, index=True
     )
+    # Every hand at its tables waits for the other side to confirm it.
+    confirm: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
 
     players: Mapped[list[EventPlayer]] = relationship(
         order_by="EventPlayer.position", cascade="all, delete-orphan"
@@ -172,6 +181,21 @@ class EventPlayer(db.Model):  # type: ignore[name-defined,misc]
     checked_in: Mapped[bool]
 
     player: Mapped[Player] = relationship()
+
+
+class StandIn(db.Model):  # type: ignore[name-defined,misc]
+    """A substitute at a table of a club event: what `player` scores there counts for
+    `stands_for` in the event's standings. In the session itself they are an ordinary
+    arrival."""
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("session.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    stands_for_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+
+    player: Mapped[Player] = relationship(foreign_keys=[player_id])
+    stands_for: Mapped[Player] = relationship(foreign_keys=[stands_for_id])
 
 
 class Season(db.Model):  # type: ignore[name-defined,misc]
@@ -233,6 +257,9 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     # A pick's result (given, or following from its points); None for other kinds.
     result: Mapped[str | None] = mapped_column(String(16))
     penalized_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
+    # At a table of an event that asks for it, who of the other side confirmed the hand; an
+    # edit clears it.
+    confirmed_by_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
     multiplier: Mapped[int] = mapped_column(default=1)
     # How many were seated for the hand (its players and who sat out), for statistics by
     # table size.

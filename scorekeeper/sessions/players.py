@@ -35,6 +35,7 @@ from .models import (
     Session,
     SessionMember,
     SessionPlayer,
+    StandIn,
     TrashedSession,
     as_utc,
     utcnow,
@@ -53,6 +54,7 @@ from .writes import Write, check_key, commit
 TRIES = 5
 HAND_PLAYER_COLUMNS = (
     "dealer_id", "picker_id", "partner_id", "cracked_by_id", "winner_id", "penalized_id",
+    "confirmed_by_id",
 )  # fmt: skip
 PAYMENT_COLUMNS = ("leaver_id", "payer_id", "payee_id")
 
@@ -180,13 +182,15 @@ def _session_named(session_id: int, name: str | None) -> str:
 
 
 def _sessions_of(player_ids: Collection[int]) -> list[int]:
-    """The sessions where any of the players sits, sat at a hand, or was paid or paid early."""
+    """The sessions where any of the players sits, sat at a hand, was paid or paid early, or
+    was stood in for."""
     hands = select(Hand.session_id).join(HandPlayer).where(HandPlayer.player_id.in_(player_ids))
     seats = select(Seat.session_id).where(Seat.player_id.in_(player_ids))
     paid = select(EarlyPayment.session_id).where(
         or_(*(getattr(EarlyPayment, c).in_(player_ids) for c in PAYMENT_COLUMNS))
     )
-    return sorted(set(db.session.scalars(hands.union(seats, paid))))
+    stood_in = select(StandIn.session_id).where(StandIn.stands_for_id.in_(player_ids))
+    return sorted(set(db.session.scalars(hands.union(seats, paid, stood_in))))
 
 
 def _move_event_players(gone: Player, into: Player) -> None:
@@ -239,6 +243,12 @@ def _move(source: int, target: int, sessions: Collection[int] | None) -> None:
             update(kept)
             .where(kept.player_id == source, *within(kept.session_id))
             .values(player_id=target)
+        )
+    for column in ("player_id", "stands_for_id"):
+        db.session.execute(
+            update(StandIn)
+            .where(getattr(StandIn, column) == source, *within(StandIn.session_id))
+            .values({column: target})
         )
     for column in PAYMENT_COLUMNS:
         db.session.execute(

@@ -174,20 +174,35 @@ def event_of(session: Session) -> dict[str, Any] | None:
     return {"id": session.event_id, "round": session.event_round, "table": session.event_table}
 
 
-def session_json(session: Session, sheet: rules.Sheet, settled: rules.Settled) -> dict[str, Any]:
+def director_json(session: Session) -> dict[str, Any] | None:
+    """A table's open call for the director, `{"note", "at"}`, or None."""
+    if session.director_at is None:
+        return None
+    return {"note": session.director_note or "", "at": iso(session.director_at)}
+
+
+def session_json(
+    session: Session,
+    sheet: rules.Sheet,
+    settled: rules.Settled,
+    confirmed: Sequence[str | None] | None = None,
+) -> dict[str, Any]:
     """The session as API.md shows it; `settled` are the players settled early. A table of a
-    club event says so (`event`)."""
+    club event says so (`event`) with its open call for the director (`director`), and at a
+    table that confirms its hands each hand says who confirmed it (`confirmed`)."""
     table = sheet.table
     event = event_of(session)
+    hands = [hand_json(n, result, sheet.named) for n, result in enumerate(sheet.results, start=1)]
+    if confirmed is not None:
+        for hand, by in zip(hands, confirmed, strict=True):
+            hand["confirmed_by"] = by
     return {
-        **({} if event is None else {"event": event}),
+        **({} if event is None else {"event": event, "director": director_json(session)}),
         **session_summary(session, table, len(sheet.results)),
         "version": session.version,
         "first_dealer": table.first_dealer,
         "rules": options_json(table.options),
-        "hands": [
-            hand_json(n, result, sheet.named) for n, result in enumerate(sheet.results, start=1)
-        ],
+        "hands": hands,
         "totals": sheet.totals,
         "hands_won": sheet.hands_won,
         "standings": [

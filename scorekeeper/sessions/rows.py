@@ -289,8 +289,10 @@ def insert_hand(
 
 
 def replace_hand(session: Session, row: Hand, entry: rules.HandInput, dealer: str | None) -> None:
-    """Correct a hand; its dealer stays unless a dealer is given."""
+    """Correct a hand; its dealer stays unless a dealer is given. A corrected hand waits to
+    be confirmed again."""
     _write_hand(session, row, checked_hand(session, row, entry, dealer))
+    row.confirmed_by_id = None
 
 
 def delete_hand(session: Session, row: Hand) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -34,6 +34,7 @@ from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
 from .models import Change, Hand, Session, WriteKey, as_utc, utcnow
 from .records import (
+    director_json,
     hand_json,
     night_json,
     options_json,
@@ -49,8 +50,20 @@ NIGHT_CHANGES = (
 )
 # What a session's change is recorded as (`Change.action`): a change to a hand, or
 # to the session itself; "restore" is an undo of either.
-HAND_ACTIONS = ("add", "edit", "delete", "restore")
-SESSION_ACTIONS = ("end", "reopen", "settle-leaver", "night", "restore")
+HAND_ACTIONS = ("add", "edit", "delete", "restore", "confirm")
+SESSION_ACTIONS = (
+    "end", "reopen", "settle-leaver", "night", "restore", "call-director", "answer-director",
+    "substitute",
+)  # fmt: skip
+# The changes to a table of an event that are not undone from its history.
+NOT_UNDONE = {
+    "call-director": "A call for the director is answered from the table or the board, not undone.",
+    "answer-director": "An answered call isn't undone: call the director again instead.",
+    "substitute": (
+        "A substitute isn't undone from the table's history: seat the player back the same "
+        "way, from the event's tables."
+    ),
+}
 
 # What a hand's JSON holds that was recorded, not derived: two hands are the same hand when
 # these are equal, whatever the doublers around them make of their scores.
@@ -166,6 +179,7 @@ class SessionWrite(Write):
         self._removed = False
         self._touched = False
         self._finished = False
+        self._confirming: bool | None = None
 
     def sheet_before(self) -> rules.Sheet:
         """The session's hands, loaded, as they were when the write began."""
@@ -183,7 +197,8 @@ class SessionWrite(Write):
         results = self.sheet_before().results
         if not 0 < number <= len(results):
             raise NotFound(f"Session {self.session.id} has no hand {number}.", "number")
-        return hand_json(number, results[number - 1], self.sheet_before().named)
+        shown = hand_json(number, results[number - 1], self.sheet_before().named)
+        return self._with_confirmer(shown, self.session.hands[number - 1])
 
     def hand(self, number: int) -> Hand:
         """The stored hand `number`: the hands are in their order, numbered 1..n."""
@@ -225,6 +240,68 @@ class SessionWrite(Write):
         rows.delete_hand(self.session, row)
         self._rewrote = True
         self._changed("delete", number, before, leaves_hand=False)
+
+    def confirming(self) -> bool:
+        """Whether the session is a table of an event whose hands the other side confirms."""
+        if self._confirming is None:
+            self._confirming = loading.confirming(self.session)
+        return self._confirming
+
+    def _with_confirmer(self, shown: dict[str, Any], row: Hand | None) -> dict[str, Any]:
+        """A hand's JSON with who confirmed it, at a table that confirms its hands."""
+        if not self.confirming():
+            return shown
+        return {**shown, "confirmed_by": None if row is None else loading.confirmer_of(row)}
+
+    def confirm(self, number: int, by: str) -> bool:
+        """Hand `number` confirmed by `by`, a player of its side that did not pick (the rules'
+        `check_confirmer`); False when it was confirmed already, which changes nothing."""
+        if not self.confirming():
+            raise rules.NotConfirmed(
+                "This table's hands aren't confirmed: only the tables of an event that asks "
+                "for it confirm their hands.",
+                "by",
+            )
+        row = self.hand(number)
+        player = rules.check_confirmer(self.sheet_before().results[number - 1], number, by)
+        if row.confirmed_by_id is not None:
+            return False
+        before = self.hand_json(number)
+        row.confirmed_by_id = next(p.player_id for p in row.players if p.player.name == player)
+        self._changed("confirm", number, before, leaves_hand=True)
+        return True
+
+    def call_director(self, note: str) -> bool:
+        """Call the director to this table, with a note (checked by the rules); False when a
+        call is open already, which changes nothing."""
+        if self.session.event_id is None:
+            raise Conflict(
+                "Only a table of an event calls the director: this session is none.", "note"
+            )
+        note = rules.check_note(note)
+        if self.session.director_at is not None:
+            return False
+        self.session.director_at, self.session.director_note = utcnow(), note
+        self._changed("call-director", None, None, after=director_json(self.session))
+        return True
+
+    def answer_director(self) -> bool:
+        """Answer the table's open call for the director; False when none is open."""
+        if self.session.director_at is None:
+            return False
+        before = director_json(self.session)
+        self.session.director_at = self.session.director_note = None
+        self._changed("answer-director", None, before, after=None)
+        return True
+
+    def seat_substitute(
+        self, seats: Sequence[str], out: str, player: str, stands_for: str | None
+    ) -> None:
+        """Seat `player` in `out`'s seat from the next hand on (`seats`, made by the rules'
+        `substitute`), counting for `stands_for` in the event; recorded in the history."""
+        self.update(None, None, list(seats))
+        after = {"out": out, "in": player, "for": stands_for or player}
+        self._changed("substitute", None, None, after=after)
 
     def remove_session(self) -> None:
         """Delete the session itself (its hands and changes go with it); a table of a club
@@ -333,9 +410,14 @@ class SessionWrite(Write):
             raise NotFound(f"Session {self.session.id} has no change {index}.", "index")
         change = changes[index]
         number, before, after = change.number, change.before, change.after
+        if change.action in NOT_UNDONE:
+            raise Conflict(NOT_UNDONE[change.action], "index")
         if number is None:
             self._undo_session_change(before, after)
             return None
+        if change.action == "confirm" and after is not None:
+            self._undo_confirm(number, after)
+            return number
         if after is not None and not self._holds(number, after):
             raise Conflict(
                 f"Hand {number} has changed since, so this change can't be undone on its own. "
@@ -359,6 +441,21 @@ class SessionWrite(Write):
         self._rewrote = True
         self._changed("restore", number, current, leaves_hand=before is not None)
         return number
+
+    def _undo_confirm(self, number: int, after: dict[str, Any]) -> None:
+        """Take back a confirmation: the hand is unconfirmed again, while it is still the hand
+        confirmed, confirmed by that player."""
+        if not self._holds(number, after) or self.hand_json(number).get(
+            "confirmed_by"
+        ) != after.get("confirmed_by"):
+            raise Conflict(
+                f"Hand {number} has changed since, so this change can't be undone on its own. "
+                "Undo the later changes first.",
+                "index",
+            )
+        current = self.hand_json(number)
+        self.hand(number).confirmed_by_id = None
+        self._changed("restore", number, current, leaves_hand=True)
 
     def _undo_session_change(self, before: Any, after: Any) -> None:
         """Put the session back as it was before a change to it: ended or not, or a player
@@ -479,9 +576,10 @@ class SessionWrite(Write):
     def hand_after(self, number: int) -> dict[str, Any]:
         """Hand `number` as the write leaves it."""
         if number in self._appended:
-            return hand_json(number, *self._appended[number])
+            return self._with_confirmer(hand_json(number, *self._appended[number]), None)
         sheet = self.sheet_after()
-        return hand_json(number, sheet.results[number - 1], sheet.named)
+        shown = hand_json(number, sheet.results[number - 1], sheet.named)
+        return self._with_confirmer(shown, self.session.hands[number - 1])
 
     def sheet_after(self) -> rules.Sheet:
         """The session's sheet as the write leaves it."""

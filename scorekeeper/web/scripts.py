@@ -25,6 +25,7 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "vendor/idb-keyval/idb-keyval.js",
         "outbox.js",
         "sheet_form.js",
+        "sheet_forms.js",
         "live.js",
         "clock.js",
     ),

@@ -23,7 +23,8 @@ ERRORS = {
     404: "No such session, hand, change, invite, player, merge, event, season or share link.",
     405: "The method is not allowed on this path.",
     409: "A conflict: the session is complete, a round is drawn while a table of the last one "
-    "plays, a name another season has, or the `Idempotency-Key` was used for another request.",
+    "plays, a hand confirmed at a table that doesn't confirm, a name another season has, or the "
+    "`Idempotency-Key` was used for another request.",
     412: "`If-Match` names an older version of the session (or event); `field` is `version`, and "
     "`version` is its version now.",
     413: "The body is over 1 MB (a spreadsheet of nights: over the upload limit, 64 MB unless "
@@ -430,6 +431,7 @@ def paths() -> dict[str, Schema]:
                 ),
             ),
             *_event_paths(),
+            *_tournament_paths(),
             *_season_paths(),
             *_share_paths(),
             _nights_import_path(),
@@ -511,6 +513,47 @@ def _event_paths() -> list[tuple[str, Schema]]:
                 "The standings as CSV: place, player, each round, total, hands won, prize, "
                 "round prizes, paid",
                 csv_answer("The standings, one row a player."),
+            ),
+        ),
+    ]
+
+
+def _tournament_paths() -> list[tuple[str, Schema]]:
+    call = session_write(
+        "callDirector",
+        "Call the director to a table of an event, with an optional note; 200 and the call "
+        "open already when there is one",
+        created(ref("DirectorCall"), "The call."),
+        "DirectorInput",
+    )
+    call["requestBody"]["required"] = False
+    call["responses"] = {**ok(ref("DirectorCall"), "The call open already."), **call["responses"]}
+    return [
+        _path(
+            "/api/sessions/{session_id}/hands/{number}/confirm",
+            post=session_write(
+                "confirmHand",
+                "Confirm a hand at a table of an event that asks for it, by a player of the "
+                "side that did not pick; confirming twice changes nothing",
+                ok(ref("Hand"), "The hand, with `confirmed_by`."),
+                "ConfirmInput",
+            ),
+        ),
+        _path(
+            "/api/sessions/{session_id}/director",
+            post=call,
+            delete=session_write(
+                "answerDirector", "Answer the table's call for the director", NO_CONTENT
+            ),
+        ),
+        _path(
+            "/api/events/{event_id}/substitutes",
+            post=event_write(
+                "seatSubstitute",
+                "Seat a substitute in a player's seat at their table of the current round; what "
+                "the substitute scores counts for the player in the event",
+                created(ref("Event"), "The event."),
+                "SubstituteInput",
             ),
         ),
     ]

@@ -14,6 +14,7 @@ from ...rules import (
     CALLED_CARDS,
     MAX_HANDS,
     MAX_NET,
+    MAX_NOTE,
     MAX_ROUNDS,
     OPTIONS,
     Blitz,
@@ -40,7 +41,10 @@ Schema = dict[str, Any]
 
 # What the history says of a change to the session itself or to one of its players (no hand
 # number).
-SESSION_ACTIONS = ("end", "reopen", "settle-leaver", *PLAYER_ACTIONS)
+SESSION_ACTIONS = (
+    "end", "reopen", "settle-leaver", "call-director", "answer-director", "substitute",
+    *PLAYER_ACTIONS,
+)  # fmt: skip
 
 
 def ref(name: str, kind: str = "schemas") -> Schema:
@@ -331,6 +335,11 @@ def _event_inputs() -> dict[str, Schema]:
             "description": "The draw's seed, shown so a draw can be made again; random when not "
             "given. Only before the first draw.",
         },
+        "confirm": {
+            **nullable(BOOLEAN),
+            "description": "Every hand waits for a player of the side that did not pick to "
+            "confirm it; false when not given.",
+        },
         **_output_only("id", "version", "players", "draws", "standings", "complete"),
     }
     name = {**STRING, "minLength": 1, "maxLength": 100, "pattern": NO_NUL_AND_NOT_BLANK}
@@ -349,12 +358,38 @@ def _event_inputs() -> dict[str, Schema]:
                 given(round_top="integer"),
                 given(ties="string"),
                 given(seed="integer"),
+                given(confirm="boolean"),
             ],
             additionalProperties=False,
         ),
         "CheckInInput": obj(
             {"name": ref("PlayerName"), "new_players": ref("NewPlayers")},
             "name",
+            additionalProperties=False,
+        ),
+        "ConfirmInput": obj(
+            {"by": {**STRING, "description": "A player of the hand's side that did not pick."}},
+            "by",
+            additionalProperties=False,
+        ),
+        "DirectorInput": obj(
+            {
+                "note": {
+                    **nullable(STRING),
+                    "maxLength": MAX_NOTE,
+                    "description": "What the call is about: misdeal, revoke, a dispute, ...",
+                }
+            },
+            additionalProperties=False,
+        ),
+        "SubstituteInput": obj(
+            {
+                "out": {**STRING, "description": "Who leaves their seat."},
+                "in": {**STRING, "description": "Who takes it (a new name becomes a player)."},
+                "new_players": ref("NewPlayers"),
+            },
+            "out",
+            "in",
             additionalProperties=False,
         ),
         "DrawInput": obj(
@@ -396,6 +431,15 @@ def _event_answers() -> dict[str, Schema]:
         "hands": {**COUNT, "description": "Hands played."},
         "hands_to_play": COUNT,
         "complete": BOOLEAN,
+        "to_confirm": {
+            **COUNT,
+            "description": "Its hands waiting to be confirmed (0 unless the event confirms).",
+        },
+        "substitutes": {
+            "type": "array",
+            "items": obj({"in": STRING, "for": STRING}, "in", "for"),
+            "description": "Who sits in there for whom.",
+        },
     }
     draw = {"round": FROM_ONE, "tables": {"type": "array", "items": obj(table, *table)}}
     standing = {
@@ -419,8 +463,20 @@ def _event_answers() -> dict[str, Schema]:
             "paid, in cents; null with no entry fee. The standings' add up to the event's.",
         },
         "by_lot": {**BOOLEAN, "description": "With `ties: lot`: the lot decided this place."},
+        "provisional": {
+            **BOOLEAN,
+            "description": "Some hand of the event waits to be confirmed.",
+        },
+        "substitutes": {**NAMES, "description": "Who sat in for the player at some table."},
     }
     leader = {"round": FROM_ONE, "players": NAMES, "total": INTEGER, "prize": money}
+    call = {
+        "table": FROM_ONE,
+        "round": FROM_ONE,
+        "session": FROM_ONE,
+        "note": {**STRING, "description": "Empty when the call says nothing."},
+        "at": DATE_TIME,
+    }
     player = {"name": STRING, "checked_in": BOOLEAN}
     event = {
         **summary,
@@ -442,7 +498,18 @@ def _event_answers() -> dict[str, Schema]:
         "house": money,
         "complete": {
             **BOOLEAN,
-            "description": "Every round of a fixed number drawn and all their tables complete.",
+            "description": "Every round of a fixed number drawn, all their tables complete and "
+            "every hand confirmed where the event confirms.",
+        },
+        "confirm": BOOLEAN,
+        "provisional": {
+            **BOOLEAN,
+            "description": "Some hand waits to be confirmed: nothing is final yet.",
+        },
+        "calls": {
+            "type": "array",
+            "items": ref("DirectorCall"),
+            "description": "The tables calling the director now, the earliest first.",
         },
     }
     return {
@@ -455,6 +522,7 @@ def _event_answers() -> dict[str, Schema]:
             *summary,
         ),
         "Event": obj(event, *EVENT_REQUIRED),
+        "DirectorCall": obj(call, *call),
     }
 
 
@@ -758,6 +826,11 @@ def _answers() -> dict[str, Schema]:
             **PER_PLAYER,
             "description": "Everyone the session's totals name; 0 for who did not play.",
         },
+        "confirmed_by": {
+            **nullable(STRING),
+            "description": "At a table of an event that confirms its hands only: who of the "
+            "side that did not pick confirmed it; null while it waits.",
+        },
     }
     summary = {
         "id": INTEGER,
@@ -799,6 +872,10 @@ def _answers() -> dict[str, Schema]:
             "description": "Who sits out the next hand; empty when everyone plays.",
         },
         "settle_up": ref("SettleUp"),
+        "director": {
+            **ref_or_null("DirectorNow"),
+            "description": "At a table of an event only: its open call for the director.",
+        },
     }
     payment = {"from": STRING, "to": STRING, "amount": FROM_ONE}
     payments = {"type": "array", "items": obj(payment, *payment)}
@@ -827,6 +904,8 @@ def _answers() -> dict[str, Schema]:
     # A change's hand, or the session ended or not, or a leaver's settlement, or the name of a
     # player renamed or merged, or a night kept without hands.
     night = {"name": STRING, "created_at": DATE_TIME, "totals": PER_PLAYER}
+    director = {"note": STRING, "at": DATE_TIME}
+    substitute = {"out": STRING, "in": STRING, "for": STRING}
     state = {
         "anyOf": [
             ref("Hand"),
@@ -834,12 +913,14 @@ def _answers() -> dict[str, Schema]:
             obj(night, *night),
             ref("Settlement"),
             obj({"name": STRING}, "name"),
+            obj(director, *director),
+            obj(substitute, *substitute),
             {"type": "null"},
         ]
     }
     change = {
         "at": DATE_TIME,
-        "action": {"enum": ["add", "edit", "delete", "restore", *SESSION_ACTIONS]},
+        "action": {"enum": ["add", "edit", "delete", "restore", "confirm", *SESSION_ACTIONS]},
         "number": {
             **nullable(FROM_ONE),
             "description": "The hand changed; null for a change to the session itself.",
@@ -892,9 +973,10 @@ def _answers() -> dict[str, Schema]:
         "Merge": obj(merge, *merge),
         "SettleUp": obj(settle_up, "stake", "unit", "balances", "payments", "paid"),
         "Settlement": obj(settlement, *settlement),
-        "Hand": obj(hand, *hand),
+        "Hand": obj(hand, *(key for key in hand if key != "confirmed_by")),
         "SessionSummary": obj(summary, *summary),
-        "Session": obj(session, *session),
+        "Session": obj(session, *(key for key in session if key != "director")),
+        "DirectorNow": obj(director, *director),
         "Change": obj(change, *change),
         "TrashedSession": obj({**summary, "deleted_at": DATE_TIME}, "id"),
         "Invite": obj(invite, *invite),
@@ -1032,6 +1114,9 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
         "event": {"value": {"event": 1}},
         "session": {"value": {"session": 1}},
     },
+    "ConfirmInput": {"cat": {"value": {"by": "Cat"}}},
+    "DirectorInput": {"note": {"value": {"note": "misdeal at seat 3"}}, "none": {"value": {}}},
+    "SubstituteInput": {"zed": {"value": {"out": "Ann", "in": "Zed"}}},
     "InviteInput": {
         "scorer": {"value": {"role": "scorer", "hours": 12}},
         "reader": {"value": {"role": "reader", "hours": 3}},

@@ -1,0 +1,74 @@
+"""Club events as a script drives them through the API in the tests of tournament tables: an
+event made with players checked in, its rounds drawn, hands recorded at its tables; and a
+phone let in by an invite to one table."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+
+NAMES = [f"Player {n:02d}" for n in range(1, 27)]
+PASSCODE = "Sheep-1234"
+
+
+def make_event(client: FlaskClient, players: int = 0, **given: Any) -> dict[str, Any]:
+    """A new event (`given` as in its POST) with the first `players` of NAMES checked in."""
+    response = client.post("/api/events", json={"name": "Club night", **given})
+    assert response.status_code == 201, response.json
+    event: dict[str, Any] = response.json
+    for name in NAMES[:players]:
+        checked = client.post(f"/api/events/{event['id']}/players", json={"name": name})
+        assert checked.status_code == 201, checked.json
+        event = checked.json
+    return event
+
+
+def drawn(client: FlaskClient, event_id: int, body: Any = None) -> dict[str, Any]:
+    response = client.post(f"/api/events/{event_id}/rounds", json=body or {})
+    assert response.status_code == 201, response.json
+    return response.json  # type: ignore[no-any-return]
+
+
+def event_of(client: FlaskClient, event_id: int) -> dict[str, Any]:
+    response = client.get(f"/api/events/{event_id}")
+    assert response.status_code == 200, response.json
+    return response.json  # type: ignore[no-any-return]
+
+
+def record(client: FlaskClient, session_id: int, hand: dict[str, Any]) -> None:
+    response = client.post(f"/api/sessions/{session_id}/hands", json=hand)
+    assert response.status_code == 201, response.json
+
+
+def last_tables(event: dict[str, Any]) -> list[dict[str, Any]]:
+    tables: list[dict[str, Any]] = event["draws"][-1]["tables"]
+    return tables
+
+
+def confirm_event(client: FlaskClient, players: int = 5, **given: Any) -> dict[str, Any]:
+    """An event whose hands the other side confirms, its first round drawn."""
+    return drawn(client, make_event(client, players, confirm=True, **given)["id"])
+
+
+def set_passcode(runner: FlaskCliRunner, role: str = "scorer") -> None:
+    args = ["access", "set-passcode", "--role", role, "--passcode", PASSCODE]
+    result = runner.invoke(args=args)
+    assert result.exit_code == 0, result.output
+
+
+def signed_in(app: Flask) -> FlaskClient:
+    phone = app.test_client()
+    assert phone.post("/sign-in", data={"passcode": PASSCODE}).status_code == 303
+    return phone
+
+
+def invited(app: Flask, owner: FlaskClient, session_id: int, role: str) -> FlaskClient:
+    """A fresh phone that has opened the link of an invite to one session."""
+    made = owner.post(f"/api/sessions/{session_id}/invites", json={"role": role})
+    assert made.status_code == 201, made.json
+    phone = app.test_client()
+    assert phone.get(urlsplit(made.json["url"]).path).status_code == 303
+    return phone

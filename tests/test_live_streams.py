@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 from werkzeug.test import TestResponse
 
 from harness.database import counted_statements
@@ -20,6 +20,7 @@ from scorekeeper.sessions import live
 
 from .helpers.api import Api, pick
 from .helpers.database import second_worker
+from .helpers.events import set_passcode
 
 PHONES = 20
 SESSIONS = 4
@@ -142,3 +143,19 @@ def test_a_watching_page_s_requests_never_send_its_cookie_back_as_it_was(
     assert "Set-Cookie" not in client.get(f"/api/sessions/{session_id}").headers
     with streams(client, [f"/sessions/{session_id}/live"]) as (stream,):
         assert "Set-Cookie" not in stream.answer.headers
+
+
+def test_a_stream_asked_without_a_sign_in_is_refused_and_leaves_the_page_its_message(
+    api: Api, app: Flask, runner: FlaskCliRunner
+) -> None:
+    """A stream shows no page: sent to sign in, the EventSource would open the sign-in page and
+    take the message meant for the page the phone shows next."""
+    session_id = api.new_session()["id"]
+    set_passcode(runner, "reader")
+    phone = app.test_client()
+    stream = {"Accept": "text/event-stream"}
+    answer = phone.get(f"/sessions/{session_id}/live", headers=stream)
+    assert answer.status_code == 401
+    assert "Sign in to follow the scores." in answer.get_data(as_text=True)
+    page = phone.get(f"/sessions/{session_id}")
+    assert page.status_code == 303 and "/sign-in" in page.headers["Location"]

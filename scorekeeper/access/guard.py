@@ -52,6 +52,7 @@ NOT_SAVED = "Sign in to make changes. What you sent was not saved: make the chan
 UNSAVED = "What you sent was not saved."
 INVITE_ENDED = "The invite this phone was signed in with has expired or was revoked."
 TOKEN_EXPIRED = "That API token has expired."
+NOT_SIGNED_IN = "Sign in to follow the scores."
 # Which session a page or an API request is for: the id in its address.
 SESSION_PATH = re.compile(r"(?:/api)?/sessions/(\d+)(?:/|$)")
 # Under a session, yet beyond a phone or token that reaches that session alone.
@@ -151,7 +152,7 @@ def check(access: Access) -> ResponseReturnValue | None:
     if isinstance(invited, str):
         scope = invites.invited_scope(invited)
         if scope is None:
-            if is_api():
+            if is_api() or is_stream():
                 return unauthorized(INVITE_ENDED)
             return redirect_to_sign_in(INVITE_ENDED, NOT_SAVED if access.on else UNSAVED)
         return within(scope)
@@ -164,6 +165,8 @@ def check(access: Access) -> ResponseReturnValue | None:
     if token is None:
         if is_api():
             return unauthorized(NO_TOKEN)
+        if is_stream():
+            return unauthorized(NOT_SIGNED_IN)
         return redirect_to_sign_in()
     if not state.token_known(token):
         counted = state.count_try(address())
@@ -225,6 +228,12 @@ def bearer_token() -> str | None:
 
 def is_api() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
+
+
+def is_stream() -> bool:
+    """Whether a page's live stream asks (an EventSource), which shows no page: sent to sign in,
+    it would take the message meant for the page the phone shows."""
+    return request.accept_mimetypes.best == "text/event-stream"
 
 
 def unauthorized(message: str) -> ResponseReturnValue:

@@ -39,7 +39,8 @@ def shown_flashes() -> list[str]:
     its "Hand N saved." is left for the page the phone shows next."""
     if request.headers.get("X-Sent-By") == "outbox":
         return []
-    return [str(message) for message in get_flashed_messages()]
+    # Two requests at once (a page and its live stream) may each have said the same.
+    return list(dict.fromkeys(str(message) for message in get_flashed_messages()))
 
 
 def sent_key() -> tuple[str | None, str]:

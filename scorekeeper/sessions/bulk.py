@@ -74,8 +74,9 @@ def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
             strict=True,
         )
     ]
-    if results:
+    if results or any(new.sheet.table.totals_only for new in sessions):
         ratings.changed()
+    if results:
         hand_ids = _new_ids(Hand.__table__, len(results))
         _insert_rows(
             Hand.__table__,

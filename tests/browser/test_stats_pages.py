@@ -89,18 +89,19 @@ def test_leaderboard_and_player_page(
         shot(page, f"leaderboard-{scheme}", full_page=True)
     assert_phone_friendly(page)
 
-    leader = page.locator("table.ranking").first.locator("tbody tr").first
+    # The club's leader: the server's database may hold other tests' players too.
+    club = page.get_by_role("link", name=re.compile(f"^({'|'.join(CLUB)})$"))
+    leader = page.locator("table.ranking").first.locator("tbody tr").filter(has=club).first
     name = leader.locator("th a").inner_text()
     leader.locator("th a").tap()
     expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
-    if name in ids:
-        assert page.url.endswith(f"/players/{ids[name]}")
+    assert page.url.endswith(f"/players/{ids[name]}")
     points = page.locator('svg.chart[aria-label$="season total"] polyline').get_attribute("points")
     points = points or ""
     sessions = page.locator("table.player-sessions tbody tr")
     played = page.locator("table.player-stats tr", has_text="Sessions played").locator("td")
-    # From 0, then a point after each session (up to 60 of them); the last 50 listed.
-    assert 0 < int(played.inner_text()) <= 60
+    # From 0, then a point after each of the season's 12 weeks at most; the last 50 listed.
+    assert 0 < int(played.inner_text()) <= 12
     assert len(points.split()) == int(played.inner_text()) + 1
     assert sessions.count() == min(int(played.inner_text()), 50)
     for scheme in ("light", "dark"):

@@ -321,3 +321,33 @@ def test_a_session_made_without_a_version_is_at_version_1(
             )
         )
         assert connection.execute(text("SELECT version FROM session")).scalar() == 1
+
+
+def test_events_from_before_apart_and_practice_keep_no_pair_apart_and_are_real(
+    migrated_app: Flask, cli: FlaskCliRunner
+) -> None:
+    result = cli.invoke(args=["db", "upgrade", "5b9e0d7c2a14"])
+    assert result.exit_code == 0, result.output
+    with engine_of(migrated_app).begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO event (id, name, hands, rounds, rules, entry, places, round_top,"
+                " ties, seed, created_at) VALUES (1, 'Old night', 20, 2, '{}', 0, '[]', 0,"
+                " 'share', 4, CURRENT_TIMESTAMP)"
+            )
+        )
+    upgrade(cli)
+    client = migrated_app.test_client()
+    with engine_of(migrated_app).connect() as connection:
+        assert connection.execute(text("SELECT apart, practice FROM event")).all() in (
+            [("[]", False)],
+            [([], False)],
+        )
+    for name in ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]:
+        assert client.post("/api/events/1/players", json={"name": name}).status_code == 201
+    drawn = client.post("/api/events/1/rounds", json={})
+    assert drawn.status_code == 201, drawn.json
+    assert (drawn.json["apart"], drawn.json["practice"]) == ([], False)
+    with engine_of(migrated_app).connect() as connection:
+        assert connection.execute(text("SELECT DISTINCT practice FROM session")).all() == [(False,)]
+    assert cli.invoke(args=["check"]).exit_code == 0

@@ -521,11 +521,13 @@ def merge_request(body: Mapping[str, Any]) -> int:
 
 EVENT_KEYS = {
     "name", "date", "hands", "rounds", "rules", "entry", "places", "round_top", "ties", "seed",
+    "apart", "practice",
 }  # fmt: skip
 EVENT_OUTPUT_KEYS = {
     "id", "created_at", "version", "players", "draws", "standings", "round_leaders", "played",
     "pot", "paid", "house", "complete",
 }  # fmt: skip
+APART_SHAPE = 'Keep apart is a list of pairs of players\' names, such as [["Ann", "Bob"]].'
 EVENT_NUMBERS = {
     "hands": "Hands a round",
     "rounds": "Rounds",
@@ -550,14 +552,28 @@ def _event_fields(body: Mapping[str, Any]) -> EventFields:
             raise RuleError("Places are a list of percents of the pot, one a place.", "places")
         places = [_whole(p, "places", "A place's prize in percent", 0, 100) for p in places]
     given = body.get("rules")
+    practice = body.get("practice")
+    if practice is not None and not isinstance(practice, bool):
+        raise RuleError("Practice must be true or false.", "practice")
     return EventFields(
         name=None if body.get("name") is None else _text(body["name"], "name", "An event's name"),
         date=None if body.get("date") is None else _day(body["date"], "date"),
         rules=None if given is None else rule_options(given),
         places=places,
         ties=None if body.get("ties") is None else _text(body["ties"], "ties", "Ties"),
+        apart=_apart(body.get("apart")),
+        practice=practice,
         **numbers,
     )
+
+
+def _apart(value: Any) -> list[list[str]] | None:
+    """The pairs to keep apart as given, each a list of names (the engine checks the rest)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(pair, list) for pair in value):
+        raise RuleError(APART_SHAPE, "apart")
+    return [[_text(name, "apart", "A player's name") for name in pair] for pair in value]
 
 
 def _day(value: Any, field: str) -> date:
@@ -581,7 +597,8 @@ def event_change(body: Mapping[str, Any]) -> EventFields:
     given = _event_fields(body)
     if not given.given():
         raise RuleError(
-            "Give a new name, date, hands, rounds, rules, entry, places, round_top, ties or seed."
+            "Give a new name, date, hands, rounds, rules, entry, places, round_top, ties, seed "
+            "or apart."
         )
     return given
 
@@ -609,6 +626,11 @@ def draw_request(body: Mapping[str, Any]) -> list[int] | None:
     if not isinstance(tables, list) or not tables:
         raise RuleError("Tables are a list of how many sit at each table.", "tables")
     return [_whole(size, "tables", "A table's size", 3, 8) for size in tables]
+
+
+def practice_request(body: Mapping[str, Any]) -> None:
+    """Made-up hands for a round's tables: nothing to say but which round (in the address)."""
+    _check_keys(body, ())
 
 
 SEASON_KEYS = {"name", "first_day", "last_day", "house_rules", "min_hands"}

@@ -65,6 +65,8 @@ class HistoryPage:
 
 
 def _filtered(query: Select[Any], wanted: SessionFilter) -> Select[Any]:
+    """The sessions the filter finds; never a table of a practice event."""
+    query = query.where(~Session.practice)
     if wanted.player:
         player = select(Player.id).where(Player.name_key == rules.name_key(wanted.player))
         seated = select(Seat.session_id).where(Seat.player_id.in_(player))
@@ -183,7 +185,7 @@ def in_progress() -> SessionRow | None:
     """The newest session that still has hands to play: not complete (`Session.completed`)."""
     session = db.session.scalars(
         select(Session)
-        .where(~Session.completed)
+        .where(~Session.completed, ~Session.practice)
         .order_by(*NEWEST_FIRST)
         .limit(1)
         .options(selectinload(Session.seats).joinedload(Seat.player))

@@ -82,6 +82,7 @@ from .options import (
     SittingOut,
     default_partner,
 )
+from .practice import made_up_hand, made_up_hands
 from .scoring import HandResult, multiplier, opponent_value, schneidered_side, score_hand
 from .settle import (
     EXACT_LIMIT,
@@ -198,6 +199,8 @@ __all__ = [
     "left_to_settle",
     "look_alike_key",
     "look_alike_questions",
+    "made_up_hand",
+    "made_up_hands",
     "met_pairs",
     "multiplier",
     "name_key",

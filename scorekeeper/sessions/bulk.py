@@ -35,6 +35,8 @@ class NewSession:
     origin: str | None = None
     # The event, round and table it is a table of.
     event: tuple[int, int, int] | None = None
+    # A table of a practice event: it keeps no summary.
+    practice: bool = False
 
 
 def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
@@ -228,6 +230,7 @@ def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) ->
                 default=0,
             ),
             "origin": new.origin,
+            "practice": new.practice,
             "hand_count": len(new.sheet.results),
             "completed": table.is_complete(len(new.sheet.results)),
             **options_json(table.options),

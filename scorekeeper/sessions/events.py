@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import selectinload
 
 from .. import rules
@@ -29,7 +29,7 @@ from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
 from .models import Event, EventPlayer, Hand, HandPlayer, Player, Session, utcnow
 from .records import iso, options_json
-from .writes import Write, check_key
+from .writes import SessionWrite, Write, check_key
 
 # A seed is shown and typed: at most six digits, as every number of the API.
 MAX_SEED = 999_999
@@ -53,6 +53,8 @@ class EventFields:
     round_top: int | None = None
     ties: str | None = None
     seed: int | None = None
+    apart: list[list[str]] | None = None
+    practice: bool | None = None
 
     def given(self) -> set[str]:
         return {f.name for f in fields(self) if getattr(self, f.name) is not None}
@@ -97,13 +99,45 @@ def _settings(event: Event, given: EventFields, drawn: int) -> None:
         event.round_top = given.round_top
     if given.ties is not None:
         event.ties = choice(rules.Ties, given.ties, "Ties", "ties").value
+    if given.apart is not None:
+        event.apart = _spelled(rules.check_apart(given.apart))
     rules.check_prizes(event.places, event.round_top, event.rounds or drawn)
+
+
+def _spelled(pairs: Sequence[tuple[str, str]]) -> list[list[str]]:
+    """The pairs, each name spelled as the player's when one is named so."""
+    keys = {rules.name_key(name) for pair in pairs for name in pair}
+    known: dict[str, str] = {
+        key: name
+        for key, name in db.session.execute(
+            select(Player.name_key, Player.name).where(Player.name_key.in_(keys))
+        )
+    }
+    return [[known.get(rules.name_key(name), name) for name in pair] for pair in pairs]
+
+
+def rename_apart(old: str, new: str) -> None:
+    """Name `new` where the pairs an event keeps apart named `old` (case ignored), bumping
+    each such event's version; a pair left naming one player twice, as a merge may leave it,
+    goes."""
+    key = rules.name_key(old)
+    for event in db.session.scalars(select(Event).order_by(Event.id)):
+        if not any(rules.name_key(name) == key for pair in event.apart for name in pair):
+            continue
+        renamed = [
+            [new if rules.name_key(name) == key else name for name in pair] for pair in event.apart
+        ]
+        event.apart = [
+            pair for pair in renamed if rules.name_key(pair[0]) != rules.name_key(pair[1])
+        ]
+        event.version += 1
 
 
 def _event(given: EventFields, **columns: Any) -> Event:
     """An event with `columns` and its settings `given`, checked by the engine, the rest at
     their defaults, added to the database session."""
     event = _defaults(**columns)
+    event.practice = bool(given.practice)
     _settings(event, given, 0)
     db.session.add(event)
     return event
@@ -119,6 +153,8 @@ def _defaults(**columns: Any) -> Event:
         places=[],
         round_top=0,
         ties=rules.Ties.SHARE.value,
+        apart=[],
+        practice=False,
         **columns,
     )
 
@@ -199,11 +235,14 @@ def table_name(event_name: str, round_number: int, table: int) -> str:
 @dataclass(frozen=True)
 class PlannedDraw:
     """The next round's draw as it would be made now: its tables' seats in order (the first
-    deals first) with each table's plan, and the pairs it seats together again."""
+    deals first) with each table's plan, the pairs it seats together again, how many pairs
+    kept apart are both checked in and how many of those it seats together."""
 
     round: int
     tables: list[tuple[tuple[str, ...], rules.TablePlan]]
     repeated: int
+    kept_apart: int = 0
+    together: int = 0
 
 
 def _planned(event: Event, tables: Sequence[Session], sizes: Sequence[int] | None) -> PlannedDraw:
@@ -215,11 +254,17 @@ def _planned(event: Event, tables: Sequence[Session], sizes: Sequence[int] | Non
     options = rules.options_from(**event.rules)
     seated = rules.table_sizes(len(players), sizes, options)
     met = rules.met_pairs(_seats_by_round(tables))
-    made = rules.draw(players, seated, event.seed, number, met)
+    made = rules.draw(players, seated, event.seed, number, met, event.apart)
+    here = {rules.name_key(name) for name in players}
+    kept_apart = sum(
+        rules.name_key(a) in here and rules.name_key(b) in here for a, b in event.apart
+    )
     return PlannedDraw(
         number,
         [(seats, rules.hands_to_play(event.hands, len(seats), options)) for seats in made.tables],
         made.repeats,
+        kept_apart,
+        made.apart,
     )
 
 
@@ -236,9 +281,16 @@ class EventWrite(Write):
         super().__init__(key, digest)
         self.event = event
         self._touched = False
+        self._removed = False
 
     def update(self, given: EventFields) -> None:
-        """Change the settings given; `rules`, `entry` and `seed` only before the first draw."""
+        """Change the settings given; `rules`, `entry` and `seed` only before the first draw,
+        whether it is a practice event never."""
+        if given.practice is not None and given.practice != self.event.practice:
+            raise Conflict(
+                "A practice event stays one, and a real event real: make a new event instead.",
+                "practice",
+            )
         drawn = _rounds_drawn(_tables(self.event.id))
         if drawn:
             changed = [
@@ -323,14 +375,77 @@ class EventWrite(Write):
         number = drawn + 1
         for at, (seats, plan) in enumerate(_planned(event, tables, sizes).tables, start=1):
             session = rows.new_session(
-                table_name(event.name, number, at), seats, plan.rounds, seats[0], plan.options
+                table_name(event.name, number, at),
+                seats,
+                plan.rounds,
+                seats[0],
+                plan.options,
+                practice=event.practice,
             )
             session.event_id, session.event_round, session.event_table = event.id, number, at
         db.session.flush()
         self._touched = True
         return number
 
+    def practice_hands(self, number: int) -> int:
+        """Fill every table of round `number` of a practice event with made-up hands until it
+        is complete, each hand recorded at its table as a phone records one (`SessionWrite`),
+        so the rules engine checks and scores it; return how many were made."""
+        event = self.event
+        if not event.practice:
+            raise Conflict(
+                "Only a practice event's tables are filled with made-up hands; this event is "
+                "real, so its hands are played.",
+                "practice",
+            )
+        ids = [t.id for t in _tables(event.id) if t.event_round == number]
+        if not ids:
+            raise NotFound(f"Event {event.id} has no round {number} drawn.", "round")
+        lock_sessions(ids)
+        tables = db.session.scalars(
+            select(Session)
+            .where(Session.id.in_(ids))
+            .order_by(Session.event_table)
+            .options(*loading.WHOLE_SESSION[:1])
+            .execution_options(populate_existing=True)
+        ).all()
+        made = 0
+        for session in tables:
+            write = SessionWrite(session, None, "")
+            tail = write.tail()
+            table = loading.table_of(session)
+            if table.is_complete(tail.count):
+                continue
+            left = table.rounds * len(table.seats) - tail.count
+            seed = f"event {event.seed} round {number} table {session.event_table} {tail.count}"
+            for entry in rules.made_up_hands(table, tail.next_dealer, left, seed):
+                write.record_hand(entry, None)
+            write.finish()
+            made += left
+        self._touched = self._touched or made > 0
+        return made
+
+    def delete_event(self) -> None:
+        """Delete a practice event whole, its tables' sessions with their hands and history;
+        a real event's tables are its standings, so it is refused."""
+        event = self.event
+        if not event.practice:
+            raise Conflict(
+                "Only a practice event can be deleted; a real event's tables are its standings, "
+                "so they stay.",
+                "id",
+            )
+        ids = [t.id for t in _tables(event.id)]
+        lock_sessions(ids)
+        db.session.expunge_all()
+        db.session.execute(delete(Session).where(Session.event_id == event.id))
+        db.session.execute(delete(EventPlayer).where(EventPlayer.event_id == event.id))
+        db.session.execute(delete(Event).where(Event.id == event.id))
+        self._removed = True
+
     def finish(self) -> None:
+        if self._removed:
+            return
         if self._touched:
             self.event.version += 1
             self._touched = False
@@ -511,6 +626,7 @@ def event_summary(event: Event, drawn: int) -> dict[str, Any]:
         "rounds": event.rounds,
         "rounds_drawn": drawn,
         "players": [p.player.name for p in event.players if p.checked_in],
+        "practice": event.practice,
         "version": event.version,
     }
 
@@ -560,6 +676,7 @@ def event_json(read: EventRead) -> dict[str, Any]:
         "round_top": event.round_top,
         "ties": event.ties,
         "seed": event.seed,
+        "apart": [list(pair) for pair in event.apart],
         "players": [{"name": p.player.name, "checked_in": p.checked_in} for p in event.players],
         "draws": draws,
         "standings": standings,

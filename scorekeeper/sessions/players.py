@@ -20,6 +20,7 @@ from sqlalchemy import delete, insert, or_, select, update
 from .. import rules
 from .database import begin_write, lock_sessions
 from .errors import Conflict, NotFound
+from .events import rename_apart
 from .extensions import db
 from .models import (
     Change,
@@ -93,6 +94,7 @@ class PlayerWrite(Write):
         trashed = [entry.session_id for entry in trashed_naming(old)]
         player.name, player.name_key = name, key
         self.rewrite(self.sessions, trashed, "rename", old, name)
+        rename_apart(old, name)
         return player
 
     def set_active(self, active: bool) -> Player:
@@ -127,6 +129,7 @@ class PlayerWrite(Write):
         _move_event_players(gone, into)
         _move(gone.id, into.id, None)
         self.rewrite(moved, merge.trashed, "merge", old, new)
+        rename_apart(old, new)
         db.session.add(merge)
         db.session.delete(gone)
         return into

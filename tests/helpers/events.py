@@ -1,0 +1,60 @@
+"""Club events through the API, for the tests of keeping apart and practice events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+
+
+def names(count: int) -> list[str]:
+    return [f"Player {n:02d}" for n in range(1, count + 1)]
+
+
+def make_event(client: FlaskClient, players: int = 0, **given: Any) -> dict[str, Any]:
+    """A new event (`given` as in its POST) with `players` of `names` checked in."""
+    response = client.post("/api/events", json={"name": "Club night", **given})
+    assert response.status_code == 201, response.json
+    event: dict[str, Any] = response.json
+    for name in names(players):
+        event = check_in(client, event["id"], name)
+    return event
+
+
+def check_in(client: FlaskClient, event_id: int, name: str) -> dict[str, Any]:
+    response = client.post(f"/api/events/{event_id}/players", json={"name": name})
+    assert response.status_code == 201, response.json
+    return response.json  # type: ignore[no-any-return]
+
+
+def drawn(client: FlaskClient, event_id: int, body: Any = None) -> dict[str, Any]:
+    response = client.post(f"/api/events/{event_id}/rounds", json=body or {})
+    assert response.status_code == 201, response.json
+    return response.json  # type: ignore[no-any-return]
+
+
+def event_of(client: FlaskClient, event_id: int) -> dict[str, Any]:
+    response = client.get(f"/api/events/{event_id}")
+    assert response.status_code == 200, response.json
+    return response.json  # type: ignore[no-any-return]
+
+
+def last_tables(event: dict[str, Any]) -> list[dict[str, Any]]:
+    tables: list[dict[str, Any]] = event["draws"][-1]["tables"]
+    return tables
+
+
+def end_round(client: FlaskClient, event: dict[str, Any]) -> None:
+    """End every table of the last round, so that the next can be drawn."""
+    for table in last_tables(event):
+        response = client.patch(f"/api/sessions/{table['session']}", json={"ended": True})
+        assert response.status_code == 200, response.json
+
+
+def together(event: dict[str, Any], pair: tuple[str, str] | list[str]) -> list[int]:
+    """The rounds whose draw seats both of the pair at one table."""
+    return [
+        draw["round"]
+        for draw in event["draws"]
+        if any(pair[0] in t["seats"] and pair[1] in t["seats"] for t in draw["tables"])
+    ]

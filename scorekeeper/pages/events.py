@@ -442,6 +442,13 @@ def event_board(event_id: int) -> str:
     return render_template("event_board.html", read=read, view=EventView.of(read))
 
 
+@bp.get("/events/<id(event):event_id>/standings")
+def event_standings(event_id: int) -> str:
+    """The standings to print: two columns to an A4 or Letter sheet."""
+    read = events.read_event_or_404(event_id)
+    return render_template("event_standings.html", read=read, view=EventView.of(read))
+
+
 @bp.get("/events/<id(event):event_id>/results")
 def event_results(event_id: int) -> str:
     read = events.read_event_or_404(event_id)

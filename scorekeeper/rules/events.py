@@ -523,15 +523,14 @@ def event_standings(
         )
     rank = {p: (totals[p], won[p]) if ties is Ties.HANDS_WON else (totals[p], 0) for p in totals}
     ordered = sorted(totals, key=lambda p: (-totals[p], -won[p], p))
+    # Equal ranks are next to each other in that order: each shares the place of the first.
+    places: list[int] = []
+    for at, p in enumerate(ordered):
+        shares = at and rank[ordered[at - 1]] == rank[p]
+        places.append(places[-1] if shares else at + 1)
     return tuple(
-        EventStanding(
-            player=p,
-            place=1 + sum(1 for q in totals if rank[q] > rank[p]),
-            total=totals[p],
-            rounds=rounds[p],
-            hands_won=won[p],
-        )
-        for p in ordered
+        EventStanding(player=p, place=place, total=totals[p], rounds=rounds[p], hands_won=won[p])
+        for p, place in zip(ordered, places, strict=True)
     )
 
 

@@ -33,6 +33,7 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     # An invite's sheet and a round's table cards, which show when invites expire.
     "invite": ("register.js", "share.js", "clock.js"),
     "cards": ("register.js", "clock.js"),
+    "print": ("register.js", "print.js"),
     "night": ("register.js", "night_form.js"),
 }
 

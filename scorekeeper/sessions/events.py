@@ -27,7 +27,17 @@ from . import loading, rows
 from .database import begin_event_write, check_id, lock_sessions, one_or_404
 from .errors import Conflict, NotFound, VersionMismatch
 from .extensions import db
-from .models import Event, EventPlayer, Hand, HandPlayer, Player, Session, utcnow
+from .models import (
+    Event,
+    EventPlayer,
+    Hand,
+    HandPlayer,
+    Player,
+    Seat,
+    Session,
+    as_utc,
+    utcnow,
+)
 from .records import iso, options_json
 from .writes import SessionWrite, Write, check_key
 
@@ -614,6 +624,86 @@ def list_events() -> list[dict[str, Any]]:
         ).all()
     )
     return [event_summary(event, drawn.get(event.id) or 0) for event in events]
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """A table of an event's round as a list shows it: its number, session, hands played of
+    those it plays, and whether it is complete (or ended)."""
+
+    number: int
+    session_id: int
+    hands: int
+    hands_to_play: int
+    complete: bool
+
+
+@dataclass(frozen=True)
+class RecentEvent:
+    """An event as the home page lists it: its rounds drawn, the tables of the last one, and
+    when it last had a table made (or was made)."""
+
+    event: Event
+    rounds: int
+    tables: list[TableLine]
+    last: datetime
+
+
+def recent_events(limit: int) -> list[RecentEvent]:
+    """The `limit` events with the latest tables made (or made themselves), latest first, each
+    with its last round's tables from their stored hand counts: a few statements however many
+    tables they have."""
+    latest = (
+        select(Session.event_id, func.max(Session.created_at).label("last"))
+        .where(Session.event_id.is_not(None))
+        .group_by(Session.event_id)
+        .subquery()
+    )
+    last = func.coalesce(latest.c.last, Event.created_at)
+    chosen = db.session.execute(
+        select(Event, last)
+        .outerjoin(latest, latest.c.event_id == Event.id)
+        .order_by(last.desc(), Event.id.desc())
+        .limit(limit)
+    ).all()
+    ids = [event.id for event, _last in chosen]
+    drawn_round = (
+        select(Session.event_id, func.max(Session.event_round).label("drawn"))
+        .where(Session.event_id.in_(ids))
+        .group_by(Session.event_id)
+        .subquery()
+    )
+    drawn = dict(db.session.execute(select(drawn_round.c.event_id, drawn_round.c.drawn)).all())
+    last_round = (Session.event_id.in_(ids), Session.event_round == drawn_round.c.drawn)
+    rows = db.session.execute(
+        select(
+            Session.event_id,
+            Session.event_table,
+            Session.id,
+            Session.hand_count,
+            Session.rounds,
+            Session.completed,
+        )
+        .join(drawn_round, drawn_round.c.event_id == Session.event_id)
+        .where(*last_round)
+        .order_by(Session.event_id, Session.event_table)
+    ).all()
+    seated = dict(
+        db.session.execute(
+            select(Seat.session_id, func.count())
+            .where(Seat.session_id.in_([row.id for row in rows]))
+            .group_by(Seat.session_id)
+        ).all()
+    )
+    tables: dict[int, list[TableLine]] = {}
+    for event_id, number, session_id, count, rounds, complete in rows:
+        tables.setdefault(event_id or 0, []).append(
+            TableLine(number or 0, session_id, count, rounds * seated.get(session_id, 0), complete)
+        )
+    return [
+        RecentEvent(event, drawn.get(event.id) or 0, tables.get(event.id, []), as_utc(at))
+        for event, at in chosen
+    ]
 
 
 def event_summary(event: Event, drawn: int) -> dict[str, Any]:

@@ -7,8 +7,8 @@ players, and draws round 1 into tables of five. Then one writer a table records 
 table has to play through the API, while --screens threads poll `GET /api/events/<id>` (what
 the event board reads) as fast as it answers. Once every table is complete it draws round 2.
 Reports how long each draw took, the latency of a hand's save and of the event's answer (p50,
-p95, max) meanwhile and of the event's answer alone afterwards, the statuses seen, and whether
-every table holds exactly the hands it was sent.
+p95, max) meanwhile and of the event's answer and the board's page alone afterwards, with the
+board's size, the statuses seen, and whether every table holds exactly the hands it was sent.
 
     .venv/bin/python bench/event_night.py [--players 200] [--screens 5] [--workers 2]
         [--database URL]
@@ -77,6 +77,15 @@ def timed(server: LiveServer, method: str, path: str, body: Any = None) -> tuple
     return took, answer.json()
 
 
+def timed_page(server: LiveServer, path: str) -> tuple[float, int]:
+    """How long a page took to come whole, and its size in bytes."""
+    began = time.perf_counter()
+    answer = server.call("GET", path)
+    took = time.perf_counter() - began
+    assert answer.status == 200, (path, answer.status)
+    return took, len(answer.body)
+
+
 def run(server: LiveServer, players: int, screens: int) -> None:
     tables = players // TABLE
     _took, event = timed(
@@ -134,6 +143,8 @@ def run(server: LiveServer, players: int, screens: int) -> None:
         poller.join()
 
     quiet = [timed(server, "GET", path)[0] for _ in range(20)]
+    board = f"/events/{event['id']}/board"
+    boards = [timed_page(server, board) for _ in range(20)]
     _took, event = timed(server, "GET", path)
     wrong = [
         table["table"]
@@ -142,6 +153,7 @@ def run(server: LiveServer, players: int, screens: int) -> None:
     ]
     took, _event = timed(server, "POST", f"{path}/rounds", {"tables": [TABLE] * tables})
     draws.append(took)
+    drawn_boards = [timed_page(server, board) for _ in range(20)]
 
     backend = server.database.split(":", 1)[0]
     hands = sum(table["hands_to_play"] for table in drawn)
@@ -151,6 +163,12 @@ def run(server: LiveServer, players: int, screens: int) -> None:
     print(f"hand save: {percentiles(saves)}")
     print(f"event read by {screens} screens meanwhile: {percentiles(reads)}")
     print(f"event read alone afterwards: {percentiles(quiet)}")
+    for when, pages in (("round 1 complete", boards), ("round 2 drawn", drawn_boards)):
+        sizes = {size for _took, size in pages}
+        print(
+            f"board page alone, {when}: {percentiles([took for took, _size in pages])}, "
+            f"{' or '.join(f'{size / 1000:.1f} KB' for size in sorted(sizes))}"
+        )
     print(f"statuses: {dict(statuses)}")
     print(f"tables not complete or with other than their hands: {wrong or 'none'}")
 

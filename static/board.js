@@ -5,6 +5,8 @@
 // swaps its regions (data-live-region).
 // A table's new call for the director is said in the news and, once the screen's Sound button
 // is on (a browser plays nothing before a tap), rung as a chime the Web Audio API makes.
+// The standings show a page at a time, in as many columns as fit the screen, turning every
+// 10 seconds ("Page 2 of 7"); a swap keeps the page shown.
 "use strict";
 (() => {
   const root = document.querySelector("[data-board]");
@@ -13,6 +15,9 @@
   // As live.js: the server speaks every 20 s; a refused stream is asked for again later.
   const SILENT_MS = 50000;
   const REOPEN_MS = 10000;
+  const PAGE_MS = 10000;
+  // The narrowest a column of standings may be, in the standings' own font size.
+  const COLUMN_EM = 17;
   const news = root.querySelector(".board-news");
   const toggle = root.querySelector(".sound-toggle");
   let seen = null; // the event as the API answered it last
@@ -81,11 +86,69 @@
     return true;
   }
 
+  let page = 0;
+  let pageTimer = null;
+
+  // The standings' rows as the server sent them, split into the columns of the page shown.
+  function paginate() {
+    const holder = document.querySelector("[data-pages]");
+    const label = document.querySelector("[data-page-of]");
+    if (!holder) return;
+    if (!holder.rows) {
+      const table = holder.querySelector("table");
+      if (!table) return;
+      holder.rows = [...table.tBodies[0].rows];
+      holder.head = table.tHead;
+      holder.table = table.cloneNode(false);
+    }
+    const rows = holder.rows;
+    // Measured with every row in one table, as the page came.
+    holder.replaceChildren(columnOf(holder, rows));
+    const scroller = getComputedStyle(holder).overflow === "hidden";
+    if (!scroller || !rows.length) {
+      if (label) label.textContent = "";
+      return;
+    }
+    const rowHeight = rows[0].getBoundingClientRect().height || 1;
+    const headHeight = holder.head.getBoundingClientRect().height;
+    const perColumn = Math.max(1, Math.floor((holder.clientHeight - headHeight) / rowHeight));
+    const em = parseFloat(getComputedStyle(holder.firstElementChild).fontSize) || 16;
+    const gap = parseFloat(getComputedStyle(holder).columnGap) || 0;
+    const columns = Math.max(1, Math.floor((holder.clientWidth + gap) / (COLUMN_EM * em + gap)));
+    const size = perColumn * columns;
+    const pages = Math.max(1, Math.ceil(rows.length / size));
+    page %= pages;
+    const shown = rows.slice(page * size, (page + 1) * size);
+    const parts = [];
+    for (let at = 0; at < shown.length; at += perColumn) {
+      parts.push(columnOf(holder, shown.slice(at, at + perColumn)));
+    }
+    holder.replaceChildren(...parts);
+    if (label) label.textContent = pages > 1 ? `Page ${page + 1} of ${pages}` : "";
+  }
+
+  function columnOf(holder, rows) {
+    const table = holder.table.cloneNode(false);
+    const body = document.createElement("tbody");
+    body.append(...rows);
+    table.append(holder.head.cloneNode(true), body);
+    return table;
+  }
+
+  function turnPages() {
+    clearInterval(pageTimer);
+    pageTimer = setInterval(() => {
+      page += 1;
+      paginate();
+    }, PAGE_MS);
+  }
+
   function swap(fresh) {
     for (const region of document.querySelectorAll("[data-live-region][id]")) {
       const next = fresh.getElementById(region.id);
       if (next) region.replaceWith(document.importNode(next, true));
     }
+    paginate();
     document.dispatchEvent(new CustomEvent("live:updated"));
   }
 
@@ -106,10 +169,10 @@
         missed = false;
         return;
       }
-      const page = await fetch(location.href, { cache: "no-store" });
-      if (!page.ok) return;
+      const fetched = await fetch(location.href, { cache: "no-store" });
+      if (!fetched.ok) return;
       missed = false;
-      const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
+      const fresh = new DOMParser().parseFromString(await fetched.text(), "text/html");
       // A new call is the news; else a <time data-clock>, which clock.js writes as the phone's
       // clock does, as the swap ends.
       if (!called(text) && seen !== null && news) {
@@ -189,6 +252,13 @@
   });
   window.addEventListener("online", listen);
   root.dataset.liveBy = "polls";
+  let resized = null;
+  addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(paginate, 100);
+  });
+  paginate();
+  turnPages();
   poll();
   listen();
 })();

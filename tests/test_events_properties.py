@@ -1,11 +1,15 @@
 """Properties of club events over random events: table sizes follow RULES.md for every number of
 players, every checked-in player sits exactly once a round at a table of the drawn size, a draw
-depends only on its seed, round, players and earlier tables, the prizes and the house sum to the
-pot exactly, and players who share a place or a round's top get equal prizes."""
+depends only on its seed, round, players and earlier tables, pairs kept apart sit apart whenever
+some draw can seat them so (and never more of them together than the fewest any draw seats), the
+prizes and the house sum to the pot exactly, and players who share a place or a round's top get
+equal prizes."""
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from hypothesis import given, settings
@@ -14,6 +18,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules import (
     TableResult,
     Ties,
+    apart_of,
     draw,
     event_results,
     met_pairs,
@@ -91,6 +96,93 @@ def test_the_same_seed_round_players_and_earlier_tables_make_the_same_draw(
         drawn = draw(checked_in, sizes, seed, number, met)
         assert draw(list(reversed(checked_in)), sizes, seed, number, set(met)) == drawn
         earlier.append(drawn.tables)
+
+
+TEN = names(10)
+PAIRS_OF_TEN = [pair for pair in itertools.combinations(TEN, 2)]
+
+
+@quick
+@given(
+    st.lists(st.sampled_from(PAIRS_OF_TEN), min_size=2, max_size=2, unique=True),
+    SEEDS,
+    st.integers(1, 8),
+)
+def test_ten_players_at_two_tables_of_five_never_sit_with_the_two_pairs_kept_apart(
+    apart: list[tuple[str, str]], seed: int, rounds: int
+) -> None:
+    earlier: list[tuple[tuple[str, ...], ...]] = []
+    for number in range(1, rounds + 1):
+        drawn = draw(TEN, (5, 5), seed, number, met_pairs(earlier), apart)
+        assert drawn.apart == 0
+        assert apart_of(drawn.tables, apart) == 0
+        earlier.append(drawn.tables)
+
+
+def seatings(players: Sequence[str], sizes: Sequence[int]) -> Iterator[list[tuple[str, ...]]]:
+    """Every way to seat the players at tables of the sizes (which players at which table)."""
+    if not sizes:
+        yield []
+        return
+    for table in itertools.combinations(players, sizes[0]):
+        rest = [p for p in players if p not in table]
+        for others in seatings(rest, sizes[1:]):
+            yield [table, *others]
+
+
+@st.composite
+def small_nights(
+    draw_from: st.DrawFn,
+) -> tuple[list[str], tuple[int, ...], list[tuple[str, str]], list[tuple[tuple[str, ...], ...]]]:
+    """Up to nine players at tables the rule or the organizer sizes, many pairs of them kept
+    apart (often more than any draw can keep apart), and a round or two already drawn."""
+    players = names(draw_from(st.integers(3, 9)))
+    sizes = draw_from(
+        st.sampled_from(
+            [table_sizes(len(players))]
+            + [sizes for sizes in ((3, 3), (3, 3, 3), (4, 3), (4, 4), (5, 4), (6, 3))
+               if sum(sizes) == len(players)]
+        )
+    )  # fmt: skip
+    pairs = list(itertools.combinations(players, 2))
+    apart = draw_from(st.lists(st.sampled_from(pairs), max_size=len(pairs), unique=True))
+    earlier = []
+    for number in range(1, draw_from(st.integers(1, 3))):
+        earlier.append(draw(players, sizes, number, number, met_pairs(earlier)).tables)
+    return players, sizes, apart, earlier
+
+
+@settings(max_examples=150, database=None, deadline=None)
+@given(small_nights(), SEEDS)
+def test_a_draw_seats_no_more_pairs_kept_apart_together_than_the_fewest_any_draw_can(
+    night: tuple[
+        list[str], tuple[int, ...], list[tuple[str, str]], list[tuple[tuple[str, ...], ...]]
+    ],
+    seed: int,
+) -> None:
+    players, sizes, apart, earlier = night
+    drawn = draw(players, sizes, seed, len(earlier) + 1, met_pairs(earlier), apart)
+    fewest = min(apart_of(tables, apart) for tables in seatings(players, sizes))
+    assert drawn.apart == apart_of(drawn.tables, apart) == fewest
+
+
+@quick
+@given(events(), st.data())
+def test_keeping_pairs_apart_never_seats_more_of_them_together_than_the_draw_without(
+    event: tuple[list[Round], int], data: st.DataObject
+) -> None:
+    rounds, seed = event
+    earlier: list[tuple[tuple[str, ...], ...]] = []
+    for number, (checked_in, sizes) in enumerate(rounds, start=1):
+        pairs = list(itertools.combinations(sorted(checked_in), 2))
+        apart = data.draw(st.lists(st.sampled_from(pairs), max_size=30, unique=True))
+        met = met_pairs(earlier)
+        kept = draw(checked_in, sizes, seed, number, met, apart)
+        free = draw(checked_in, sizes, seed, number, met)
+        assert kept.apart <= apart_of(free.tables, apart)
+        if not apart:
+            assert kept == free
+        earlier.append(kept.tables)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ from scorekeeper.rules import (
     SittingOut,
     TableResult,
     Ties,
+    apart_of,
+    check_apart,
     check_hands,
     check_prizes,
     draw,
@@ -215,6 +217,87 @@ def test_pairs_of_players_not_in_the_draw_change_nothing() -> None:
     drawn = draw(names, (5, 5), seed=3, round_number=2)
     gone = {frozenset(("Player 01", "Gone Gus")), frozenset(("Gone Gus", "Gone Guy"))}
     assert draw(names, (5, 5), seed=3, round_number=2, met=gone) == drawn
+
+
+# Keeping apart
+
+
+def test_ten_players_in_two_tables_of_five_never_seat_two_apart_pairs_together() -> None:
+    names = players(10)
+    apart = [("Player 01", "Player 02"), ("Player 03", "Player 04")]
+    for seed in range(50):
+        draws: list[tuple[tuple[str, ...], ...]] = []
+        for number in range(1, 6):
+            drawn = draw(names, (5, 5), seed, number, met_pairs(draws), apart)
+            assert drawn.apart == 0
+            for a, b in apart:
+                assert not any(a in seats and b in seats for seats in drawn.tables)
+            draws.append(drawn.tables)
+
+
+def test_apart_pairs_come_before_repeats() -> None:
+    # Round 1 seats Ann, Bob, Cat and Dan at one table and Eve, Fay, Gus, Hal at the other; in
+    # round 2 Ann and Eve are kept apart. Any draw keeping them apart repeats some pairs.
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    first = (("Ann", "Bob", "Cat", "Dan"), ("Eve", "Fay", "Gus", "Hal"))
+    met = met_pairs([first])
+    free = draw(names, (4, 4), 5, 2, met)
+    kept = draw(names, (4, 4), 5, 2, met, [("Ann", "Eve")])
+    assert free.repeats == 4
+    assert kept.apart == 0
+    assert not any("Ann" in seats and "Eve" in seats for seats in kept.tables)
+    assert kept.repeats >= free.repeats
+
+
+def test_the_fewest_apart_pairs_sit_together_when_none_is_impossible() -> None:
+    # Four players kept apart from each other at two tables: two pairs at least share a table.
+    names = players(8)
+    four = names[:4]
+    apart = [(a, b) for at, a in enumerate(four) for b in four[at + 1 :]]
+    for seed in range(20):
+        assert draw(names, (4, 4), seed, 1, apart=apart).apart == 2
+
+
+def test_apart_names_are_compared_as_names_case_ignored() -> None:
+    names = players(10)
+    drawn = draw(names, (5, 5), 1, 1, apart=[("player 01", "PLAYER 02")])
+    assert drawn.apart == 0
+    assert apart_of(drawn.tables, [("player 01", "PLAYER 02")]) == 0
+
+
+def test_apart_pairs_with_a_player_not_checked_in_change_nothing() -> None:
+    names = players(10)
+    drawn = draw(names, (5, 5), seed=3, round_number=2)
+    assert draw(names, (5, 5), 3, 2, apart=[("Player 01", "Gone Gus")]) == drawn
+
+
+def test_a_draw_without_apart_pairs_is_the_draw_it_always_was() -> None:
+    # The seeded draws of events made before pairs could be kept apart come out the same.
+    drawn = draw(players(7), (4, 3), seed=41, round_number=1)
+    assert drawn.tables == (
+        ("Player 06", "Player 02", "Player 03", "Player 04"),
+        ("Player 05", "Player 07", "Player 01"),
+    )
+
+
+def test_apart_pairs_are_checked() -> None:
+    assert check_apart([[" Ann ", "Bob"], ["Cat", "Dan"]]) == (("Ann", "Bob"), ("Cat", "Dan"))
+    assert check_apart([]) == ()
+    for pairs, sentence in [
+        ([["Ann"]], "Pair 1 to keep apart names 1 players; a pair names two."),
+        ([["Ann", "Bob", "Cat"]], "Pair 1 to keep apart names 3 players; a pair names two."),
+        ([["Ann", "ann"]], "Ann can't be kept apart from Ann: a pair names two players."),
+        (
+            [["Ann", "Bob"], ["bob", "ANN"]],
+            "Ann and Bob are kept apart twice: name each pair once.",
+        ),
+        ([["Ann", ""]], "A player's name must be 1 to 40 characters long."),
+        ([["Ann", "Bob"]] * 201, "At most 200 pairs can be kept apart, not 201."),
+    ]:
+        with refused("apart") as caught:
+            check_apart(pairs)
+        assert caught.value.message == sentence
+        assert_sentence(sentence)
 
 
 # Standings and round leaders

@@ -336,7 +336,7 @@ def test_a_session_made_without_a_version_is_at_version_1(
 def test_events_from_before_tournament_tables_ask_for_nothing_and_take_the_new_writes(
     migrated_app: Flask, cli: FlaskCliRunner
 ) -> None:
-    """An event and its table from before 0022: the event doesn't confirm and its hand carries
+    """An event and its table from before 0025: the event doesn't confirm and its hand carries
     no confirmed_by, no table calls the director and nobody stands in; then it takes each new
     write."""
     result = cli.invoke(args=["db", "upgrade", "5b9e0d7c2a14"])
@@ -399,4 +399,34 @@ def test_events_from_before_tournament_tables_ask_for_nothing_and_take_the_new_w
     assert client.post("/api/sessions/1/director", json={"note": "revoke"}).status_code == 201
     substituted = client.post("/api/events/1/substitutes", json={"out": "Eve", "in": "Zed"})
     assert substituted.status_code == 201, substituted.json
+    assert cli.invoke(args=["check"]).exit_code == 0
+
+
+def test_events_from_before_apart_and_practice_keep_no_pair_apart_and_are_real(
+    migrated_app: Flask, cli: FlaskCliRunner
+) -> None:
+    result = cli.invoke(args=["db", "upgrade", "9e4a7c2b5d31"])
+    assert result.exit_code == 0, result.output
+    with engine_of(migrated_app).begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO event (id, name, hands, rounds, rules, entry, places, round_top,"
+                " ties, seed, created_at) VALUES (1, 'Old night', 20, 2, '{}', 0, '[]', 0,"
+                " 'share', 4, CURRENT_TIMESTAMP)"
+            )
+        )
+    upgrade(cli)
+    client = migrated_app.test_client()
+    with engine_of(migrated_app).connect() as connection:
+        assert connection.execute(text("SELECT apart, practice FROM event")).all() in (
+            [("[]", False)],
+            [([], False)],
+        )
+    for name in ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]:
+        assert client.post("/api/events/1/players", json={"name": name}).status_code == 201
+    drawn = client.post("/api/events/1/rounds", json={})
+    assert drawn.status_code == 201, drawn.json
+    assert (drawn.json["apart"], drawn.json["practice"]) == ([], False)
+    with engine_of(migrated_app).connect() as connection:
+        assert connection.execute(text("SELECT DISTINCT practice FROM session")).all() == [(False,)]
     assert cli.invoke(args=["check"]).exit_code == 0

@@ -122,6 +122,16 @@ def _seed_event(app: Flask) -> int:
     return int(event["id"])
 
 
+def _seed_practice_event(app: Flask) -> int:
+    """A practice event, five players checked in and its first round drawn, to fill or delete."""
+    client = app.test_client()
+    event = _post(client, "/api/events", {"name": "Rehearsal", "practice": True, "hands": 3})
+    for name in SEATS:
+        _post(client, f"/api/events/{event['id']}/players", {"name": name})
+    _post(client, f"/api/events/{event['id']}/rounds", {})
+    return int(event["id"])
+
+
 def _seed_season(app: Flask) -> int:
     """A season of every day, its sessions played with no house rule."""
     body = {"name": "Ever", "first_day": "2000-01-01", "last_day": "2099-12-31"}
@@ -129,13 +139,14 @@ def _seed_season(app: Flask) -> int:
 
 
 def _real_path_values(
-    path: str, session_ids: list[int], event_id: int, season_id: int = 1
+    path: str, session_ids: list[int], event_ids: list[int], season_id: int = 1
 ) -> st.SearchStrategy[dict[str, Any]]:
     pools: dict[str, Any] = {
         "session_id": session_ids,
         "number": HAND_NUMBERS,
         "index": HISTORY_INDEXES,
-        "event_id": [event_id],
+        "event_id": event_ids,
+        "round": [1, 2],
         "season_id": [season_id],
         "name": [*SEATS, "Fay", "Gus", "Zed"],
     }
@@ -146,7 +157,7 @@ def _real_path_values(
 @pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
 def test_fuzz_operation(app: Flask, method: str, path: str, tally: Tally) -> None:
     session_ids = _seed(app)
-    event_id = _seed_event(app)
+    event_ids = [_seed_event(app), _seed_practice_event(app)]
     season_id = _seed_season(app)
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
     operation = schema[path][method]
@@ -155,7 +166,7 @@ def test_fuzz_operation(app: Flask, method: str, path: str, tally: Tally) -> Non
         *schema.get_strategies_from_examples(operation),
         operation.as_strategy(GenerationMode.NEGATIVE),
         *(
-            _real_path_values(path, session_ids, event_id, season_id).flatmap(
+            _real_path_values(path, session_ids, event_ids, season_id).flatmap(
                 lambda values, mode=mode: operation.as_strategy(mode, path_parameters=values)
             )
             for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)

@@ -1,5 +1,6 @@
 """The API's club events: an event made, read, changed, its players checked in and out, its
-rounds drawn, and its standings as CSV, each write through `events.event_write`."""
+rounds drawn, and its standings as CSV, each write through `events.event_write`; a practice
+event's round filled with made-up hands, and the practice event deleted whole."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ..exchange.json_in import (
     event_change,
     event_request,
     json_object,
+    practice_request,
 )
 from ..sessions import events, writes
 from .blueprint import bp
@@ -87,6 +89,23 @@ def draw_round(event_id: int) -> Response:
         write.draw_round(sizes)
         write.finish()
         return _event_answer(write, write.event, 201)
+
+
+@bp.delete("/events/<id(event):event_id>")
+def delete_event(event_id: int) -> Response:
+    with _event_write(event_id, roster=True) as write:
+        write.delete_event()
+        write.answered(204, None)
+    return Response(status=204)
+
+
+@bp.post("/events/<id(event):event_id>/rounds/<int:round>/practice-hands")
+def practice_hands(event_id: int, round: int) -> Response:
+    practice_request(json_object(request))
+    with _event_write(event_id) as write:
+        write.practice_hands(round)
+        write.finish()
+        return _event_answer(write, write.event, 200)
 
 
 @bp.get("/events/<id(event):event_id>/standings.csv")

@@ -275,6 +275,8 @@ def event_backup_json(event: Event) -> dict[str, Any]:
         "ties": event.ties,
         "seed": event.seed,
         "confirm": event.confirm,
+        "apart": event.apart,
+        "practice": event.practice,
         "version": event.version,
         "created_at": iso(event.created_at),
         "players": [
@@ -570,7 +572,12 @@ class Restore:
                 raise Conflict(CONFLICT)
             adding = batch
         else:
-            adding = [checked for checked in batch if not _held(checked.given or {})]
+            # A practice event's made-up hands stay with it: merged alone, they would count.
+            adding = [
+                checked
+                for checked in batch
+                if not checked.new.practice and not _held(checked.given or {})
+            ]
         added = bulk.insert_sessions([checked.new for checked in adding])
         versions = dict(zip(added, (checked.new.version for checked in adding), strict=True))
         self.restored = replace(
@@ -749,6 +756,10 @@ class _EventTables:
     def __init__(self, events: list[_Event]) -> None:
         self._events = {event.id: event for event in events}
         self._claimed: dict[tuple[int, int, int], int] = {}
+
+    def practice(self, event_id: int) -> bool:
+        """Whether the event is a practice event (a table claimed it already)."""
+        return bool(self._events[event_id].fields.practice)
 
     def claim(self, session_id: int, link: tuple[int, int, int]) -> None:
         event_id, round_number, table = link
@@ -1026,6 +1037,7 @@ def _checked_sessions(
         new = checked_session(given, session_id if keep_ids else None, f"Session {session_id}")
         if new.event is not None:
             tables.claim(session_id, new.event)
+            new = replace(new, practice=tables.practice(new.event[0]))
         # A table's link to its event is made once the event is added, with the last batch;
         # merged into sessions here, the backup's events are not added, its tables kept alone.
         link = new.event if keep_ids else None

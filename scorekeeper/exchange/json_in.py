@@ -523,12 +523,13 @@ def merge_request(body: Mapping[str, Any]) -> int:
 
 EVENT_KEYS = {
     "name", "date", "hands", "rounds", "rules", "entry", "places", "round_top", "ties", "seed",
-    "confirm",
+    "confirm", "apart", "practice",
 }  # fmt: skip
 EVENT_OUTPUT_KEYS = {
     "id", "created_at", "version", "players", "draws", "standings", "round_leaders", "played",
     "pot", "paid", "house", "complete", "provisional", "calls",
 }  # fmt: skip
+APART_SHAPE = 'Keep apart is a list of pairs of players\' names, such as [["Ann", "Bob"]].'
 EVENT_NUMBERS = {
     "hands": "Hands a round",
     "rounds": "Rounds",
@@ -556,6 +557,9 @@ def _event_fields(body: Mapping[str, Any]) -> EventFields:
     confirm = body.get("confirm")
     if confirm is not None and not isinstance(confirm, bool):
         raise RuleError("Confirm must be true or false.", "confirm")
+    practice = body.get("practice")
+    if practice is not None and not isinstance(practice, bool):
+        raise RuleError("Practice must be true or false.", "practice")
     return EventFields(
         confirm=confirm,
         name=None if body.get("name") is None else _text(body["name"], "name", "An event's name"),
@@ -563,8 +567,19 @@ def _event_fields(body: Mapping[str, Any]) -> EventFields:
         rules=None if given is None else rule_options(given),
         places=places,
         ties=None if body.get("ties") is None else _text(body["ties"], "ties", "Ties"),
+        apart=_apart(body.get("apart")),
+        practice=practice,
         **numbers,
     )
+
+
+def _apart(value: Any) -> list[list[str]] | None:
+    """The pairs to keep apart as given, each a list of names (the engine checks the rest)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(pair, list) for pair in value):
+        raise RuleError(APART_SHAPE, "apart")
+    return [[_text(name, "apart", "A player's name") for name in pair] for pair in value]
 
 
 def _day(value: Any, field: str) -> date:
@@ -589,7 +604,7 @@ def event_change(body: Mapping[str, Any]) -> EventFields:
     if not given.given():
         raise RuleError(
             "Give a new name, date, hands, rounds, rules, entry, places, round_top, ties, seed "
-            "or confirm."
+            "confirm or apart."
         )
     return given
 
@@ -654,6 +669,11 @@ def substitute_request(body: Mapping[str, Any]) -> SubstituteRequest:
         _text(body["in"], "in", "Who takes the seat"),
         _new_players(body),
     )
+
+
+def practice_request(body: Mapping[str, Any]) -> None:
+    """Made-up hands for a round's tables: nothing to say but which round (in the address)."""
+    _check_keys(body, ())
 
 
 SEASON_KEYS = {"name", "first_day", "last_day", "house_rules", "min_hands"}

@@ -16,7 +16,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from ..rules import Kind, Result
 from ..sessions.extensions import db
-from ..sessions.models import Hand, Player, SessionPlayer
+from ..sessions.models import Hand, Player, Session, SessionPlayer
 from .dates import DateRange
 from .stats import RuleFilter, in_scope
 
@@ -62,7 +62,13 @@ class Opponent:
 
 def partners(player_id: int, dates: DateRange, house: RuleFilter | None = None) -> list[Partner]:
     """Each player the player picked with, most hands together first."""
-    picks = (Hand.kind == Kind.PICK.value, *in_scope(dates, house, Hand.session_id))
+    # A practice table keeps no summary, but its hands are read here: left out by their session.
+    practice = select(Session.id).where(Session.practice)
+    picks = (
+        Hand.kind == Kind.PICK.value,
+        Hand.session_id.not_in(practice),
+        *in_scope(dates, house, Hand.session_id),
+    )
     won = Hand.result.in_(WON)
 
     def side(

@@ -30,6 +30,8 @@ class SessionFilter:
     player: str = ""
     dates: DateRange = field(default_factory=DateRange)
     house: RuleFilter = field(default_factory=RuleFilter)
+    # False: sessions of their own alone, no event's tables.
+    tables: bool = True
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,10 @@ class HistoryPage:
 
 
 def _filtered(query: Select[Any], wanted: SessionFilter) -> Select[Any]:
+    """The sessions the filter finds; never a table of a practice event."""
+    query = query.where(~Session.practice)
+    if not wanted.tables:
+        query = query.where(Session.event_id.is_(None))
     if wanted.player:
         player = select(Player.id).where(Player.name_key == rules.name_key(wanted.player))
         seated = select(Seat.session_id).where(Seat.player_id.in_(player))
@@ -180,10 +186,11 @@ def rows_for(sessions: Sequence[Session]) -> list[SessionRow]:
 
 
 def in_progress() -> SessionRow | None:
-    """The newest session that still has hands to play: not complete (`Session.completed`)."""
+    """The newest session of its own (no event's table) that still has hands to play: not
+    complete (`Session.completed`)."""
     session = db.session.scalars(
         select(Session)
-        .where(~Session.completed)
+        .where(~Session.completed, Session.event_id.is_(None))
         .order_by(*NEWEST_FIRST)
         .limit(1)
         .options(selectinload(Session.seats).joinedload(Seat.player))

@@ -23,7 +23,7 @@ def of_range(
     """The settle-up of every session started in the range (and played by the house rules
     `house` asks for, as a season's): only the staked ones when some are, each at its own
     stake; in points when none is. Every player they name is in the balances, 0 included."""
-    conditions = [*DateRange(start, end).session_conditions()]
+    conditions = [~Session.practice, *DateRange(start, end).session_conditions()]
     if house is not None:
         conditions.extend(house.session_conditions())
     in_range = select(Session.id).where(*conditions)

@@ -6,17 +6,17 @@ writes, so a form and the API refuse with the same sentence."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
-from wtforms import BooleanField, RadioField, SelectChoice, SelectField, StringField
+from wtforms import BooleanField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
 
 from .. import rules
 from ..exchange import rule_sets
-from ..exchange.json_in import check_in_request, draw_request, event_request
+from ..exchange.json_in import check_in_request, draw_request, event_change, event_request
 from ..insights.dates import day_of
 from ..rules import RuleError
 from ..sessions import events, loading
@@ -25,7 +25,7 @@ from ..sessions.records import options_json
 from .blueprint import bp
 from .forms import EngineForm, NewPlayersForm, SubstituteForm
 from .saving import done, roster_write, sent_key
-from .words import currency, money, signed
+from .words import currency, money, rules_words, signed
 
 TIES = [
     SelectChoice(rules.Ties.SHARE.value, "Share the place"),
@@ -40,6 +40,8 @@ TIES_LINES = {
 DIGITS = re.compile(r"\d{1,6}", re.ASCII)
 ENTRY = re.compile(r"(\d{0,4})(?:[.,](\d{1,2}))?", re.ASCII)
 LIST = re.compile(r"[\s,;]+")
+# Between the two names of a pair to keep apart: "Ann and Bob", "Ann, Bob", "Ann & Bob".
+BETWEEN = re.compile(r"\s*(?:,|;|&|\+|/)\s*|\s+and\s+", re.IGNORECASE)
 
 
 def _number(text: str | None) -> int | str | None:
@@ -76,6 +78,17 @@ def typed_entry(text: str | None) -> int | None:
     return int(found[1] or 0) * 100 + int((found[2] or "0").ljust(2, "0"))
 
 
+def typed_pairs(text: str | None) -> list[list[str]]:
+    """Pairs typed one a line ("Ann and Bob", "Ann, Bob"), each as its names for the engine to
+    check; empty lines are left out."""
+    lines = [line.strip() for line in (text or "").splitlines()]
+    return [[name for name in BETWEEN.split(line) if name] for line in lines if line]
+
+
+def pairs_text(pairs: list[list[str]]) -> str:
+    return "\n".join(" and ".join(pair) for pair in pairs)
+
+
 class EventForm(EngineForm):
     """A new event's settings, as typed."""
 
@@ -89,6 +102,8 @@ class EventForm(EngineForm):
     round_top = StringField("Each round's top score, in percent of the pot")
     ties = RadioField("Ties", choices=TIES, default=rules.Ties.SHARE.value, validate_choice=False)
     confirm = BooleanField("The other side confirms every hand")
+    apart = TextAreaField("Keep apart")
+    practice = BooleanField("Practice event")
 
     FIELD_FOR: ClassVar[dict[str, str]] = {"rules": "rule_set", "seed": "name"}
 
@@ -98,8 +113,9 @@ class EventForm(EngineForm):
             *(SelectChoice(str(saved.id), saved.name) for saved in rule_sets.listed()),
         ]
 
-    def body(self) -> dict[str, Any]:
-        """The event as the API takes it, for the API's checks."""
+    def body(self, change: bool = False) -> dict[str, Any]:
+        """The event as the API takes it, for the API's checks; for a `change`, what is left
+        empty is none (no prizes, no pairs kept apart) rather than not given."""
         body: dict[str, Any] = {
             "name": (self.name.data or "").strip() or None,
             "date": (self.date.data or "").strip() or None,
@@ -110,6 +126,8 @@ class EventForm(EngineForm):
             "round_top": _number(self.round_top.data),
             "ties": self.ties.data or None,
             "confirm": bool(self.confirm.data) or None,
+            "apart": typed_pairs(self.apart.data) or None,
+            "practice": bool(self.practice.data) or None,
         }
         chosen = self.rule_set.data or ""
         if chosen:
@@ -117,7 +135,26 @@ class EventForm(EngineForm):
             if saved is None:
                 raise RuleError("That rule set is gone: choose the rules again.", "rules")
             body["rules"] = options_json(rule_sets.options_of(saved))
+        if change:
+            for key, nothing in (("places", []), ("apart", []), ("round_top", 0)):
+                if body[key] is None:
+                    body[key] = nothing
+            if self.entry.raw_data and body["entry"] is None:
+                body["entry"] = 0
+            body.pop("practice", None)
         return {key: value for key, value in body.items() if value is not None}
+
+    def fill(self, event: Any) -> None:
+        """The form as the event is now."""
+        self.name.data = event.name
+        self.date.data = event.day.isoformat() if event.day else ""
+        self.hands.data = str(event.hands)
+        self.rounds.data = str(event.rounds)
+        self.entry.data = f"{event.entry // 100}.{event.entry % 100:02d}" if event.entry else ""
+        self.places.data = ", ".join(map(str, event.places))
+        self.round_top.data = str(event.round_top) if event.round_top else ""
+        self.ties.data = event.ties
+        self.apart.data = pairs_text(event.apart)
 
 
 class CheckInForm(NewPlayersForm):
@@ -154,7 +191,59 @@ def new_event() -> str | tuple[str, int] | BaseResponse:
                 return done(write, page, f"{event.name} is ready: check the players in.")
         except RuleError as error:
             form.refuse(error)
-    page = render_template("new_event.html", form=form, ties_lines=TIES_LINES)
+    page = render_template(
+        "new_event.html", form=form, ties_lines=TIES_LINES, event=None, usual_rules=_usual()
+    )
+    return (page, 400) if form.errors or form.form_errors else page
+
+
+def _usual() -> str:
+    return ", ".join(rules_words(rules.options_from()))
+
+
+@bp.route("/events/<id(event):event_id>/edit", methods=["GET", "POST"])
+def edit_event(event_id: int) -> str | tuple[str, int] | BaseResponse:
+    """Change an event's settings as `PATCH /api/events/<id>` does, from the version the page
+    showed: the rules (offered as they are, or a rule set) and the entry only before the first
+    draw."""
+    read = events.read_event_or_404(event_id)
+    form = EventForm()
+    form.offer_rule_sets()
+    form.rule_set.choices = [SelectChoice("", "As they are"), *form.rule_set.choices[1:]]
+    version = read.event.version
+    if form.validate_on_submit():
+        version = int(request.form.get("version") or version)
+        try:
+            given = event_change(form.body(change=True))
+            with events.event_write(event_id, *sent_key(), if_match=str(version)) as write:
+                write.update(given)
+                write.finish()
+                page = url_for("pages.event_page", event_id=event_id)
+                return done(write, page, f"{write.event.name} is changed.")
+        except VersionMismatch:
+            form.form_errors.append(
+                "The event changed on another phone since this page was opened: here it is as "
+                "it is now. Make your changes again."
+            )
+            read = events.read_event_or_404(event_id)
+            form.process(formdata=None)
+            form.fill(read.event)
+            version = read.event.version
+        except RuleError as error:
+            form.refuse(error)
+    elif request.method == "GET":
+        form.fill(read.event)
+    rules_now = ", ".join(rules_words(rules.options_from(**read.event.rules))).capitalize()
+    page = render_template(
+        "new_event.html",
+        form=form,
+        ties_lines=TIES_LINES,
+        event=read.event,
+        version=version,
+        drawn_rounds=read.rounds,
+        usual_rules=_usual(),
+        rules_now=rules_now,
+    )
     return (page, 400) if form.errors or form.form_errors else page
 
 
@@ -223,6 +312,43 @@ def check_out(event_id: int) -> BaseResponse:
         return redirect(page)
 
 
+def _change_apart(
+    event_id: int, pairs: Any, said: Callable[[list[list[str]]], str]
+) -> BaseResponse:
+    """Keep these pairs apart from the next draw on, as `PATCH /api/events/<id>` would."""
+    page = url_for("pages.event_page", event_id=event_id, _anchor="apart-title")
+    try:
+        given = event_change({"apart": pairs})
+        with events.event_write(event_id, *sent_key()) as write:
+            write.update(given)
+            write.finish()
+            return done(write, page, said(write.event.apart))
+    except RuleError as error:
+        flash(error.message)
+        return redirect(page)
+
+
+@bp.post("/events/<id(event):event_id>/apart")
+def keep_apart(event_id: int) -> BaseResponse:
+    event = events.read_event_or_404(event_id).event
+    pair = [request.form.get("first", "").strip(), request.form.get("second", "").strip()]
+    names = [name for name in pair if name]
+    return _change_apart(
+        event_id,
+        [*event.apart, names],
+        lambda apart: f"{' and '.join(apart[-1])} are kept apart from the next draw on.",
+    )
+
+
+@bp.post("/events/<id(event):event_id>/apart/remove")
+def stop_keeping_apart(event_id: int) -> BaseResponse:
+    event = events.read_event_or_404(event_id).event
+    pair = [rules.name_key(name) for name in request.form.getlist("name")]
+    kept = [p for p in event.apart if [rules.name_key(name) for name in p] != pair]
+    said = f"{' and '.join(request.form.getlist('name'))} may sit together again."
+    return _change_apart(event_id, kept, lambda _apart: said)
+
+
 def _typed_sizes(text: str | None) -> list[int] | None:
     sizes = _numbers(text)
     return None if sizes is None else draw_request({"tables": sizes})
@@ -267,6 +393,39 @@ def draw_round(event_id: int) -> BaseResponse:
     return redirect(url_for("pages.draw_page", event_id=event_id, tables=typed or None))
 
 
+@bp.post("/events/<id(event):event_id>/rounds/<int:number>/practice-hands")
+def practice_hands(event_id: int, number: int) -> BaseResponse:
+    """Fill a practice event's round with made-up hands, as the API does."""
+    events.event_version(event_id)
+    page = url_for("pages.event_page", event_id=event_id)
+    try:
+        with events.event_write(event_id, *sent_key()) as write:
+            made = write.practice_hands(number)
+            write.finish()
+            said = f"{made} made-up hands" if made else "Nothing to fill"
+            return done(write, page, f"{said}: every table of round {number} is complete.")
+    except RuleError as error:
+        flash(error.message)
+        return redirect(page)
+
+
+@bp.route("/events/<id(event):event_id>/delete", methods=["GET", "POST"])
+def delete_event(event_id: int) -> str | tuple[str, int] | BaseResponse:
+    """Delete a practice event whole, once asked; a real event is refused."""
+    read = events.read_event_or_404(event_id)
+    if request.method == "POST":
+        try:
+            with events.event_write(event_id, *sent_key(), roster=True) as write:
+                name = write.event.name
+                write.delete_event()
+                return done(write, url_for("pages.events_page"), f"{name} is deleted.")
+        except RuleError as error:
+            flash(error.message)
+            return redirect(url_for("pages.event_page", event_id=event_id))
+    page = render_template("delete_event.html", read=read, view=EventView.of(read))
+    return page if read.event.practice else (page, 409)
+
+
 @bp.get("/events/<id(event):event_id>/rounds/<int:number>")
 def event_round(event_id: int, number: int) -> str:
     """A round's tables, a card each, to read out or print one a sheet."""
@@ -303,6 +462,13 @@ def render_round(
 def event_board(event_id: int) -> str:
     read = events.read_event_or_404(event_id)
     return render_template("event_board.html", read=read, view=EventView.of(read))
+
+
+@bp.get("/events/<id(event):event_id>/standings")
+def event_standings(event_id: int) -> str:
+    """The standings to print: two columns to an A4 or Letter sheet."""
+    read = events.read_event_or_404(event_id)
+    return render_template("event_standings.html", read=read, view=EventView.of(read))
 
 
 @bp.get("/events/<id(event):event_id>/results")

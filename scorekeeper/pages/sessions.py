@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 from flask import (
     Response,
@@ -27,9 +28,9 @@ from ..exchange.csv_out import all_hands_csv, hands_csv, long_hands_csv, standin
 from ..insights import sessions_list
 from ..insights.dates import day_of, local
 from ..rules import RuleError
-from ..sessions import hand_rows, loading, rows, writes
+from ..sessions import events, hand_rows, loading, rows, writes
 from ..sessions.extensions import db
-from ..sessions.models import Event, Session, TrashedSession
+from ..sessions.models import Event, Session, TrashedSession, as_utc
 from .blueprint import bp
 from .charts import line_chart, running_totals
 from .filters import HOUSE_KEYS, Filters, read_filters
@@ -48,9 +49,18 @@ SHOWN_HANDS = 8
 @bp.get("/")
 def index() -> str:
     current = sessions_list.in_progress()
-    recent = sessions_list.find_sessions(sessions_list.SessionFilter(), per_page=RECENT + 1).rows
+    alone = sessions_list.SessionFilter(tables=False)
+    recent = sessions_list.find_sessions(alone, per_page=RECENT + 1).rows
     past = [row for row in recent if current is None or row.session.id != current.session.id]
-    return render_template("index.html", in_progress=current, sessions=past[:RECENT])
+    # An event is one row, its last round's tables under it, where its latest table was made.
+    dated: list[tuple[datetime, Any]] = [
+        (as_utc(row.session.created_at), row) for row in past[:RECENT]
+    ]
+    dated += [(item.last, item) for item in events.recent_events(RECENT)]
+    dated.sort(key=lambda item: item[0], reverse=True)
+    return render_template(
+        "index.html", in_progress=current, sessions=[item for _at, item in dated[:RECENT]]
+    )
 
 
 @bp.get("/favicon.ico")

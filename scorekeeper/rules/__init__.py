@@ -4,6 +4,7 @@ from . import rating
 from .errors import HandsPlayed, RuleError, SessionComplete, SettleRefused
 from .events import (
     DEFAULT_HANDS,
+    MAX_APART,
     MAX_HANDS,
     Draw,
     EventResults,
@@ -12,6 +13,8 @@ from .events import (
     TablePlan,
     TableResult,
     Ties,
+    apart_of,
+    check_apart,
     check_hands,
     check_prizes,
     draw,
@@ -80,6 +83,7 @@ from .options import (
     SittingOut,
     default_partner,
 )
+from .practice import made_up_hand, made_up_hands
 from .scoring import HandResult, multiplier, opponent_value, schneidered_side, score_hand
 from .settle import (
     EXACT_LIMIT,
@@ -134,6 +138,7 @@ __all__ = [
     "CARD_POINTS_TOTAL",
     "DEFAULT_HANDS",
     "EXACT_LIMIT",
+    "MAX_APART",
     "MAX_HANDS",
     "MAX_NAME_LENGTH",
     "MAX_NET",
@@ -188,8 +193,10 @@ __all__ = [
     "TablePlan",
     "TableResult",
     "Ties",
+    "apart_of",
     "change_rules",
     "change_seats",
+    "check_apart",
     "check_card_points",
     "check_confirmer",
     "check_hands",
@@ -213,6 +220,8 @@ __all__ = [
     "left_to_settle",
     "look_alike_key",
     "look_alike_questions",
+    "made_up_hand",
+    "made_up_hands",
     "met_pairs",
     "multiplier",
     "name_key",

@@ -41,6 +41,8 @@ class NewSession:
     confirmed: Sequence[str | None] = ()
     director: tuple[datetime, str] | None = None
     stand_ins: Mapping[str, str] = field(default_factory=dict)
+    # A table of a practice event: it keeps no summary.
+    practice: bool = False
 
 
 def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
@@ -254,6 +256,7 @@ def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) ->
             "origin": new.origin,
             "director_at": None if new.director is None else new.director[0],
             "director_note": None if new.director is None else new.director[1],
+            "practice": new.practice,
             "hand_count": len(new.sheet.results),
             "completed": table.is_complete(len(new.sheet.results)),
             **options_json(table.options),

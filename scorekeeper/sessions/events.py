@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import selectinload
 
 from .. import rules
@@ -33,6 +33,7 @@ from .models import (
     Hand,
     HandPlayer,
     Player,
+    Seat,
     Session,
     StandIn,
     as_utc,
@@ -64,6 +65,8 @@ class EventFields:
     ties: str | None = None
     seed: int | None = None
     confirm: bool | None = None
+    apart: list[list[str]] | None = None
+    practice: bool | None = None
 
     def given(self) -> set[str]:
         return {f.name for f in fields(self) if getattr(self, f.name) is not None}
@@ -110,13 +113,45 @@ def _settings(event: Event, given: EventFields, drawn: int) -> None:
         event.ties = choice(rules.Ties, given.ties, "Ties", "ties").value
     if given.confirm is not None:
         event.confirm = given.confirm
+    if given.apart is not None:
+        event.apart = _spelled(rules.check_apart(given.apart))
     rules.check_prizes(event.places, event.round_top, event.rounds or drawn)
+
+
+def _spelled(pairs: Sequence[tuple[str, str]]) -> list[list[str]]:
+    """The pairs, each name spelled as the player's when one is named so."""
+    keys = {rules.name_key(name) for pair in pairs for name in pair}
+    known: dict[str, str] = {
+        key: name
+        for key, name in db.session.execute(
+            select(Player.name_key, Player.name).where(Player.name_key.in_(keys))
+        )
+    }
+    return [[known.get(rules.name_key(name), name) for name in pair] for pair in pairs]
+
+
+def rename_apart(old: str, new: str) -> None:
+    """Name `new` where the pairs an event keeps apart named `old` (case ignored), bumping
+    each such event's version; a pair left naming one player twice, as a merge may leave it,
+    goes."""
+    key = rules.name_key(old)
+    for event in db.session.scalars(select(Event).order_by(Event.id)):
+        if not any(rules.name_key(name) == key for pair in event.apart for name in pair):
+            continue
+        renamed = [
+            [new if rules.name_key(name) == key else name for name in pair] for pair in event.apart
+        ]
+        event.apart = [
+            pair for pair in renamed if rules.name_key(pair[0]) != rules.name_key(pair[1])
+        ]
+        event.version += 1
 
 
 def _event(given: EventFields, **columns: Any) -> Event:
     """An event with `columns` and its settings `given`, checked by the engine, the rest at
     their defaults, added to the database session."""
     event = _defaults(**columns)
+    event.practice = bool(given.practice)
     _settings(event, given, 0)
     db.session.add(event)
     return event
@@ -133,6 +168,8 @@ def _defaults(**columns: Any) -> Event:
         round_top=0,
         ties=rules.Ties.SHARE.value,
         confirm=False,
+        apart=[],
+        practice=False,
         **columns,
     )
 
@@ -224,11 +261,14 @@ def table_name(event_name: str, round_number: int, table: int) -> str:
 @dataclass(frozen=True)
 class PlannedDraw:
     """The next round's draw as it would be made now: its tables' seats in order (the first
-    deals first) with each table's plan, and the pairs it seats together again."""
+    deals first) with each table's plan, the pairs it seats together again, how many pairs
+    kept apart are both checked in and how many of those it seats together."""
 
     round: int
     tables: list[tuple[tuple[str, ...], rules.TablePlan]]
     repeated: int
+    kept_apart: int = 0
+    together: int = 0
 
 
 def _planned(event: Event, tables: Sequence[Session], sizes: Sequence[int] | None) -> PlannedDraw:
@@ -240,11 +280,17 @@ def _planned(event: Event, tables: Sequence[Session], sizes: Sequence[int] | Non
     options = rules.options_from(**event.rules)
     seated = rules.table_sizes(len(players), sizes, options)
     met = rules.met_pairs(_seats_by_round(tables))
-    made = rules.draw(players, seated, event.seed, number, met)
+    made = rules.draw(players, seated, event.seed, number, met, event.apart)
+    here = {rules.name_key(name) for name in players}
+    kept_apart = sum(
+        rules.name_key(a) in here and rules.name_key(b) in here for a, b in event.apart
+    )
     return PlannedDraw(
         number,
         [(seats, rules.hands_to_play(event.hands, len(seats), options)) for seats in made.tables],
         made.repeats,
+        kept_apart,
+        made.apart,
     )
 
 
@@ -261,9 +307,16 @@ class EventWrite(Write):
         super().__init__(key, digest)
         self.event = event
         self._touched = False
+        self._removed = False
 
     def update(self, given: EventFields) -> None:
-        """Change the settings given; `rules`, `entry` and `seed` only before the first draw."""
+        """Change the settings given; `rules`, `entry` and `seed` only before the first draw,
+        whether it is a practice event never."""
+        if given.practice is not None and given.practice != self.event.practice:
+            raise Conflict(
+                "A practice event stays one, and a real event real: make a new event instead.",
+                "practice",
+            )
         drawn = _rounds_drawn(_tables(self.event.id))
         if drawn:
             changed = [
@@ -348,7 +401,12 @@ class EventWrite(Write):
         number = drawn + 1
         for at, (seats, plan) in enumerate(_planned(event, tables, sizes).tables, start=1):
             session = rows.new_session(
-                table_name(event.name, number, at), seats, plan.rounds, seats[0], plan.options
+                table_name(event.name, number, at),
+                seats,
+                plan.rounds,
+                seats[0],
+                plan.options,
+                practice=event.practice,
             )
             session.event_id, session.event_round, session.event_table = event.id, number, at
         db.session.flush()
@@ -420,7 +478,65 @@ class EventWrite(Write):
         self._touched = True
         return made
 
+    def practice_hands(self, number: int) -> int:
+        """Fill every table of round `number` of a practice event with made-up hands until it
+        is complete, each hand recorded at its table as a phone records one (`SessionWrite`),
+        so the rules engine checks and scores it; return how many were made."""
+        event = self.event
+        if not event.practice:
+            raise Conflict(
+                "Only a practice event's tables are filled with made-up hands; this event is "
+                "real, so its hands are played.",
+                "practice",
+            )
+        ids = [t.id for t in _tables(event.id) if t.event_round == number]
+        if not ids:
+            raise NotFound(f"Event {event.id} has no round {number} drawn.", "round")
+        lock_sessions(ids)
+        tables = db.session.scalars(
+            select(Session)
+            .where(Session.id.in_(ids))
+            .order_by(Session.event_table)
+            .options(*loading.WHOLE_SESSION[:1])
+            .execution_options(populate_existing=True)
+        ).all()
+        made = 0
+        for session in tables:
+            write = SessionWrite(session, None, "")
+            tail = write.tail()
+            table = loading.table_of(session)
+            if table.is_complete(tail.count):
+                continue
+            left = table.rounds * len(table.seats) - tail.count
+            seed = f"event {event.seed} round {number} table {session.event_table} {tail.count}"
+            for entry in rules.made_up_hands(table, tail.next_dealer, left, seed):
+                write.record_hand(entry, None)
+            write.finish()
+            made += left
+        self._touched = self._touched or made > 0
+        return made
+
+    def delete_event(self) -> None:
+        """Delete a practice event whole, its tables' sessions with their hands and history;
+        a real event's tables are its standings, so it is refused."""
+        event = self.event
+        if not event.practice:
+            raise Conflict(
+                "Only a practice event can be deleted; a real event's tables are its standings, "
+                "so they stay.",
+                "id",
+            )
+        ids = [t.id for t in _tables(event.id)]
+        lock_sessions(ids)
+        db.session.expunge_all()
+        db.session.execute(delete(Session).where(Session.event_id == event.id))
+        db.session.execute(delete(EventPlayer).where(EventPlayer.event_id == event.id))
+        db.session.execute(delete(Event).where(Event.id == event.id))
+        self._removed = True
+
     def finish(self) -> None:
+        if self._removed:
+            return
         if self._touched:
             self.event.version += 1
             self._touched = False
@@ -620,6 +736,86 @@ def list_events() -> list[dict[str, Any]]:
     return [event_summary(event, drawn.get(event.id) or 0) for event in events]
 
 
+@dataclass(frozen=True)
+class TableLine:
+    """A table of an event's round as a list shows it: its number, session, hands played of
+    those it plays, and whether it is complete (or ended)."""
+
+    number: int
+    session_id: int
+    hands: int
+    hands_to_play: int
+    complete: bool
+
+
+@dataclass(frozen=True)
+class RecentEvent:
+    """An event as the home page lists it: its rounds drawn, the tables of the last one, and
+    when it last had a table made (or was made)."""
+
+    event: Event
+    rounds: int
+    tables: list[TableLine]
+    last: datetime
+
+
+def recent_events(limit: int) -> list[RecentEvent]:
+    """The `limit` events with the latest tables made (or made themselves), latest first, each
+    with its last round's tables from their stored hand counts: a few statements however many
+    tables they have."""
+    latest = (
+        select(Session.event_id, func.max(Session.created_at).label("last"))
+        .where(Session.event_id.is_not(None))
+        .group_by(Session.event_id)
+        .subquery()
+    )
+    last = func.coalesce(latest.c.last, Event.created_at)
+    chosen = db.session.execute(
+        select(Event, last)
+        .outerjoin(latest, latest.c.event_id == Event.id)
+        .order_by(last.desc(), Event.id.desc())
+        .limit(limit)
+    ).all()
+    ids = [event.id for event, _last in chosen]
+    drawn_round = (
+        select(Session.event_id, func.max(Session.event_round).label("drawn"))
+        .where(Session.event_id.in_(ids))
+        .group_by(Session.event_id)
+        .subquery()
+    )
+    drawn = dict(db.session.execute(select(drawn_round.c.event_id, drawn_round.c.drawn)).all())
+    last_round = (Session.event_id.in_(ids), Session.event_round == drawn_round.c.drawn)
+    rows = db.session.execute(
+        select(
+            Session.event_id,
+            Session.event_table,
+            Session.id,
+            Session.hand_count,
+            Session.rounds,
+            Session.completed,
+        )
+        .join(drawn_round, drawn_round.c.event_id == Session.event_id)
+        .where(*last_round)
+        .order_by(Session.event_id, Session.event_table)
+    ).all()
+    seated = dict(
+        db.session.execute(
+            select(Seat.session_id, func.count())
+            .where(Seat.session_id.in_([row.id for row in rows]))
+            .group_by(Seat.session_id)
+        ).all()
+    )
+    tables: dict[int, list[TableLine]] = {}
+    for event_id, number, session_id, count, rounds, complete in rows:
+        tables.setdefault(event_id or 0, []).append(
+            TableLine(number or 0, session_id, count, rounds * seated.get(session_id, 0), complete)
+        )
+    return [
+        RecentEvent(event, drawn.get(event.id) or 0, tables.get(event.id, []), as_utc(at))
+        for event, at in chosen
+    ]
+
+
 def event_summary(event: Event, drawn: int) -> dict[str, Any]:
     return {
         "id": event.id,
@@ -630,6 +826,7 @@ def event_summary(event: Event, drawn: int) -> dict[str, Any]:
         "rounds": event.rounds,
         "rounds_drawn": drawn,
         "players": [p.player.name for p in event.players if p.checked_in],
+        "practice": event.practice,
         "version": event.version,
     }
 
@@ -686,6 +883,7 @@ def event_json(read: EventRead) -> dict[str, Any]:
         "ties": event.ties,
         "seed": event.seed,
         "confirm": event.confirm,
+        "apart": [list(pair) for pair in event.apart],
         "players": [{"name": p.player.name, "checked_in": p.checked_in} for p in event.players],
         "draws": draws,
         "standings": standings,

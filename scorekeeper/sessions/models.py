@@ -97,6 +97,8 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     ended: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     # A night kept without hands: complete with none, each player's net on their seat.
     totals_only: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    # A table of a practice event: it keeps no summary, so no list, total or statistic counts it.
+    practice: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     # Kept by every write from the hands and seats (`summary`), so that lists of
     # sessions never count hands: how many it has, and whether it is complete with them.
     hand_count: Mapped[int] = mapped_column(default=0, server_default="0")
@@ -154,6 +156,11 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     round_top: Mapped[int]
     ties: Mapped[str] = mapped_column(String(10))
     seed: Mapped[int]
+    # Pairs of players' names the draws seat at different tables whenever they can.
+    apart: Mapped[list[list[str]]] = mapped_column(JSON, default=list, server_default="[]")
+    # A rehearsal: its tables may be filled with made-up hands, they count nowhere else, and
+    # the whole event may be deleted.
+    practice: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     # Grows with every write to the event; the API's ETag.
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(

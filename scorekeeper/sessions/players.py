@@ -21,6 +21,7 @@ from .. import rules
 from . import ratings
 from .database import begin_write, lock_sessions
 from .errors import Conflict, NotFound
+from .events import rename_apart
 from .extensions import db
 from .models import (
     Change,
@@ -97,6 +98,7 @@ class PlayerWrite(Write):
         trashed = [entry.session_id for entry in trashed_naming(old)]
         player.name, player.name_key = name, key
         self.rewrite(self.sessions, trashed, "rename", old, name)
+        rename_apart(old, name)
         return player
 
     def set_active(self, active: bool) -> Player:
@@ -132,6 +134,7 @@ class PlayerWrite(Write):
         _move(gone.id, into.id, None)
         ratings.changed()
         self.rewrite(moved, merge.trashed, "merge", old, new)
+        rename_apart(old, new)
         db.session.add(merge)
         db.session.delete(gone)
         return into

@@ -243,10 +243,11 @@ def replay() -> Replayed:
             connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"))
         changes = connection.execute(select(func.coalesce(func.max(Change.id), 0))).scalar_one()
     generation, _ = state()
+    # A practice table's made-up hands rate no one.
     rows = db.session.execute(
-        select(Session.id, Session.created_at, Session.hand_count).order_by(
-            Session.created_at, Session.id
-        )
+        select(Session.id, Session.created_at, Session.hand_count)
+        .where(~Session.practice)
+        .order_by(Session.created_at, Session.id)
     ).all()
     sessions = {row.id: (session_key(row.created_at, row.id), row.hand_count) for row in rows}
     ratings: Ratings[int] = Ratings()
@@ -555,7 +556,9 @@ def _replay_since(replayed: Replayed) -> None:
     written = select(Change.session_id).where(Change.id > replayed.changes, Change.action == "add")
     counted, keys = {}, {}
     for row in connection.execute(
-        select(Session.id, Session.created_at, Session.hand_count).where(Session.id.in_(written))
+        select(Session.id, Session.created_at, Session.hand_count).where(
+            Session.id.in_(written), ~Session.practice
+        )
     ):
         had = before[row.id][1] if row.id in before else 0
         if row.hand_count > had:

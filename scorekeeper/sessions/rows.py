@@ -116,10 +116,12 @@ def new_session(
     session_id: int | None = None,
     created_at: datetime | None = None,
     new_players: Collection[str] = (),
+    practice: bool = False,
 ) -> Session:
     """Add a session, checked by the rules engine, without committing: for writes that add
     hands too and must land together. A restored session keeps its id and creation time. A new
-    player's name that looks like another's is refused unless among `new_players`."""
+    player's name that looks like another's is refused unless among `new_players`. A table of
+    a practice event (`practice`) keeps no summary."""
     table = rules.new_table(list(players), rounds, first_dealer, options)
     options = table.options
     seated = players_named(table.seats, new_players)
@@ -130,6 +132,7 @@ def new_session(
         rounds=rounds,
         first_dealer=seated[table.seat_of(table.first_dealer)],
         seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
+        practice=practice,
     )
     _set_rules(session, options)
     db.session.add(session)

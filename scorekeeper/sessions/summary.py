@@ -6,6 +6,9 @@ transaction: the one write path when it finishes (`rewrite`), the bulk insert of
 the trash or an import (`add`), and a merge of two players (which moves the rows). A league's
 statistics then add up a few rows a session instead of every hand, and `recount` is what
 `flask check` compares them to.
+
+A table of a practice event (`Session.practice`) keeps none of these rows: every list, total
+and statistic is read from them, so none counts a rehearsal's made-up hands.
 """
 
 from __future__ import annotations
@@ -102,7 +105,7 @@ def recount(
             Session.stake,
         )
         .join(Session, Session.id == Seat.session_id)
-        .where(Session.totals_only, Seat.session_id.in_(session_ids))
+        .where(Session.totals_only, ~Session.practice, Seat.session_id.in_(session_ids))
     )
     if not hands:
         return union_all(nights)
@@ -110,7 +113,7 @@ def recount(
         select(Hand.session_id, HandPlayer.player_id, Hand.seated, *COUNTS, Session.stake)
         .join(Hand, Hand.id == HandPlayer.hand_id)
         .join(Session, Session.id == Hand.session_id)
-        .where(HandPlayer.played, Hand.session_id.in_(session_ids))
+        .where(HandPlayer.played, ~Session.practice, Hand.session_id.in_(session_ids))
         .group_by(Hand.session_id, HandPlayer.player_id, Hand.seated, Session.stake)
     )
     if hand_ids is not None:
@@ -176,15 +179,16 @@ def _members(
     session_ids: Collection[int], hand_ids: HandIds | None = None
 ) -> Select[tuple[int, int]]:
     """Who sat in each of the sessions: seated now, or at any of their hands (`hand_ids`
-    bounds the hands' players read, as for `recount`)."""
+    bounds the hands' players read, as for `recount`); no one for a practice table."""
+    counted = select(Session.id).where(Session.id.in_(session_ids), ~Session.practice)
     at_hands = (
         select(Hand.session_id, HandPlayer.player_id)
         .join(Hand, Hand.id == HandPlayer.hand_id)
-        .where(Hand.session_id.in_(session_ids))
+        .where(Hand.session_id.in_(counted))
     )
     if hand_ids is not None:
         at_hands = at_hands.where(HandPlayer.hand_id.between(*hand_ids))
-    seated = select(Seat.session_id, Seat.player_id).where(Seat.session_id.in_(session_ids))
+    seated = select(Seat.session_id, Seat.player_id).where(Seat.session_id.in_(counted))
     return select(*union(seated, at_hands).subquery().c)
 
 

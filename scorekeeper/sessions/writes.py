@@ -537,7 +537,9 @@ class SessionWrite(Write):
 
     def _rate(self) -> None:
         """Keep the ratings: the hands added after the last update them, any other change to
-        the hands makes them stale."""
+        the hands makes them stale. A practice table's made-up hands rate no one."""
+        if self.session.practice:
+            return
         if self._rewrote:
             ratings.changed()
             return

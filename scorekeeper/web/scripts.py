@@ -36,6 +36,7 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     # A share link's sheet: Copy, and when its links were made.
     "share": ("register.js", "share.js", "clock.js"),
     "cards": ("register.js", "clock.js"),
+    "print": ("register.js", "print.js"),
     "night": ("register.js", "night_form.js"),
 }
 

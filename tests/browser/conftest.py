@@ -104,7 +104,12 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
     api(base_url, "PATCH", f"/api/sessions/{staked}", {"players": SEATS[1:]})
     ended = session_with_hands(base_url, "Pages")
     api(base_url, "PATCH", f"/api/sessions/{ended}", {"ended": True})
-    checking_in = api(base_url, "POST", "/api/events", {"name": "Pages night", "seed": 3})
+    checking_in = api(
+        base_url,
+        "POST",
+        "/api/events",
+        {"name": "Pages night", "seed": 3, "apart": [["Ann", "Bob"], ["Cat", "Dan"]]},
+    )
     for name in EVENT_PLAYERS[:7]:
         api(base_url, "POST", f"/api/events/{checking_in['id']}/players", {"name": name})
     prizes = {"hands": 5, "rounds": 2, "entry": 1000, "places": [50, 20, 10], "round_top": 5}
@@ -113,6 +118,10 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         seats = table["seats"]
         hand = {"kind": "pick", "picker": seats[1], "partner": seats[2], "picking_points": 75}
         api(base_url, "POST", f"/api/sessions/{table['session']}/hands", hand)
+    practice = event_drawn(base_url, "Pages rehearsal", hands=1, practice=True)
+    finished = practice["draws"][0]["tables"][0]
+    api(base_url, "POST", f"/api/events/{practice['id']}/rounds/1/practice-hands", {})
+    practice = event_drawn(base_url, "Pages rehearsal", hands=1, practice=True)
     season = api(
         base_url,
         "POST",
@@ -169,6 +178,11 @@ def pages(base_url: str, live_app: Flask) -> dict[str, str]:
         "round-tables": f"/events/{event['id']}/rounds/1",
         "event-board": f"/events/{event['id']}/board",
         "event-results": f"/events/{event['id']}/results",
+        "edit-event": f"/events/{event['id']}/edit",
+        "event-standings": f"/events/{event['id']}/standings",
+        "practice-event": f"/events/{practice['id']}",
+        "delete-event": f"/events/{practice['id']}/delete",
+        "finished-table": f"/sessions/{finished['session']}",
         "seasons": "/seasons",
         "season": f"/seasons/{season['id']}",
         "edit-season": f"/seasons/{season['id']}/edit",

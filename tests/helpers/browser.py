@@ -229,6 +229,7 @@ NAMES = [
     "players", "player", "player-sessions", "rule-sets", "share", "settings", "import",
     "import-nights", "trash", "not-found",
     "events", "new-event", "event", "draw-round", "round-tables", "event-board", "event-results",
+    "edit-event", "event-standings", "practice-event", "delete-event", "finished-table",
     "seasons", "season", "edit-season", "delete-season", "install",
     "new-night", "night", "edit-night", "night-settle-up",
     "share-results", "shared-season", "shared-event", "shared-session", "shared-night",

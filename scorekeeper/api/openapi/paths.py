@@ -73,6 +73,7 @@ PATH_PARAMETERS = {
         _path_parameter("event_id", "The club event's id.", 1),
         _path_parameter("season_id", "The season's id.", 1),
         _path_parameter("link_id", "The share link's id.", 1),
+        _path_parameter("round", "A round's number in its event, from 1.", 1),
         _parameter(
             "name",
             "path",
@@ -481,6 +482,11 @@ def _event_paths() -> list[tuple[str, Schema]]:
                 event,
                 "EventChange",
             ),
+            delete=event_write(
+                "deleteEvent",
+                "Delete a practice event whole, its tables with their hands (409 for a real event)",
+                NO_CONTENT,
+            ),
         ),
         _path(
             "/api/events/{event_id}/players",
@@ -504,6 +510,16 @@ def _event_paths() -> list[tuple[str, Schema]]:
                 "Draw the next round once every table of the last one is complete",
                 created(ref("Event"), "The event with the new round drawn."),
                 "DrawInput",
+            ),
+        ),
+        _path(
+            "/api/events/{event_id}/rounds/{round}/practice-hands",
+            post=event_write(
+                "practiceHands",
+                "Fill every table of a round of a practice event with made-up hands until it is "
+                "complete (409 for a real event, 404 for a round not drawn)",
+                event,
+                "PracticeInput",
             ),
         ),
         _path(

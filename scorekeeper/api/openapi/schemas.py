@@ -12,6 +12,7 @@ from typing import Any
 from ...exchange.nights_in import ZEROS
 from ...rules import (
     CALLED_CARDS,
+    MAX_APART,
     MAX_HANDS,
     MAX_NET,
     MAX_NOTE,
@@ -340,6 +341,21 @@ def _event_inputs() -> dict[str, Schema]:
             "description": "Every hand waits for a player of the side that did not pick to "
             "confirm it; false when not given.",
         },
+        "apart": {
+            "type": ["array", "null"],
+            "items": {"type": "array", "items": ref("PlayerName"), "minItems": 2, "maxItems": 2},
+            "maxItems": MAX_APART,
+            "description": "Pairs of players the draws seat at different tables whenever some "
+            "draw can, before they seat as few earlier tablemates together as they can: two "
+            "different names a pair (checked in or not), each pair once. May change at any time; "
+            "it applies to the draws after.",
+        },
+        "practice": {
+            **nullable(BOOLEAN),
+            "description": "A practice event (a rehearsal): its tables can be filled with "
+            "made-up hands, count in no total, list or statistic, and the event can be deleted "
+            "whole. Set when the event is made; a change is 409.",
+        },
         **_output_only("id", "version", "players", "draws", "standings", "complete"),
     }
     name = {**STRING, "minLength": 1, "maxLength": 100, "pattern": NO_NUL_AND_NOT_BLANK}
@@ -359,6 +375,8 @@ def _event_inputs() -> dict[str, Schema]:
                 given(ties="string"),
                 given(seed="integer"),
                 given(confirm="boolean"),
+                given(apart="array"),
+                given(practice="boolean"),
             ],
             additionalProperties=False,
         ),
@@ -392,6 +410,11 @@ def _event_inputs() -> dict[str, Schema]:
             "in",
             additionalProperties=False,
         ),
+        "PracticeInput": obj(
+            {},
+            additionalProperties=False,
+            description="Nothing: the round is in the address.",
+        ),
         "DrawInput": obj(
             {
                 "tables": {
@@ -410,6 +433,7 @@ def _event_inputs() -> dict[str, Schema]:
 EVENT_REQUIRED = (
     "id", "name", "date", "created_at", "hands", "rounds", "version", "rules", "entry", "places",
     "round_top", "ties", "seed", "players", "draws", "standings", "round_leaders", "complete",
+    "apart", "practice",
 )  # fmt: skip
 
 
@@ -423,6 +447,7 @@ def _event_answers() -> dict[str, Schema]:
         "hands": FROM_ONE,
         "rounds": ROUNDS,
         "version": {**INTEGER, "description": "Grows with every write to the event."},
+        "practice": {**BOOLEAN, "description": "A practice event: it counts nowhere else."},
     }
     table = {
         "table": FROM_ONE,
@@ -486,6 +511,11 @@ def _event_answers() -> dict[str, Schema]:
         "round_top": PERCENT,
         "ties": values(Ties),
         "seed": COUNT,
+        "apart": {
+            "type": "array",
+            "items": {"type": "array", "items": STRING, "minItems": 2, "maxItems": 2},
+            "description": "The pairs the draws keep apart.",
+        },
         "players": {"type": "array", "items": obj(player, *player)},
         "draws": {"type": "array", "items": obj(draw, *draw)},
         "standings": {
@@ -1081,11 +1111,17 @@ BODY_EXAMPLES: dict[str, dict[str, Schema]] = {
                 "round_top": 5,
                 "ties": "share",
                 "seed": 41,
+                "apart": [["Ann", "Bob"]],
             }
-        }
+        },
+        "practice": {"value": {"name": "Oktoberfest rehearsal", "practice": True}},
     },
-    "EventChange": {"rename": {"value": {"name": "Oktoberfest 2026, the final"}}},
+    "EventChange": {
+        "rename": {"value": {"name": "Oktoberfest 2026, the final"}},
+        "apart": {"value": {"apart": [["Ann", "Bob"], ["Cat", "Dan"]]}},
+    },
     "CheckInInput": {"ann": {"value": {"name": "Ann"}}},
+    "PracticeInput": {"nothing": {"value": {}}},
     "SeasonInput": {
         "season": {
             "value": {

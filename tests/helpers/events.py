@@ -32,6 +32,8 @@ def check_in(client: FlaskClient, event_id: int, name: str) -> dict[str, Any]:
     response = client.post(f"/api/events/{event_id}/players", json={"name": name})
     assert response.status_code == 201, response.json
     return response.json  # type: ignore[no-any-return]
+
+
 def drawn(client: FlaskClient, event_id: int, body: Any = None) -> dict[str, Any]:
     response = client.post(f"/api/events/{event_id}/rounds", json=body or {})
     assert response.status_code == 201, response.json
@@ -78,6 +80,8 @@ def invited(app: Flask, owner: FlaskClient, session_id: int, role: str) -> Flask
     phone = app.test_client()
     assert phone.get(urlsplit(made.json["url"]).path).status_code == 303
     return phone
+
+
 def end_round(client: FlaskClient, event: dict[str, Any]) -> None:
     """End every table of the last round, so that the next can be drawn."""
     for table in last_tables(event):

@@ -20,10 +20,10 @@ from werkzeug.test import TestResponse
 from scorekeeper.access.models import AccessSetting, ApiToken, SignIn, SignInFailure
 from scorekeeper.sessions.extensions import db
 
+from .helpers.access import PASSCODE, bearer, set_passcode
 from .helpers.api import SEATS, Api, pick
 from .helpers.database import second_worker
 
-PASSCODE = "Sheep-1234"
 NEW_SESSION = {
     **{f"seat_{seat}": name for seat, name in enumerate(SEATS, start=1)},
     "first_dealer": "0",
@@ -37,19 +37,10 @@ def invoke(runner: FlaskCliRunner, *args: str, input: str | None = None) -> Any:
     return runner.invoke(args=["access", *args], input=input)
 
 
-def set_passcode(runner: FlaskCliRunner, role: str = "scorer", passcode: str = PASSCODE) -> None:
-    result = invoke(runner, "set-passcode", "--role", role, "--passcode", passcode)
-    assert result.exit_code == 0, result.output
-
-
 def create_token(runner: FlaskCliRunner, name: str = "scripts") -> str:
     result = invoke(runner, "create-token", name)
     assert result.exit_code == 0, result.output
     return str(result.output.splitlines()[-1])
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def assert_unauthorized(response: TestResponse, error: str) -> None:

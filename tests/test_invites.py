@@ -21,10 +21,10 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import as_utc, utcnow
 from scorekeeper.web import hosts
 
+from .helpers.access import PASSCODE, bearer, set_passcode, signed_in
 from .helpers.api import SEATS, Api, pick
 from .helpers.pages import Page
 
-PASSCODE = "Sheep-1234"
 LAN = "192.168.1.20"
 HAND = pick("Ann", "Bob", 70)
 
@@ -32,18 +32,6 @@ HAND = pick("Ann", "Bob", 70)
 @pytest.fixture(autouse=True)
 def on_a_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hosts, "lan_address", lambda: LAN)
-
-
-def set_passcode(runner: FlaskCliRunner, role: str = "scorer") -> None:
-    args = ["access", "set-passcode", "--role", role, "--passcode", PASSCODE]
-    result = runner.invoke(args=args)
-    assert result.exit_code == 0, result.output
-
-
-def signed_in(app: Flask) -> FlaskClient:
-    phone = app.test_client()
-    assert phone.post("/sign-in", data={"passcode": PASSCODE}).status_code == 303
-    return phone
 
 
 def two_sessions(api: Api) -> tuple[int, int]:
@@ -399,10 +387,6 @@ def create_token(runner: FlaskCliRunner, *args: str) -> str:
     assert result.exit_code == 0, result.output
     assert "It is shown only now" in result.output
     return str(result.output.splitlines()[-1])
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def test_a_scoped_scorer_token_writes_its_session_alone(

@@ -4,7 +4,6 @@ confirmation, and carried by the backup."""
 
 from __future__ import annotations
 
-import copy
 import html
 import json
 import re
@@ -30,7 +29,7 @@ from scorekeeper.sessions.models import RuleSet
 from scorekeeper.sessions.writes import roster_write
 
 from .helpers.api import Api, default_rules
-from .helpers.backups import export_backup, import_backup
+from .helpers.backups import export_backup, restore
 from .helpers.database import NewApp
 from .helpers.pages import FormPage, assert_kept, filled, get_page, html_page, redirected_page
 
@@ -385,11 +384,6 @@ def other_database(database: str, tmp_path: Path, new_app: NewApp) -> Iterator[A
 
     with ExitStack() as stack:
         yield make
-
-
-def restore(app: Flask, backup: Any, merge: bool = False) -> str:
-    with app.app_context():
-        return str(import_backup(copy.deepcopy(backup), merge=merge))
 
 
 def test_a_backup_carries_rule_sets_and_restores_them(

@@ -23,12 +23,12 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import ShareLink, ShareView
 from scorekeeper.web import hosts, logs
 
+from .helpers.access import set_passcode, signed_in
 from .helpers.api import SEATS, Api, pick
 from .helpers.database import second_worker
 from .helpers.pages import Page
 from .helpers.seasons import SPRING, record_league
 
-PASSCODE = "Sheep-1234"
 LAN = "192.168.1.20"
 LINK = re.compile(rf"http://{re.escape(LAN)}(/shared/(\d+)\.[\w-]+)")
 PLAYERS = [*SEATS, "Fay", "Gus", "Hal", "Ivy", "Jon"]
@@ -37,18 +37,6 @@ PLAYERS = [*SEATS, "Fay", "Gus", "Hal", "Ivy", "Jon"]
 @pytest.fixture(autouse=True)
 def on_a_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hosts, "lan_address", lambda: LAN)
-
-
-def set_passcode(runner: FlaskCliRunner, role: str = "scorer") -> None:
-    args = ["access", "set-passcode", "--role", role, "--passcode", PASSCODE]
-    result = runner.invoke(args=args)
-    assert result.exit_code == 0, result.output
-
-
-def signed_in(app: Flask) -> FlaskClient:
-    phone = app.test_client()
-    assert phone.post("/sign-in", data={"passcode": PASSCODE}).status_code == 303
-    return phone
 
 
 def share(client: FlaskClient, status: int = 201, **body: Any) -> Any:

@@ -145,10 +145,12 @@ def totals_on_page(page: Page) -> dict[str, int]:
     }
 
 
-def assert_phone_friendly(page: Page) -> None:
-    """No sideways scrolling outside the score grid, and every control big enough to tap."""
+def assert_phone_friendly(page: Page, more: str = "") -> None:
+    """No sideways scrolling outside the score grid, and every control (and whatever `more`
+    selects, such as the links of a list) big enough to tap."""
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    for control in page.locator(".btn, .chip, .toggle, input[type=text], select").all():
+    targets = ", ".join(filter(None, (".btn, .chip, .toggle, input[type=text], select", more)))
+    for control in page.locator(targets).all():
         if control.is_visible():
             box = control.bounding_box()
             assert box is not None and box["height"] >= 44, control

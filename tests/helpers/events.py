@@ -5,13 +5,10 @@ hands recorded at its tables; and a phone let in by an invite to one table."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
-from flask import Flask
-from flask.testing import FlaskClient, FlaskCliRunner
+from flask.testing import FlaskClient
 
 NAMES = [f"Player {n:02d}" for n in range(1, 27)]
-PASSCODE = "Sheep-1234"
 
 
 def names(count: int) -> list[str]:
@@ -59,27 +56,6 @@ def last_tables(event: dict[str, Any]) -> list[dict[str, Any]]:
 def confirm_event(client: FlaskClient, players: int = 5, **given: Any) -> dict[str, Any]:
     """An event whose hands the other side confirms, its first round drawn."""
     return drawn(client, make_event(client, players, confirm=True, **given)["id"])
-
-
-def set_passcode(runner: FlaskCliRunner, role: str = "scorer") -> None:
-    args = ["access", "set-passcode", "--role", role, "--passcode", PASSCODE]
-    result = runner.invoke(args=args)
-    assert result.exit_code == 0, result.output
-
-
-def signed_in(app: Flask) -> FlaskClient:
-    phone = app.test_client()
-    assert phone.post("/sign-in", data={"passcode": PASSCODE}).status_code == 303
-    return phone
-
-
-def invited(app: Flask, owner: FlaskClient, session_id: int, role: str) -> FlaskClient:
-    """A fresh phone that has opened the link of an invite to one session."""
-    made = owner.post(f"/api/sessions/{session_id}/invites", json={"role": role})
-    assert made.status_code == 201, made.json
-    phone = app.test_client()
-    assert phone.get(urlsplit(made.json["url"]).path).status_code == 303
-    return phone
 
 
 def end_round(client: FlaskClient, event: dict[str, Any]) -> None:

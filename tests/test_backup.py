@@ -1435,3 +1435,20 @@ def test_while_a_restore_is_under_way_another_is_refused(
     assert target.test_cli_runner().invoke(args=["check"]).output == (
         "Checked 5 sessions: every one is consistent with its hands.\n"
     )
+
+
+def test_a_restore_batch_holds_at_most_its_hands_never_splitting_a_session(
+    client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer waits for one batch at most, so a batch holds HANDS_A_BATCH hands at most,
+    however few sessions that is; a session of more hands is a batch of its own."""
+    for hands in (5, 2, 1, 0):
+        session_id = api.new_session()["id"]
+        for _ in range(hands):
+            api.record(session_id, **pick("Ann", "Bob", 75))
+    backup = client.get("/settings/backup.json").data
+    monkeypatch.setattr(backup_module, "HANDS_A_BATCH", 4)
+    target = fresh()
+    body = target.test_client().post("/settings/restore", data=upload(backup)).text
+    assert PROGRESS.findall(body) == [("4", done, done, "4") for done in ("0", "1", "4")]
+    assert "Backup restored: 4 sessions with 8 hands" in body

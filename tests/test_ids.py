@@ -52,14 +52,14 @@ def test_an_id_too_large_for_the_database_is_a_404_with_a_sentence(
 
 
 def test_every_id_in_an_address_goes_through_the_id_converter(app: Flask) -> None:
-    """Only hand numbers and change indexes, which never reach the database as ids, are
-    plain numbers."""
+    """Only hand and round numbers and change indexes, which never reach the database as ids,
+    are plain numbers."""
     for rule in app.url_map.iter_rules():
         for converter, name in re.findall(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>", rule.rule):
             if name.endswith("_id"):
                 assert converter == "id", rule.rule
             elif converter == "int":
-                assert name in ("number", "index"), rule.rule
+                assert name in ("number", "round", "index"), rule.rule
 
 
 def test_the_largest_id_is_looked_up(client: FlaskClient) -> None:

@@ -73,8 +73,11 @@ CONFLICT = (
 # tenth of a millisecond, so without a pause the next batch would nearly always go first.
 PAUSE_BETWEEN_BATCHES = 0.005
 
-# Sessions inserted together by a restore, in one write: each batch is a few statements.
+# Sessions inserted together by a restore, in one write: each batch is a few statements. A
+# batch holds at most HANDS_A_BATCH hands too (a session's hands are never split), so that a
+# writer waiting for one batch waits well within LOCK_WAIT_SECONDS, even on a busy machine.
 SESSIONS_A_BATCH = 100
+HANDS_A_BATCH = 1_000
 # The largest id or version a backup may give: far below 2**31 - 1 (PostgreSQL's integer, and
 # the largest id the routes take), so the ids and versions that come after never run out.
 MAX_KEPT = 1_000_000_000
@@ -467,19 +470,17 @@ class Restore:
         whole is written."""
         if self._checked != self.total:
             raise RuntimeError("The backup's sessions are not checked yet.")
-        starts = range(0, max(self.total, 1), SESSIONS_A_BATCH)
-        sessions = self._read_checked()
+        start = 0
         try:
             with journal.running() as undone:
                 if undone is not None:
                     # Another restore, started alongside this one, was cut short meanwhile.
                     raise Conflict(f"{undone} Nothing of this backup is restored: start again.")
-                for start in starts:
-                    first, last = start == 0, start == starts[-1]
+                for batch, last in _with_last(_batched(self._read_checked())):
+                    first = start == 0
                     if not first:
                         time.sleep(PAUSE_BETWEEN_BATCHES)
                     try:
-                        batch = list(islice(sessions, SESSIONS_A_BATCH))
                         with writes.roster_write(key if first or last else None, digest) as write:
                             if first:
                                 players = self._add_players()
@@ -493,6 +494,7 @@ class Restore:
                         if first and not isinstance(error, SQLAlchemyError):
                             raise
                         raise self._failed(error, start) from error
+                    start += len(batch)
                     yield len(batch)
         finally:
             self.close()
@@ -1517,3 +1519,27 @@ def _check_hand_json(hand: Any, number: int) -> None:
             raise RuleError(f"Its {key} is missing or not what a hand holds.", key)
     if hand["number"] != number:
         raise RuleError(f"It is numbered {hand['number']}, not {number}.", "number")
+
+
+def _batched(sessions: Iterable[_Checked]) -> Iterator[list[_Checked]]:
+    """The sessions a batch at a time: SESSIONS_A_BATCH of them, or fewer holding at most
+    HANDS_A_BATCH hands (a session of more is a batch of its own); one empty batch for none."""
+    batch: list[_Checked] = []
+    hands = 0
+    for session in sessions:
+        count = len(session.new.sheet.results)
+        if batch and (len(batch) == SESSIONS_A_BATCH or hands + count > HANDS_A_BATCH):
+            yield batch
+            batch, hands = [], 0
+        batch.append(session)
+        hands += count
+    yield batch
+
+
+def _with_last(batches: Iterator[list[_Checked]]) -> Iterator[tuple[list[_Checked], bool]]:
+    """Each batch, and whether it is the last."""
+    held = next(batches)
+    for batch in batches:
+        yield held, False
+        held = batch
+    yield held, True

@@ -87,6 +87,22 @@ def test_the_change_page_changes_the_event_as_patch_does(client: FlaskClient) ->
     assert event["entry"] == 1000
 
 
+def test_the_change_page_shows_whether_the_other_side_confirms_and_turns_it_off(
+    client: FlaskClient,
+) -> None:
+    event_id = new_event(client, confirm="y")
+    assert event_of(client, event_id)["confirm"] is True
+    sent = filled(client, f"/events/{event_id}/edit", {"name": "Friday"})
+    assert sent["confirm"] == "y"
+    assert client.post(f"/events/{event_id}/edit", data=sent).status_code == 302
+    assert event_of(client, event_id)["confirm"] is True
+    sent = filled(client, f"/events/{event_id}/edit", {})
+    del sent["confirm"]
+    response = client.post(f"/events/{event_id}/edit", data=sent)
+    assert response.status_code == 302, FormPage(response.text).errors
+    assert event_of(client, event_id)["confirm"] is False
+
+
 def test_after_the_first_draw_rules_and_entry_are_shown_as_they_stay(
     client: FlaskClient,
 ) -> None:

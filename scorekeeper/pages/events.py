@@ -115,7 +115,7 @@ class EventForm(EngineForm):
 
     def body(self, change: bool = False) -> dict[str, Any]:
         """The event as the API takes it, for the API's checks; for a `change`, what is left
-        empty is none (no prizes, no pairs kept apart) rather than not given."""
+        empty is none (no prizes, no pairs kept apart, not confirming) rather than not given."""
         body: dict[str, Any] = {
             "name": (self.name.data or "").strip() or None,
             "date": (self.date.data or "").strip() or None,
@@ -141,6 +141,7 @@ class EventForm(EngineForm):
                     body[key] = nothing
             if self.entry.raw_data and body["entry"] is None:
                 body["entry"] = 0
+            body["confirm"] = bool(self.confirm.data)
             body.pop("practice", None)
         return {key: value for key, value in body.items() if value is not None}
 
@@ -155,6 +156,7 @@ class EventForm(EngineForm):
         self.round_top.data = str(event.round_top) if event.round_top else ""
         self.ties.data = event.ties
         self.apart.data = pairs_text(event.apart)
+        self.confirm.data = event.confirm
 
 
 class CheckInForm(NewPlayersForm):

@@ -70,8 +70,12 @@ CONFLICT = (
 
 # How long a restore leaves the write lock free between batches: a writer of another process
 # (a phone's hand, while `flask import-backup` runs) finds it free only when it looks, every
-# tenth of a millisecond, so without a pause the next batch would nearly always go first.
+# tenth of a millisecond, so without a pause the next batch would nearly always go first. On a
+# busy machine a waiting writer may not be run for a while: the pause grows with the time the
+# batch took (a share of it, up to a limit), as a busy machine makes batches slow.
 PAUSE_BETWEEN_BATCHES = 0.005
+PAUSE_SHARE_OF_A_BATCH = 0.1
+LONGEST_PAUSE = 0.25
 
 # Sessions inserted together by a restore, in one write: each batch is a few statements. A
 # batch holds at most HANDS_A_BATCH hands too (a session's hands are never split), so that a
@@ -476,10 +480,12 @@ class Restore:
                 if undone is not None:
                     # Another restore, started alongside this one, was cut short meanwhile.
                     raise Conflict(f"{undone} Nothing of this backup is restored: start again.")
+                took = 0.0
                 for batch, last in _with_last(_batched(self._read_checked())):
                     first = start == 0
                     if not first:
-                        time.sleep(PAUSE_BETWEEN_BATCHES)
+                        time.sleep(_pause(took))
+                    began = time.monotonic()
                     try:
                         with writes.roster_write(key if first or last else None, digest) as write:
                             if first:
@@ -494,6 +500,7 @@ class Restore:
                         if first and not isinstance(error, SQLAlchemyError):
                             raise
                         raise self._failed(error, start) from error
+                    took = time.monotonic() - began
                     start += len(batch)
                     yield len(batch)
         finally:
@@ -1543,3 +1550,8 @@ def _with_last(batches: Iterator[list[_Checked]]) -> Iterator[tuple[list[_Checke
         yield held, False
         held = batch
     yield held, True
+
+
+def _pause(took: float) -> float:
+    """The pause after a batch that took `took` seconds (see PAUSE_BETWEEN_BATCHES)."""
+    return min(max(PAUSE_BETWEEN_BATCHES, PAUSE_SHARE_OF_A_BATCH * took), LONGEST_PAUSE)

@@ -264,6 +264,8 @@ def test_a_poll_that_finds_nothing_new_leaves_the_page_alone(page: Page, base_ur
     seen = polls(page, session_id)
     stop_the_clock(page)
     page.goto(f"/sessions/{session_id}")
+    # The page's own start is done: the kept forms' section, made once their store is read.
+    expect(page.locator("#outbox-forms")).to_be_attached()
     page.evaluate(
         """() => {
             window.changes = 0;

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from .helpers.api import Api, default_rules, pick, without_time
 from .helpers.backups import answers, assert_same_answers, backup_of, restore
 from .helpers.database import Fresh, statements_for
+from .helpers.events import drawn, event_of, make_event, record
 
 OKTOBERFEST = {
     "name": "Oktoberfest 2026",
@@ -30,16 +31,6 @@ OKTOBERFEST = {
 NAMES = [f"Player {n:02d}" for n in range(1, 27)]
 
 
-def make_event(client: FlaskClient, players: int = 0, **given: Any) -> dict[str, Any]:
-    """A new event (`given` as in its POST) with the first `players` of NAMES checked in."""
-    response = client.post("/api/events", json={"name": "Club night", **given})
-    assert response.status_code == 201, response.json
-    event: dict[str, Any] = response.json
-    for name in NAMES[:players]:
-        event = check_in(client, event["id"], name)
-    return event
-
-
 def check_in(client: FlaskClient, event_id: int, name: str, **more: Any) -> dict[str, Any]:
     response = client.post(f"/api/events/{event_id}/players", json={"name": name, **more})
     assert response.status_code == 201, response.json
@@ -48,23 +39,6 @@ def check_in(client: FlaskClient, event_id: int, name: str, **more: Any) -> dict
 
 def draw(client: FlaskClient, event_id: int, body: Any = None, **headers: str) -> Any:
     return client.post(f"/api/events/{event_id}/rounds", json=body or {}, headers=headers)
-
-
-def drawn(client: FlaskClient, event_id: int, body: Any = None) -> dict[str, Any]:
-    response = draw(client, event_id, body)
-    assert response.status_code == 201, response.json
-    return response.json  # type: ignore[no-any-return]
-
-
-def event_of(client: FlaskClient, event_id: int) -> dict[str, Any]:
-    response = client.get(f"/api/events/{event_id}")
-    assert response.status_code == 200, response.json
-    return response.json  # type: ignore[no-any-return]
-
-
-def record(client: FlaskClient, session_id: int, hand: dict[str, Any]) -> None:
-    response = client.post(f"/api/sessions/{session_id}/hands", json=hand)
-    assert response.status_code == 201, response.json
 
 
 def end(client: FlaskClient, session_id: int) -> None:

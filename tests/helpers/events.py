@@ -8,8 +8,6 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-NAMES = [f"Player {n:02d}" for n in range(1, 27)]
-
 
 def names(count: int) -> list[str]:
     return [f"Player {n:02d}" for n in range(1, count + 1)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import json
 import re
 import time
@@ -1452,3 +1453,21 @@ def test_a_restore_batch_holds_at_most_its_hands_never_splitting_a_session(
     body = target.test_client().post("/settings/restore", data=upload(backup)).text
     assert PROGRESS.findall(body) == [("4", done, done, "4") for done in ("0", "1", "4")]
     assert "Backup restored: 4 sessions with 8 hands" in body
+
+
+def test_restore_batches_hold_fewer_hands_when_batches_run_slow(
+    client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a busy machine batches run slow, and a writer waiting for one would wait long: once a
+    batch has taken longer than BATCH_SECONDS for its hands, the batches after it hold fewer (the
+    next one is already read ahead), down to one session."""
+    for _ in range(10):
+        api.record(api.new_session()["id"], **pick("Ann", "Bob", 75))
+    backup = client.get("/settings/backup.json").data
+    monkeypatch.setattr(backup_module, "HANDS_A_BATCH", 4)
+    monkeypatch.setattr(backup_module, "BATCH_SECONDS", 0)
+    target = fresh()
+    body = target.test_client().post("/settings/restore", data=upload(backup)).text
+    done = [int(value) for _, value, _, _ in PROGRESS.findall(body)]
+    assert [after - before for before, after in itertools.pairwise(done)] == [4, 4, 1, 1]
+    assert "Backup restored: 10 sessions with 10 hands" in body

@@ -78,10 +78,12 @@ PAUSE_SHARE_OF_A_BATCH = 0.1
 LONGEST_PAUSE = 0.25
 
 # Sessions inserted together by a restore, in one write: each batch is a few statements. A
-# batch holds at most HANDS_A_BATCH hands too (a session's hands are never split), so that a
-# writer waiting for one batch waits well within LOCK_WAIT_SECONDS, even on a busy machine.
+# batch holds at most HANDS_A_BATCH hands too (a session's hands are never split), and fewer
+# when batches run slow, as on a busy machine: as many as the pace so far writes in
+# BATCH_SECONDS. So a writer waiting for one batch waits well within LOCK_WAIT_SECONDS.
 SESSIONS_A_BATCH = 100
 HANDS_A_BATCH = 1_000
+BATCH_SECONDS = 0.5
 # The largest id or version a backup may give: far below 2**31 - 1 (PostgreSQL's integer, and
 # the largest id the routes take), so the ids and versions that come after never run out.
 MAX_KEPT = 1_000_000_000
@@ -481,7 +483,9 @@ class Restore:
                     # Another restore, started alongside this one, was cut short meanwhile.
                     raise Conflict(f"{undone} Nothing of this backup is restored: start again.")
                 took = 0.0
-                for batch, last in _with_last(_batched(self._read_checked())):
+                most_hands = HANDS_A_BATCH
+                ahead = _batched(self._read_checked(), lambda: most_hands)
+                for batch, last in _with_last(ahead):
                     first = start == 0
                     if not first:
                         time.sleep(_pause(took))
@@ -501,6 +505,7 @@ class Restore:
                             raise
                         raise self._failed(error, start) from error
                     took = time.monotonic() - began
+                    most_hands = _hands_in(batch, took)
                     start += len(batch)
                     yield len(batch)
         finally:
@@ -1528,14 +1533,16 @@ def _check_hand_json(hand: Any, number: int) -> None:
         raise RuleError(f"It is numbered {hand['number']}, not {number}.", "number")
 
 
-def _batched(sessions: Iterable[_Checked]) -> Iterator[list[_Checked]]:
+def _batched(
+    sessions: Iterable[_Checked], most_hands: Callable[[], int]
+) -> Iterator[list[_Checked]]:
     """The sessions a batch at a time: SESSIONS_A_BATCH of them, or fewer holding at most
-    HANDS_A_BATCH hands (a session of more is a batch of its own); one empty batch for none."""
+    `most_hands()` hands (a session of more is a batch of its own); one empty batch for none."""
     batch: list[_Checked] = []
     hands = 0
     for session in sessions:
         count = len(session.new.sheet.results)
-        if batch and (len(batch) == SESSIONS_A_BATCH or hands + count > HANDS_A_BATCH):
+        if batch and (len(batch) == SESSIONS_A_BATCH or hands + count > most_hands()):
             yield batch
             batch, hands = [], 0
         batch.append(session)
@@ -1550,6 +1557,15 @@ def _with_last(batches: Iterator[list[_Checked]]) -> Iterator[tuple[list[_Checke
         yield held, False
         held = batch
     yield held, True
+
+
+def _hands_in(batch: list[_Checked], took: float) -> int:
+    """The most hands a batch holds after `batch`, which took `took` seconds (see
+    BATCH_SECONDS)."""
+    hands = sum(len(session.new.sheet.results) for session in batch)
+    if hands == 0 or took <= 0:
+        return HANDS_A_BATCH
+    return max(1, min(HANDS_A_BATCH, int(hands * BATCH_SECONDS / took)))
 
 
 def _pause(took: float) -> float:

@@ -12,9 +12,11 @@ and players.
 from __future__ import annotations
 
 import fcntl
+import functools
 import sqlite3
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -85,6 +87,10 @@ def register_database(app: Flask) -> None:
         engine = db.engine
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_connect)
+            database = engine.url.database
+            if database and database != ":memory:":
+                opens = functools.partial(_open_writer_lock, f"{database}.writer-lock")
+                event.listen(engine, "connect", opens)
             event.listen(engine, "begin", _sqlite_begin)
             event.listen(engine, "checkin", _release_writer_lock)
             event.listen(engine, "close", _close_writer_lock)
@@ -98,6 +104,15 @@ def _sqlite_connect(connection: Any, _record: Any) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA busy_timeout={LOCK_WAIT_SECONDS * 1000}")
         cursor.close()
+
+
+def _open_writer_lock(path: str, _connection: Any, record: Any) -> None:
+    """Each connection keeps the lock file open (a flock belongs to an open file). It is closed
+    with the connection, or when the pool's record of the connection is dropped unclosed, as an
+    app's pool is when the app goes while a request still holds a connection."""
+    lock = open(path, "a+b")  # noqa: SIM115 (kept open)
+    record.info["writer_lock"] = lock
+    weakref.finalize(record, lock.close)
 
 
 def _sqlite_begin(connection: Connection) -> None:
@@ -146,13 +161,10 @@ def _take_writer_lock(connection: Connection) -> None:
     """Writers to one SQLite file, in every process of the server, queue on a lock file beside
     it before BEGIN IMMEDIATE: the next one goes as soon as the lock is free, where SQLite's own
     busy wait sleeps up to 100 ms between tries."""
-    database = connection.engine.url.database
-    if not database or database == ":memory:":
-        return
     info = connection.info
     if "writer_lock" not in info:
-        info["writer_lock"] = open(f"{database}.writer-lock", "a+b")  # noqa: SIM115 (kept open)
-    gate = _GATES.setdefault(database, _Turns())
+        return  # a database in memory: one connection, no other process
+    gate = _GATES.setdefault(info["writer_lock"].name, _Turns())
     asked = time.monotonic()
     deadline = asked + LOCK_WAIT_SECONDS
     if not gate.acquire(LOCK_WAIT_SECONDS):

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
 
@@ -20,7 +20,7 @@ from ..exchange.json_in import check_in_request, draw_request, event_change, eve
 from ..insights.dates import day_of
 from ..rules import RuleError
 from ..sessions import events, loading
-from ..sessions.errors import VersionMismatch
+from ..sessions.errors import NotFound, VersionMismatch
 from ..sessions.records import options_json
 from .blueprint import bp
 from .forms import EngineForm, NewPlayersForm, SubstituteForm
@@ -443,7 +443,7 @@ def render_round(
     view = EventView.of(read)
     number = read.rounds if number is None else number
     if not 1 <= number <= read.rounds:
-        abort(404, f"Event {event_id} has no round {number} drawn.")
+        raise NotFound(f"Event {event_id} has no round {number} drawn.")
     if number == read.rounds and not view.round_complete:
         substitute = substitute or SubstituteForm(formdata=None)
         substitute.offer([name for line in view.current for name in line.seats])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules
@@ -23,7 +23,7 @@ from .words import score_preview, sitting_out_words, summary_of
 def _hand_or_404(session: Session, number: int) -> Hand:
     row = loading.find_hand(session, number)
     if row is None:
-        abort(404, f"Session {session.id} has no hand {number}.")
+        raise NotFound(f"Session {session.id} has no hand {number}.")
     return row
 
 

@@ -9,9 +9,10 @@ import hashlib
 import ssl
 from pathlib import Path
 
-from flask import Response, abort, current_app, render_template, request
+from flask import Response, current_app, render_template, request
 
 from ..exchange.rule_sets import qr_svg
+from ..sessions.errors import NotFound
 from ..web.hosts import lan_url
 from .blueprint import bp
 
@@ -56,7 +57,7 @@ def install() -> str:
 def install_root() -> Response:
     root = authority_root()
     if root is None:
-        abort(404, NO_AUTHORITY)
+        raise NotFound(NO_AUTHORITY)
     answer = Response(root, mimetype="application/x-x509-ca-cert")
     answer.headers["Content-Disposition"] = f"attachment; filename={ROOT_FILE_NAME}"
     answer.headers["Cache-Control"] = "no-cache"

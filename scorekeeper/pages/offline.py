@@ -5,8 +5,9 @@ scripts, a page's in one file (`scorekeeper/web/scripts.py`), and the stylesheet
 
 from __future__ import annotations
 
-from flask import Response, abort, current_app, jsonify, request, send_from_directory, url_for
+from flask import Response, current_app, jsonify, request, send_from_directory, url_for
 
+from ..sessions.errors import NotFound
 from ..web import scripts, stylesheet
 from .blueprint import bp
 
@@ -28,7 +29,7 @@ def service_worker() -> Response:
 @bp.get("/scripts/<name>.js")
 def page_scripts(name: str) -> Response:
     if name not in scripts.BUNDLES:
-        abort(404)
+        raise NotFound(f"There is no script {name}.js.")
     held = scripts.bundle(name)
     answer = Response(held.text, mimetype="text/javascript")
     answer.set_etag(held.etag)
@@ -41,7 +42,7 @@ def page_scripts(name: str) -> Response:
 @bp.get("/styles/<name>.css")
 def linked_stylesheet(name: str) -> Response:
     if f"{name}.css" not in stylesheet.NAMES:
-        abort(404)
+        raise NotFound(f"There is no stylesheet {name}.css.")
     held = stylesheet.current(f"{name}.css")
     answer = Response(held.text, mimetype="text/css")
     if request.args.get("v") == held.version:

@@ -13,7 +13,6 @@ from typing import Any
 from flask import Response, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from sqlalchemy import select
-from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..exchange.rule_sets import qr_svg
@@ -21,6 +20,7 @@ from ..insights import sessions_list
 from ..insights.seasons import dates_of, house_of, standings
 from ..sessions import events, loading, seasons, shares, writes
 from ..sessions.database import one_or_404
+from ..sessions.errors import NotFound
 from ..sessions.extensions import db
 from ..sessions.models import Event
 from ..web import hosts

@@ -22,10 +22,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
-from flask import Flask, abort
+from flask import Flask
 from sqlalchemy import Connection, Select, event, text
 from sqlalchemy.exc import OperationalError
 
+from .errors import NotFound
 from .extensions import db
 from .models import is_id
 
@@ -55,7 +56,7 @@ T = TypeVar("T")
 
 
 def no_such(what: str, row_id: int) -> NoReturn:
-    abort(404, f"There is no {what} {row_id}.")
+    raise NotFound(f"There is no {what} {row_id}.")
 
 
 def check_id(what: str, row_id: int) -> None:

@@ -31,6 +31,7 @@ class VersionMismatch(RuleError):
 
 
 class NotFound(RuleError):
-    """No such hand or change in the session, or no such session in the trash."""
+    """No such row, or nothing of that name: every 404 the app gives, but the one a URL that
+    no row can have gets while it is routed (`web.ids`, where routing needs werkzeug's own)."""
 
     status = 404

@@ -22,10 +22,10 @@ from typing import Any
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
-from werkzeug.exceptions import NotFound as HTTPNotFound
 
 from ..rules import RuleError
 from . import writes
+from .errors import NotFound
 from .extensions import db
 from .models import Event, Season, Session, ShareLink, ShareView, is_id, utcnow
 from .records import iso
@@ -49,7 +49,7 @@ def share_write(
         try:
             with writes.session_write(target, key, digest) as write:
                 yield write
-        except HTTPNotFound:
+        except NotFound:
             raise _not_there(kind, target) from None
         return
     with writes.roster_write(key, digest) as write:

@@ -237,7 +237,6 @@ def test_deleting_what_a_link_shows_ends_the_link(
     assert_gone(app.test_client().get(session_path))
 
 
-
 @pytest.mark.parametrize("kind", ["season", "event", "session"])
 def test_a_link_whose_target_goes_as_it_is_read_is_gone(
     app: Flask, client: FlaskClient, api: Api, monkeypatch: pytest.MonkeyPatch, kind: str
@@ -247,6 +246,7 @@ def test_a_link_whose_target_goes_as_it_is_read_is_gone(
     gone = ShareLink(kind=kind, **{f"{kind}_id": 999})
     monkeypatch.setattr(shares, "share_of", lambda _token: gone)
     assert_gone(app.test_client().get(path))
+
 
 # --- The rate limit
 

@@ -12,8 +12,8 @@ bumps the event's version and keeps the answer under the key.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Collection, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Collection, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, fields
 from datetime import date, datetime
 from typing import Any
@@ -40,7 +40,7 @@ from .models import (
     utcnow,
 )
 from .records import director_json, iso, options_json
-from .writes import SessionWrite, Write, check_key, commit
+from .writes import SessionWrite, Write, check_key, transaction
 
 # A seed is shown and typed: at most six digits, as every number of the API.
 MAX_SEED = 999_999
@@ -550,31 +550,26 @@ def _changes(name: str, given: EventFields, now: Any) -> bool:
     return bool(getattr(given, name) != now)
 
 
-@contextmanager
 def event_write(
     event_id: int,
     key: str | None = None,
     digest: str = "",
     if_match: str | None = None,
     roster: bool = False,
-) -> Iterator[EventWrite]:
+) -> AbstractContextManager[EventWrite]:
     """A write to one event (`roster`: one that adds sessions or players): see the module's
     docstring."""
     check_id("event", event_id)
-    begin_event_write(event_id, roster)
-    try:
+
+    def begin() -> EventWrite:
+        begin_event_write(event_id, roster)
         check_key(key, digest)
         event = _event_or_404(event_id)
         if if_match is not None and if_match != str(event.version):
             raise VersionMismatch(if_match, event.version, "event")
-        write = EventWrite(event, key, digest)
-        yield write
-        write.finish()
-        write.keep()
-        commit()
-    except BaseException:
-        db.session.rollback()
-        raise
+        return EventWrite(event, key, digest)
+
+    return transaction(begin)
 
 
 # Reading

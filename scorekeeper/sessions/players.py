@@ -11,8 +11,8 @@ or wholly after it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
-from contextlib import contextmanager
+from collections.abc import Collection
+from contextlib import AbstractContextManager
 from typing import Any
 
 from sqlalchemy import delete, insert, or_, select, update
@@ -49,7 +49,7 @@ from .renames import (
     sessions_naming,
     trashed_naming,
 )
-from .writes import Write, check_key, commit
+from .writes import Write, check_key, transaction
 
 # How often a write whose player was seated somewhere new while it waited starts again.
 TRIES = 5
@@ -267,20 +267,12 @@ def _move(source: int, target: int, sessions: Collection[int] | None) -> None:
     db.session.expire_all()
 
 
-@contextmanager
 def player_write(
     player_ids: list[int], key: str | None = None, digest: str = "", sessions: bool = True
-) -> Iterator[PlayerWrite]:
+) -> AbstractContextManager[PlayerWrite]:
     """A write to the players `player_ids`, 404 for one that doesn't exist; with `sessions`,
     holding every session they sit in and every session whose history names the first."""
-    try:
-        write = _begin(player_ids, key, digest, sessions)
-        yield write
-        write.keep()
-        commit()
-    except BaseException:
-        db.session.rollback()
-        raise
+    return transaction(lambda: _begin(player_ids, key, digest, sessions))
 
 
 def _begin(player_ids: list[int], key: str | None, digest: str, sessions: bool) -> PlayerWrite:
@@ -310,48 +302,47 @@ def _begin(player_ids: list[int], key: str | None, digest: str, sessions: bool) 
     raise Conflict("The player was seated at another table meanwhile. Try again.", "id")
 
 
-@contextmanager
-def merge_undone(merge_id: int, key: str | None = None, digest: str = "") -> Iterator[PlayerWrite]:
+def merge_undone(
+    merge_id: int, key: str | None = None, digest: str = ""
+) -> AbstractContextManager[PlayerWrite]:
     """Bring a merged player back, with the seats, hands and payments they had in the sessions
     the merge touched, and their name in those sessions' history, live or in the trash: the
     write's players are the one back and the one they were merged into."""
+    return transaction(lambda: _unmerge(merge_id, key, digest))
+
+
+def _unmerge(merge_id: int, key: str | None, digest: str) -> PlayerWrite:
     begin_write(None)
-    try:
-        check_key(key, digest)
-        merge = db.session.get(PlayerMerge, merge_id)
-        if merge is None or as_utc(merge.at) < PlayerMerge.kept_since():
-            raise NotFound(f"There is no merge {merge_id} to undo.", "id")
-        into = db.session.get(Player, merge.into_id)
-        if into is None:
-            raise Conflict(
-                f"The player {merge.name} was merged into has been merged again since: undo "
-                "that merge first.",
-                "id",
-            )
-        name_key = rules.name_key(merge.name)
-        if db.session.scalar(select(Player.id).where(Player.name_key == name_key)) is not None:
-            raise Conflict(f"Another player is named {merge.name} now: rename them first.", "id")
-        # A session of either list may have left the trash, or gone to it, since.
-        touched = sorted({*merge.sessions, *merge.trashed})
-        held = list(db.session.scalars(select(Session.id).where(Session.id.in_(touched))))
-        lock_sessions(held)
-        back = Player(
-            id=merge.player_id,
-            name=merge.name,
-            name_key=name_key,
-            active=merge.active,
-            rating=PlayerRating(),
+    check_key(key, digest)
+    merge = db.session.get(PlayerMerge, merge_id)
+    if merge is None or as_utc(merge.at) < PlayerMerge.kept_since():
+        raise NotFound(f"There is no merge {merge_id} to undo.", "id")
+    into = db.session.get(Player, merge.into_id)
+    if into is None:
+        raise Conflict(
+            f"The player {merge.name} was merged into has been merged again since: undo "
+            "that merge first.",
+            "id",
         )
-        db.session.add(back)
-        db.session.flush()
-        _move(into.id, back.id, held)
-        ratings.changed()
-        write = PlayerWrite([back, into], held, (), key, digest)
-        write.rewrite(held, touched, "unmerge", into.name, merge.name)
-        db.session.execute(delete(PlayerMerge).where(PlayerMerge.id == merge.id))
-        yield write
-        write.keep()
-        commit()
-    except BaseException:
-        db.session.rollback()
-        raise
+    name_key = rules.name_key(merge.name)
+    if db.session.scalar(select(Player.id).where(Player.name_key == name_key)) is not None:
+        raise Conflict(f"Another player is named {merge.name} now: rename them first.", "id")
+    # A session of either list may have left the trash, or gone to it, since.
+    touched = sorted({*merge.sessions, *merge.trashed})
+    held = list(db.session.scalars(select(Session.id).where(Session.id.in_(touched))))
+    lock_sessions(held)
+    back = Player(
+        id=merge.player_id,
+        name=merge.name,
+        name_key=name_key,
+        active=merge.active,
+        rating=PlayerRating(),
+    )
+    db.session.add(back)
+    db.session.flush()
+    _move(into.id, back.id, held)
+    ratings.changed()
+    write = PlayerWrite([back, into], held, (), key, digest)
+    write.rewrite(held, touched, "unmerge", into.name, merge.name)
+    db.session.execute(delete(PlayerMerge).where(PlayerMerge.id == merge.id))
+    return write

@@ -1,5 +1,6 @@
-"""The one write path. Every change to the scorekeeper's data happens inside `session_write` or
-`roster_write`, which in one transaction:
+"""The one write path. Every change to the scorekeeper's data happens inside `transaction`: as
+`session_write` or `roster_write` here, or an event's or the players' write of the same shape,
+which in one transaction:
 
 1. take the write lock (the session's, or the one for adding sessions and players) before
    reading anything a decision rests on;
@@ -19,11 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Collection, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, select
 
@@ -136,9 +137,32 @@ class Write:
         self.answer = Answer(status, json.dumps(body, ensure_ascii=False))
         return self.answer
 
+    def finish(self) -> None:
+        """Record what the write changed (its history, its version), once its caller is done."""
+
     def keep(self) -> None:
         if self.key is not None and self.answer is not None:
             keep_answer(self.key, self.digest, self.answer)
+
+
+W = TypeVar("W", bound=Write)
+
+
+@contextmanager
+def transaction(begin: Callable[[], W]) -> Iterator[W]:
+    """The one transaction of every write: `begin` takes the write's lock first, checks its
+    key and reads what the write decides on, giving the write; the caller's block writes; then
+    the write finishes, its answer is kept under its key, and all of it commits. Anything raised
+    rolls all of it back."""
+    try:
+        write = begin()
+        yield write
+        write.finish()
+        write.keep()
+        commit()
+    except BaseException:
+        db.session.rollback()
+        raise
 
 
 @dataclass(frozen=True)
@@ -604,41 +628,32 @@ def changes_of(session_id: int, limit: int | None = None, start: int = 0) -> lis
     )
 
 
-@contextmanager
 def session_write(
     session_id: int, key: str | None = None, digest: str = "", if_match: str | None = None
-) -> Iterator[SessionWrite]:
+) -> AbstractContextManager[SessionWrite]:
     """A write to one session: see the module's docstring."""
     loading.check_session_id(session_id)
-    begin_write(session_id)
-    try:
+
+    def begin() -> SessionWrite:
+        begin_write(session_id)
         check_key(key, digest)
         session = loading.session_head(session_id)
         if if_match is not None and if_match != str(session.version):
             raise VersionMismatch(if_match, session.version)
-        write = SessionWrite(session, key, digest)
-        yield write
-        write.finish()
-        write.keep()
-        commit()
-    except BaseException:
-        db.session.rollback()
-        raise
+        return SessionWrite(session, key, digest)
+
+    return transaction(begin)
 
 
-@contextmanager
-def roster_write(key: str | None = None, digest: str = "") -> Iterator[Write]:
+def roster_write(key: str | None = None, digest: str = "") -> AbstractContextManager[Write]:
     """A write that adds sessions and players: a new session, an import, a restore."""
-    begin_write(None)
-    try:
+
+    def begin() -> Write:
+        begin_write(None)
         check_key(key, digest)
-        write = Write(key, digest)
-        yield write
-        write.keep()
-        commit()
-    except BaseException:
-        db.session.rollback()
-        raise
+        return Write(key, digest)
+
+    return transaction(begin)
 
 
 def commit() -> None:

@@ -17,8 +17,9 @@ from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
 from . import rules
 from .exchange import journal, nights_in
-from .exchange.backup import CONFLICT, Restore, Written, backup_text, open_backup
+from .exchange.backup import Written, backup_text
 from .exchange.csv_in import CsvRefused, import_session
+from .exchange.restore import CONFLICT, Restore, open_backup
 from .insights.dates import days_of, start_of
 from .rules import RuleError
 from .sessions import checks, ratings

@@ -29,7 +29,8 @@ from werkzeug.http import parse_options_header
 from werkzeug.test import TestResponse
 
 from scorekeeper.exchange import backup as backup_module
-from scorekeeper.exchange import journal
+from scorekeeper.exchange import backup_checks, backup_file, journal
+from scorekeeper.exchange import restore as restore_module
 from scorekeeper.exchange.backup import FORMAT
 from scorekeeper.rules import OPTION_NAMES, RuleError
 from scorekeeper.sessions import bulk, hand_rows
@@ -544,10 +545,10 @@ def test_a_backup_denser_than_most_reads_as_it_is(app: Flask, api: Api) -> None:
     backup = backup_of(app)
     big = {**backup, "sessions": backup["sessions"] * 100}
     text = json.dumps(big)
-    assert len(text) > backup_module.DENSITY_CHECKED_FROM
-    assert backup_module.read_backup(text.encode()) == big
+    assert len(text) > backup_file.DENSITY_CHECKED_FROM
+    assert restore_module.read_backup(text.encode()) == big
     minified = json.dumps(big, separators=(",", ":"))
-    assert backup_module.read_backup(minified) == big
+    assert restore_module.read_backup(minified) == big
 
 
 def test_rules_that_are_not_an_object_are_refused_by_the_api_too(api: Api) -> None:
@@ -567,12 +568,12 @@ def test_the_largest_id_a_backup_may_give_leaves_room_for_new_sessions(
     app: Flask, api: Api, fresh: Fresh
 ) -> None:
     build_sessions(api)
-    backup = tamper(backup_of(app), lambda b: b["sessions"][4].update(id=backup_module.MAX_KEPT))
+    backup = tamper(backup_of(app), lambda b: b["sessions"][4].update(id=backup_checks.MAX_KEPT))
     restored_app = fresh()
     restore(restored_app, backup)
     restored = Api(restored_app.test_client())
     new = restored.new_session()
-    assert new["id"] == backup_module.MAX_KEPT + 1
+    assert new["id"] == backup_checks.MAX_KEPT + 1
     restored.record(new["id"], **pick("Ann", "Bob", 70))
     assert len(restored.session(new["id"])["hands"]) == 1
 
@@ -741,7 +742,7 @@ def upload_in_batches_of_two(
     page, restoring two sessions a batch."""
     build_sessions(api)
     original, backup = answers(client), client.get("/settings/backup.json").data
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     target = fresh()
     return original, target, target.test_client().post("/settings/restore", data=upload(backup))
 
@@ -816,7 +817,7 @@ def test_restore_upload_that_fails_partway_says_so_and_leaves_nothing(
 ) -> None:
     build_sessions(api)
     backup = client.get("/settings/backup.json").data
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     fail_at_batch(monkeypatch, 3)
     target = fresh()
     body = streamed_page(target.test_client().post("/settings/restore", data=upload(backup)))
@@ -902,7 +903,7 @@ def test_restore_upload_refused_by_its_check_shows_the_form_again_and_changes_no
 ) -> None:
     build_sessions(api)
     backup = json.loads(client.get("/settings/backup.json").data)
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     third = backup["sessions"][2]
     third["hands"].append({"kind": "pick"})
     target = fresh().test_client()
@@ -926,7 +927,7 @@ def test_the_check_before_the_page_lets_other_connections_go_on_between_its_batc
     build_sessions(api)
     backup = json.loads(client.get("/settings/backup.json").data)
     backup["sessions"][-1]["hands"].append({"kind": "pick"})
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     monkeypatch.setattr(time, "sleep", gevent.sleep)
     target = fresh().test_client()
     another = gevent.spawn(lambda: "another phone")
@@ -1063,7 +1064,7 @@ def test_a_restore_inserts_sessions_in_batches_and_tells_its_progress(
 ) -> None:
     build_sessions(api)
     original, backup = answers(client), backup_of(app)
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     inserted: list[int] = []
     insert = bulk.insert_sessions
     monkeypatch.setattr(
@@ -1073,7 +1074,7 @@ def test_a_restore_inserts_sessions_in_batches_and_tells_its_progress(
     target = fresh()
     with target.app_context():
         # The check, which writes nothing, tells of each batch's worth of sessions checked.
-        restore = backup_module.Restore(copy.deepcopy(backup))
+        restore = restore_module.Restore(copy.deepcopy(backup))
         with pytest.raises(RuntimeError, match="not checked yet"):
             next(restore.batches())
         assert list(restore.check()) == [2, 2, 1] and inserted == []
@@ -1097,11 +1098,11 @@ def test_a_restore_checks_each_session_once_and_writes_what_it_checked(
 ) -> None:
     build_sessions(api)
     original, backup = answers(client), backup_of(app)
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     checked: list[int | None] = []
-    check = backup_module.checked_session
+    check = backup_checks.checked_session
     monkeypatch.setattr(
-        backup_module,
+        backup_checks,
         "checked_session",
         lambda given, session_id, where: (
             checked.append(session_id) or check(given, session_id, where)
@@ -1135,7 +1136,7 @@ def test_a_restore_refused_at_its_last_session_changes_nothing(
     app: Flask, client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     build_sessions(api)
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     backup = backup_of(app)
     last = backup["sessions"][-1]
     damaged = tamper(backup, lambda b: b["sessions"][-1]["hands"].append({"kind": "pick"}))
@@ -1170,14 +1171,14 @@ def test_a_batch_failing_on_the_database_takes_out_what_the_earlier_ones_added(
     merge: bool,
 ) -> None:
     build_sessions(api)
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     backup = tamper(backup_of(app), lambda b: b["players"].append({"id": 99, "name": "Gus"}))
     for session in backup["sessions"]:
         session["created_at"] = "2020-01-01T20:00:00+00:00"
     target = app if merge else fresh()
     before, rows = answers(target.test_client()), count_rows(target)
     inserted = fail_at_batch(monkeypatch, 2)
-    with pytest.raises(backup_module.RestoreUndone) as undone:
+    with pytest.raises(restore_module.RestoreUndone) as undone:
         restore(target, backup, merge=merge)
     assert undone.value.message == (
         "The database failed at session 3 of 5. What the restore had added is taken out "
@@ -1215,7 +1216,7 @@ def test_a_failed_restore_keeps_a_session_a_phone_changed_meanwhile(
     app: Flask, client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     build_sessions(api)
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     backup = backup_of(app)
     first, second = (session["id"] for session in backup["sessions"][:2])
     target = fresh()
@@ -1228,7 +1229,7 @@ def test_a_failed_restore_keeps_a_session_a_phone_changed_meanwhile(
             phone.replace(first, 1, **changed)
 
     fail_at_batch(monkeypatch, 2)
-    with target.app_context(), pytest.raises(backup_module.RestoreUndone) as undone:
+    with target.app_context(), pytest.raises(restore_module.RestoreUndone) as undone:
         import_backup(copy.deepcopy(backup), progress=a_phone_changes_the_first_session)
     assert undone.value.message == (
         "The database failed at session 3 of 5. What the restore had added is taken out "
@@ -1247,7 +1248,7 @@ def test_import_backup_command_says_a_failed_batch_was_taken_out(
     app: Flask, api: Api, fresh: Fresh, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     build_sessions(api)
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     file = tmp_path / "backup.json"
     file.write_text(json.dumps(backup_of(app)))
     fail_at_batch(monkeypatch, 3)
@@ -1273,7 +1274,7 @@ def restore_in_batches_of_two(app: Flask, backup: dict[str, Any], merge: bool = 
     """A restore of `backup`, checked, whose batches of two sessions are written one at a time
     as the generator returned is advanced."""
     with app.app_context():
-        restore = backup_module.Restore(copy.deepcopy(backup), merge)
+        restore = restore_module.Restore(copy.deepcopy(backup), merge)
         for _ in restore.check():
             pass
         yield from restore.batches()
@@ -1290,7 +1291,7 @@ def cut_short(app: Flask, backup: dict[str, Any], batches: int, merge: bool = Fa
 
 @pytest.fixture
 def batches_of_two(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(backup_module, "SESSIONS_A_BATCH", 2)
+    monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
 
 
 @pytest.mark.usefixtures("batches_of_two")
@@ -1448,7 +1449,7 @@ def test_a_restore_batch_holds_at_most_its_hands_never_splitting_a_session(
         for _ in range(hands):
             api.record(session_id, **pick("Ann", "Bob", 75))
     backup = client.get("/settings/backup.json").data
-    monkeypatch.setattr(backup_module, "HANDS_A_BATCH", 4)
+    monkeypatch.setattr(restore_module, "HANDS_A_BATCH", 4)
     target = fresh()
     body = target.test_client().post("/settings/restore", data=upload(backup)).text
     assert PROGRESS.findall(body) == [("4", done, done, "4") for done in ("0", "1", "4")]
@@ -1464,8 +1465,8 @@ def test_restore_batches_hold_fewer_hands_when_batches_run_slow(
     for _ in range(10):
         api.record(api.new_session()["id"], **pick("Ann", "Bob", 75))
     backup = client.get("/settings/backup.json").data
-    monkeypatch.setattr(backup_module, "HANDS_A_BATCH", 4)
-    monkeypatch.setattr(backup_module, "BATCH_SECONDS", 0)
+    monkeypatch.setattr(restore_module, "HANDS_A_BATCH", 4)
+    monkeypatch.setattr(restore_module, "BATCH_SECONDS", 0)
     target = fresh()
     body = target.test_client().post("/settings/restore", data=upload(backup)).text
     done = [int(value) for _, value, _, _ in PROGRESS.findall(body)]

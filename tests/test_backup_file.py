@@ -14,9 +14,9 @@ import pytest
 from flask import Flask
 
 from scorekeeper.exchange import backup_file
-from scorekeeper.exchange.backup import Restore, open_backup, read_backup
 from scorekeeper.exchange.backup_file import BackupFile, Streamed
 from scorekeeper.exchange.json_in import LONE_SURROGATE
+from scorekeeper.exchange.restore import Restore, open_backup, read_backup
 from scorekeeper.rules import RuleError
 
 from .helpers.api import Api

@@ -26,8 +26,9 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, StringField
 
 from ..exchange import journal
-from ..exchange.backup import Restore, Restored, backup_text, open_backup
+from ..exchange.backup import backup_text
 from ..exchange.csv_in import CsvRefused, import_session, new_names
+from ..exchange.restore import Restore, Restored, open_backup
 from ..rules import RuleError
 from ..sessions import loading, shares
 from ..sessions.writes import Replay, check_key

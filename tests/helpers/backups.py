@@ -12,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorekeeper.exchange.backup import Restore, Restored, backup_text
+from scorekeeper.exchange.backup import backup_text
+from scorekeeper.exchange.restore import Restore, Restored
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Hand, Player, Session
 

@@ -18,13 +18,13 @@ from ..exchange.json_in import (
     json_object,
     practice_request,
 )
-from ..sessions import events, writes
+from ..sessions import event_reads, events, writes
 from .blueprint import bp
 from .routes import answer_of, etag, if_match, write_key
 
 
 def _event_answer(write: Any, event: Any, status: int) -> Response:
-    body = events.event_json(events.read_event(event))
+    body = event_reads.event_json(event_reads.read_event(event))
     return etag(answer_of(write.answered(status, body)), event.version)
 
 
@@ -42,15 +42,15 @@ def create_event() -> Response:
 
 @bp.get("/events")
 def list_events() -> dict[str, Any]:
-    return {"events": events.list_events()}
+    return {"events": event_reads.list_events()}
 
 
 @bp.get("/events/<id(event):event_id>")
 def get_event(event_id: int) -> Response:
     # Never 304: a hand at any of its tables changes its standings, not its version.
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     response = etag(Response(status=200), read.event.version)
-    body = events.event_json(read)
+    body = event_reads.event_json(read)
     response.set_data(json.dumps(body, ensure_ascii=False))
     response.mimetype = "application/json"
     return response
@@ -110,7 +110,7 @@ def practice_hands(event_id: int, round: int) -> Response:
 
 @bp.get("/events/<id(event):event_id>/standings.csv")
 def standings_csv(event_id: int) -> Response:
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     results = read.results
     body = event_standings_csv(
         results.standings, read.rounds, bool(read.event.entry), results.provisional

@@ -19,7 +19,7 @@ from ..exchange import rule_sets
 from ..exchange.json_in import check_in_request, draw_request, event_change, event_request
 from ..insights.dates import day_of
 from ..rules import RuleError
-from ..sessions import events, loading
+from ..sessions import event_reads, events, loading
 from ..sessions.errors import NotFound, VersionMismatch
 from ..sessions.records import options_json
 from .blueprint import bp
@@ -177,7 +177,7 @@ class CheckInForm(NewPlayersForm):
 
 @bp.get("/events")
 def events_page() -> str:
-    return render_template("events.html", events=events.list_events())
+    return render_template("events.html", events=event_reads.list_events())
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
@@ -208,7 +208,7 @@ def edit_event(event_id: int) -> str | tuple[str, int] | BaseResponse:
     """Change an event's settings as `PATCH /api/events/<id>` does, from the version the page
     showed: the rules (offered as they are, or a rule set) and the entry only before the first
     draw."""
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     form = EventForm()
     form.offer_rule_sets()
     form.rule_set.choices = [SelectChoice("", "As they are"), *form.rule_set.choices[1:]]
@@ -227,7 +227,7 @@ def edit_event(event_id: int) -> str | tuple[str, int] | BaseResponse:
                 "The event changed on another phone since this page was opened: here it is as "
                 "it is now. Make your changes again."
             )
-            read = events.read_event_or_404(event_id)
+            read = event_reads.read_event_or_404(event_id)
             form.process(formdata=None)
             form.fill(read.event)
             version = read.event.version
@@ -252,7 +252,7 @@ def edit_event(event_id: int) -> str | tuple[str, int] | BaseResponse:
 def _event_view(
     event_id: int, form: CheckInForm | None = None, status: int = 200
 ) -> tuple[str, int]:
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     form = form or CheckInForm(formdata=None)
     here = {p.player.name_key for p in read.event.players if p.checked_in}
     everyone = bool(request.args.get("everyone"))
@@ -274,7 +274,7 @@ def event_page(event_id: int) -> tuple[str, int]:
 
 @bp.post("/events/<id(event):event_id>/players")
 def check_in(event_id: int) -> tuple[str, int] | BaseResponse:
-    events.event_version(event_id)
+    event_reads.event_version(event_id)
     form = CheckInForm()
     if form.validate_on_submit():
         form.read_new_players(request.form)
@@ -301,7 +301,7 @@ def check_in(event_id: int) -> tuple[str, int] | BaseResponse:
 
 @bp.post("/events/<id(event):event_id>/players/out")
 def check_out(event_id: int) -> BaseResponse:
-    events.event_version(event_id)
+    event_reads.event_version(event_id)
     page = url_for("pages.event_page", event_id=event_id)
     name = request.form.get("name", "")
     try:
@@ -332,7 +332,7 @@ def _change_apart(
 
 @bp.post("/events/<id(event):event_id>/apart")
 def keep_apart(event_id: int) -> BaseResponse:
-    event = events.read_event_or_404(event_id).event
+    event = event_reads.read_event_or_404(event_id).event
     pair = [request.form.get("first", "").strip(), request.form.get("second", "").strip()]
     names = [name for name in pair if name]
     return _change_apart(
@@ -344,7 +344,7 @@ def keep_apart(event_id: int) -> BaseResponse:
 
 @bp.post("/events/<id(event):event_id>/apart/remove")
 def stop_keeping_apart(event_id: int) -> BaseResponse:
-    event = events.read_event_or_404(event_id).event
+    event = event_reads.read_event_or_404(event_id).event
     pair = [rules.name_key(name) for name in request.form.getlist("name")]
     kept = [p for p in event.apart if [rules.name_key(name) for name in p] != pair]
     said = f"{' and '.join(request.form.getlist('name'))} may sit together again."
@@ -359,7 +359,7 @@ def _typed_sizes(text: str | None) -> list[int] | None:
 @bp.get("/events/<id(event):event_id>/draw")
 def draw_page(event_id: int) -> tuple[str, int]:
     """The next round's tables as they would be drawn now, to confirm."""
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     view = EventView.of(read)
     typed = request.args.get("tables", "")
     planned, refusal = None, view.why_no_draw
@@ -377,7 +377,7 @@ def draw_page(event_id: int) -> tuple[str, int]:
 @bp.post("/events/<id(event):event_id>/rounds")
 def draw_round(event_id: int) -> BaseResponse:
     """Draw the round the page showed: refused when the event changed since it showed it."""
-    events.event_version(event_id)
+    event_reads.event_version(event_id)
     typed = request.form.get("tables", "")
     shown = request.form.get("version", "")
     try:
@@ -398,7 +398,7 @@ def draw_round(event_id: int) -> BaseResponse:
 @bp.post("/events/<id(event):event_id>/rounds/<int:number>/practice-hands")
 def practice_hands(event_id: int, number: int) -> BaseResponse:
     """Fill a practice event's round with made-up hands, as the API does."""
-    events.event_version(event_id)
+    event_reads.event_version(event_id)
     page = url_for("pages.event_page", event_id=event_id)
     try:
         with events.event_write(event_id, *sent_key()) as write:
@@ -414,7 +414,7 @@ def practice_hands(event_id: int, number: int) -> BaseResponse:
 @bp.route("/events/<id(event):event_id>/delete", methods=["GET", "POST"])
 def delete_event(event_id: int) -> str | tuple[str, int] | BaseResponse:
     """Delete a practice event whole, once asked; a real event is refused."""
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     if request.method == "POST":
         try:
             with events.event_write(event_id, *sent_key(), roster=True) as write:
@@ -439,7 +439,7 @@ def render_round(
 ) -> str:
     """Round `number`'s tables (None: the round drawn last); while it is being played, with
     the form that seats a substitute (`substitute`, as it was sent)."""
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     view = EventView.of(read)
     number = read.rounds if number is None else number
     if not 1 <= number <= read.rounds:
@@ -462,20 +462,20 @@ def render_round(
 
 @bp.get("/events/<id(event):event_id>/board")
 def event_board(event_id: int) -> str:
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     return render_template("event_board.html", read=read, view=EventView.of(read))
 
 
 @bp.get("/events/<id(event):event_id>/standings")
 def event_standings(event_id: int) -> str:
     """The standings to print: two columns to an A4 or Letter sheet."""
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     return render_template("event_standings.html", read=read, view=EventView.of(read))
 
 
 @bp.get("/events/<id(event):event_id>/results")
 def event_results(event_id: int) -> str:
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     view = EventView.of(read)
     return render_template("event_results.html", read=read, view=view, recap=recap(view))
 
@@ -502,11 +502,11 @@ class TableLine:
 class EventView:
     """An event read whole, in the words and numbers its pages show."""
 
-    read: events.EventRead
+    read: event_reads.EventRead
     tables: list[TableLine]
 
     @classmethod
-    def of(cls, read: events.EventRead) -> EventView:
+    def of(cls, read: event_reads.EventRead) -> EventView:
         lines = [
             TableLine(
                 t.session.event_table or 0,

@@ -28,7 +28,7 @@ from ..exchange.csv_out import all_hands_csv, hands_csv, long_hands_csv, standin
 from ..insights import sessions_list
 from ..insights.dates import day_of, local
 from ..rules import RuleError
-from ..sessions import events, hand_rows, loading, rows, writes
+from ..sessions import event_reads, hand_rows, loading, rows, writes
 from ..sessions.extensions import db
 from ..sessions.models import Event, Session, TrashedSession, as_utc
 from .blueprint import bp
@@ -56,7 +56,7 @@ def index() -> str:
     dated: list[tuple[datetime, Any]] = [
         (as_utc(row.session.created_at), row) for row in past[:RECENT]
     ]
-    dated += [(item.last, item) for item in events.recent_events(RECENT)]
+    dated += [(item.last, item) for item in event_reads.recent_events(RECENT)]
     dated.sort(key=lambda item: item[0], reverse=True)
     return render_template(
         "index.html", in_progress=current, sessions=[item for _at, item in dated[:RECENT]]

@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..exchange.rule_sets import qr_svg
 from ..insights import sessions_list
 from ..insights.seasons import dates_of, house_of, standings
-from ..sessions import events, loading, seasons, shares, writes
+from ..sessions import event_reads, loading, seasons, shares, writes
 from ..sessions.database import one_or_404
 from ..sessions.errors import NotFound
 from ..sessions.extensions import db
@@ -176,7 +176,7 @@ def _season(season_id: int) -> str:
 
 
 def _event(event_id: int) -> str:
-    read = events.read_event_or_404(event_id)
+    read = event_reads.read_event_or_404(event_id)
     return render_template("shared_event.html", read=read, view=EventView.of(read))
 
 

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import rules
 from ..exchange.json_in import substitute_request
 from ..rules import RuleError
-from ..sessions import events, loading
+from ..sessions import event_reads, events, loading
 from ..sessions.records import director_json
 from .blueprint import bp
 from .events import render_round
@@ -113,7 +113,7 @@ def answer_call_on_board(event_id: int, session_id: int) -> BaseResponse:
 
 @bp.post("/events/<id(event):event_id>/substitutes")
 def seat_substitute(event_id: int) -> tuple[str, int] | BaseResponse:
-    events.event_version(event_id)
+    event_reads.event_version(event_id)
     form = SubstituteForm()
     if form.validate_on_submit():
         form.read_new_players(request.form)

@@ -1450,25 +1450,33 @@ def test_a_restore_batch_holds_at_most_its_hands_never_splitting_a_session(
             api.record(session_id, **pick("Ann", "Bob", 75))
     backup = client.get("/settings/backup.json").data
     monkeypatch.setattr(restore_module, "HANDS_A_BATCH", 4)
+    monkeypatch.setattr(restore_module, "FEWEST_HANDS", 4)
     target = fresh()
     body = target.test_client().post("/settings/restore", data=upload(backup)).text
     assert PROGRESS.findall(body) == [("4", done, done, "4") for done in ("0", "1", "4")]
     assert "Backup restored: 4 sessions with 8 hands" in body
 
 
+@pytest.mark.parametrize(("seconds", "batches"), [(0, [2, 2, 2, 2, 2]), (1e9, [2, 8])])
 def test_restore_batches_hold_fewer_hands_when_batches_run_slow(
-    client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient,
+    api: Api,
+    fresh: Fresh,
+    monkeypatch: pytest.MonkeyPatch,
+    seconds: float,
+    batches: list[int],
 ) -> None:
-    """On a busy machine batches run slow, and a writer waiting for one would wait long: once a
-    batch has taken longer than BATCH_SECONDS for its hands, the batches after it hold fewer (the
-    next one is already read ahead), down to one session."""
+    """On a busy machine batches run slow, and a writer waiting for one would wait long: the
+    first batch holds FEWEST_HANDS, as the pace is not known yet, and each after as many as the
+    last one's pace writes in BATCH_SECONDS, from FEWEST_HANDS up to HANDS_A_BATCH."""
     for _ in range(10):
         api.record(api.new_session()["id"], **pick("Ann", "Bob", 75))
     backup = client.get("/settings/backup.json").data
-    monkeypatch.setattr(restore_module, "HANDS_A_BATCH", 4)
-    monkeypatch.setattr(restore_module, "BATCH_SECONDS", 0)
+    monkeypatch.setattr(restore_module, "FEWEST_HANDS", 2)
+    monkeypatch.setattr(restore_module, "HANDS_A_BATCH", 8)
+    monkeypatch.setattr(restore_module, "BATCH_SECONDS", seconds)
     target = fresh()
     body = target.test_client().post("/settings/restore", data=upload(backup)).text
     done = [int(value) for _, value, _, _ in PROGRESS.findall(body)]
-    assert [after - before for before, after in itertools.pairwise(done)] == [4, 4, 1, 1]
+    assert [after - before for before, after in itertools.pairwise(done)] == batches
     assert "Backup restored: 10 sessions with 10 hands" in body

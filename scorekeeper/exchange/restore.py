@@ -72,10 +72,12 @@ LONGEST_PAUSE = 0.25
 
 # Sessions inserted together by a restore, in one write: each batch is a few statements. A
 # batch holds at most HANDS_A_BATCH hands too (a session's hands are never split), and fewer
-# when batches run slow, as on a busy machine: as many as the pace so far writes in
-# BATCH_SECONDS. So a writer waiting for one batch waits well within LOCK_WAIT_SECONDS.
+# when batches run slow, as on a busy machine: as many as the last batch's pace writes in
+# BATCH_SECONDS, but no fewer than FEWEST_HANDS, which the first holds, as the pace is not
+# known yet. So a writer waiting for one batch waits well within LOCK_WAIT_SECONDS.
 SESSIONS_A_BATCH = 100
 HANDS_A_BATCH = 1_000
+FEWEST_HANDS = 100
 BATCH_SECONDS = 0.5
 
 
@@ -256,10 +258,9 @@ class Restore:
                     # Another restore, started alongside this one, was cut short meanwhile.
                     raise Conflict(f"{undone} Nothing of this backup is restored: start again.")
                 took = 0.0
-                most_hands = HANDS_A_BATCH
-                ahead = _batched(self._read_checked(), lambda: most_hands)
-                for batch, last in _with_last(ahead):
-                    first = start == 0
+                pace = [FEWEST_HANDS]
+                for batch in _batched(self._read_checked(), lambda: pace[-1]):
+                    first, last = start == 0, start + len(batch) == self.total
                     if not first:
                         time.sleep(_pause(took))
                     began = time.monotonic()
@@ -278,7 +279,7 @@ class Restore:
                             raise
                         raise self._failed(error, start) from error
                     took = time.monotonic() - began
-                    most_hands = _hands_in(batch, took)
+                    pace.append(_hands_in(batch, took))
                     start += len(batch)
                     yield len(batch)
         finally:
@@ -501,7 +502,8 @@ def _counts() -> tuple[int, int]:
 
 def _batched(sessions: Iterable[Checked], most_hands: Callable[[], int]) -> Iterator[list[Checked]]:
     """The sessions a batch at a time: SESSIONS_A_BATCH of them, or fewer holding at most
-    `most_hands()` hands (a session of more is a batch of its own); one empty batch for none."""
+    `most_hands()` hands, asked as the batch is made (a session of more is a batch of its own);
+    one empty batch for none."""
     batch: list[Checked] = []
     hands = 0
     for session in sessions:
@@ -514,22 +516,13 @@ def _batched(sessions: Iterable[Checked], most_hands: Callable[[], int]) -> Iter
     yield batch
 
 
-def _with_last(batches: Iterator[list[Checked]]) -> Iterator[tuple[list[Checked], bool]]:
-    """Each batch, and whether it is the last."""
-    held = next(batches)
-    for batch in batches:
-        yield held, False
-        held = batch
-    yield held, True
-
-
 def _hands_in(batch: list[Checked], took: float) -> int:
     """The most hands a batch holds after `batch`, which took `took` seconds (see
     BATCH_SECONDS)."""
     hands = sum(len(session.new.sheet.results) for session in batch)
     if hands == 0 or took <= 0:
         return HANDS_A_BATCH
-    return max(1, min(HANDS_A_BATCH, int(hands * BATCH_SECONDS / took)))
+    return max(FEWEST_HANDS, min(HANDS_A_BATCH, int(hands * BATCH_SECONDS / took)))
 
 
 def _pause(took: float) -> float:

@@ -14,7 +14,7 @@ from scorekeeper.sessions.extensions import db
 
 from .server import copy_schema
 
-# Many batches (a hundred sessions each), so that writers keep coming between them.
+# Many batches (a hundred sessions each at most), so that writers keep coming between them.
 SESSIONS = 600
 
 

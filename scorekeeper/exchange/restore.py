@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from .. import rules
 from ..rules import RuleError
 from ..sessions import bulk, events, rows, seasons, writes
-from ..sessions.database import database_busy
+from ..sessions.database import database_busy, let_waiting_writers_go
 from ..sessions.errors import Conflict
 from ..sessions.extensions import db
 from ..sessions.models import (
@@ -69,6 +69,9 @@ CONFLICT = (
 PAUSE_BETWEEN_BATCHES = 0.005
 PAUSE_SHARE_OF_A_BATCH = 0.1
 LONGEST_PAUSE = 0.25
+# After the pause, the next batch waits while writers still wait for the lock, this long at
+# most (`database.let_waiting_writers_go`): writers that keep coming can't hold a restore back.
+WRITERS_FIRST_SECONDS = 0.25
 
 # Sessions inserted together by a restore, in one write: each batch is a few statements. A
 # batch holds at most HANDS_A_BATCH hands too (a session's hands are never split), and fewer
@@ -263,6 +266,7 @@ class Restore:
                     first, last = start == 0, start + len(batch) == self.total
                     if not first:
                         time.sleep(_pause(took))
+                        let_waiting_writers_go(WRITERS_FIRST_SECONDS)
                     began = time.monotonic()
                     try:
                         with writes.roster_write(key if first or last else None, digest) as write:

@@ -37,6 +37,8 @@ LOCK_WAIT_SECONDS = 5
 # file, and how often a writer waiting for the lock file tries it.
 HANDOVER_PAUSE = 0.0003
 POLL_INTERVAL = 0.0001
+# How often a long job (a restore) between its batches looks whether writers still wait.
+COURTESY_POLL = 0.001
 # The advisory lock of writes that add sessions or players (PostgreSQL).
 ROSTER_LOCK = 0x5EE9
 # The advisory lock every write holds shared, and a recompute of the ratings alone while it
@@ -90,7 +92,7 @@ def register_database(app: Flask) -> None:
             event.listen(engine, "connect", _sqlite_connect)
             database = engine.url.database
             if database and database != ":memory:":
-                opens = functools.partial(_open_writer_lock, f"{database}.writer-lock")
+                opens = functools.partial(_open_writer_lock, database)
                 event.listen(engine, "connect", opens)
             event.listen(engine, "begin", _sqlite_begin)
             event.listen(engine, "checkin", _release_writer_lock)
@@ -107,13 +109,26 @@ def _sqlite_connect(connection: Any, _record: Any) -> None:
         cursor.close()
 
 
-def _open_writer_lock(path: str, _connection: Any, record: Any) -> None:
-    """Each connection keeps the lock file open (a flock belongs to an open file). It is closed
-    with the connection, or when the pool's record of the connection is dropped unclosed, as an
-    app's pool is when the app goes while a request still holds a connection."""
-    lock = open(path, "a+b")  # noqa: SIM115 (kept open)
-    record.info["writer_lock"] = lock
-    weakref.finalize(record, lock.close)
+def _open_writer_lock(database: str, _connection: Any, record: Any) -> None:
+    """Each connection keeps the lock file open (a flock belongs to an open file), and the file
+    a writer holds shared while it waits for the lock. They are closed with the connection, or
+    when the pool's record of the connection is dropped unclosed, as an app's pool is when the
+    app goes while a request still holds a connection."""
+    for key, path in (
+        ("writer_lock", _lock_file(database)),
+        ("writer_waits", _waits_file(database)),
+    ):
+        opened = open(path, "a+b")  # noqa: SIM115 (kept open)
+        record.info[key] = opened
+        weakref.finalize(record, opened.close)
+
+
+def _lock_file(database: str) -> str:
+    return f"{database}.writer-lock"
+
+
+def _waits_file(database: str) -> str:
+    return f"{database}.writer-waits"
 
 
 def _sqlite_begin(connection: Connection) -> None:
@@ -165,6 +180,15 @@ def _take_writer_lock(connection: Connection) -> None:
     info = connection.info
     if "writer_lock" not in info:
         return  # a database in memory: one connection, no other process
+    # Shared while it waits, for a long job to see that writers wait (`let_waiting_writers_go`).
+    _flock_soon(info["writer_waits"], fcntl.LOCK_SH)
+    try:
+        _queue_for_the_lock(info)
+    finally:
+        fcntl.flock(info["writer_waits"], fcntl.LOCK_UN)
+
+
+def _queue_for_the_lock(info: dict[Any, Any]) -> None:
     gate = _GATES.setdefault(info["writer_lock"].name, _Turns())
     asked = time.monotonic()
     deadline = asked + LOCK_WAIT_SECONDS
@@ -186,6 +210,37 @@ def _take_writer_lock(connection: Connection) -> None:
             time.sleep(POLL_INTERVAL)
 
 
+def _flock_soon(file: Any, operation: int) -> None:
+    """Take `operation` on `file`, held by another only for an instant, without blocking the
+    process (a gevent worker serves other requests meanwhile)."""
+    while True:
+        try:
+            fcntl.flock(file, operation | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            time.sleep(POLL_INTERVAL)
+
+
+def let_waiting_writers_go(longest: float) -> None:
+    """Before a long job's next batch (a restore's), wait until no writer of any process waits
+    for the write lock, for `longest` seconds at most: writers that waited through one batch go
+    before the next, however late a busy machine runs them. SQLite only: PostgreSQL queues its
+    lock's waiters in turn."""
+    database = db.engine.url.database
+    if db.engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        return
+    deadline = time.monotonic() + longest
+    with open(_waits_file(database), "a+b") as waits:
+        while time.monotonic() < deadline:
+            try:
+                fcntl.flock(waits, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                time.sleep(COURTESY_POLL)
+                continue
+            fcntl.flock(waits, fcntl.LOCK_UN)
+            return
+
+
 def _busy() -> OperationalError:
     return OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError("database is locked"))
 
@@ -200,9 +255,10 @@ def _release_writer_lock(_connection: Any, record: Any) -> None:
 
 def _close_writer_lock(connection: Any, record: Any) -> None:
     _release_writer_lock(connection, record)
-    lock = record.info.pop("writer_lock", None) if record is not None else None
-    if lock is not None:
-        lock.close()
+    for key in ("writer_lock", "writer_waits"):
+        opened = record.info.pop(key, None) if record is not None else None
+        if opened is not None:
+            opened.close()
 
 
 def _begin() -> Connection | None:

@@ -61,17 +61,16 @@ CONFLICT = (
     "restored. Try again."
 )
 
-# How long a restore leaves the write lock free between batches: a writer of another process
-# (a phone's hand, while `flask import-backup` runs) finds it free only when it looks, every
-# tenth of a millisecond, so without a pause the next batch would nearly always go first. On a
-# busy machine a waiting writer may not be run for a while: the pause grows with the time the
-# batch took (a share of it, up to a limit), as a busy machine makes batches slow.
-PAUSE_BETWEEN_BATCHES = 0.005
+# Between batches a restore lets the writers waiting for the lock go first
+# (`database.let_waiting_writers_go`: a phone's hand, while `flask import-backup` runs). On a
+# busy machine a waiting writer may not be run for a while, so it waits for them up to a share
+# of the time the batch took (a busy machine makes batches slow), within these limits: writers
+# that keep coming hold a restore back that long at most, and one that misses its turn waits
+# for one more batch. It always pauses the shortest, which lets the other requests of a gevent
+# worker run (Settings' restore runs in one).
+SHORTEST_PAUSE = 0.005
 PAUSE_SHARE_OF_A_BATCH = 0.1
 LONGEST_PAUSE = 0.25
-# After the pause, the next batch waits while writers still wait for the lock, this long at
-# most (`database.let_waiting_writers_go`): writers that keep coming can't hold a restore back.
-WRITERS_FIRST_SECONDS = 0.25
 
 # Sessions inserted together by a restore, in one write: each batch is a few statements. A
 # batch holds at most HANDS_A_BATCH hands too (a session's hands are never split), and fewer
@@ -265,8 +264,8 @@ class Restore:
                 for batch in _batched(self._read_checked(), lambda: pace[-1]):
                     first, last = start == 0, start + len(batch) == self.total
                     if not first:
-                        time.sleep(_pause(took))
-                        let_waiting_writers_go(WRITERS_FIRST_SECONDS)
+                        time.sleep(SHORTEST_PAUSE)
+                        let_waiting_writers_go(_pause(took) - SHORTEST_PAUSE)
                     began = time.monotonic()
                     try:
                         with writes.roster_write(key if first or last else None, digest) as write:
@@ -530,5 +529,5 @@ def _hands_in(batch: list[Checked], took: float) -> int:
 
 
 def _pause(took: float) -> float:
-    """The pause after a batch that took `took` seconds (see PAUSE_BETWEEN_BATCHES)."""
-    return min(max(PAUSE_BETWEEN_BATCHES, PAUSE_SHARE_OF_A_BATCH * took), LONGEST_PAUSE)
+    """The longest pause after a batch that took `took` seconds (see SHORTEST_PAUSE)."""
+    return min(max(SHORTEST_PAUSE, PAUSE_SHARE_OF_A_BATCH * took), LONGEST_PAUSE)

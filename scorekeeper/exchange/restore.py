@@ -260,8 +260,9 @@ class Restore:
                     # Another restore, started alongside this one, was cut short meanwhile.
                     raise Conflict(f"{undone} Nothing of this backup is restored: start again.")
                 took = 0.0
-                pace = [FEWEST_HANDS]
-                for batch in _batched(self._read_checked(), lambda: pace[-1]):
+                # The most hands the next batch holds, as the last batch's pace says.
+                most = [FEWEST_HANDS]
+                for batch in _batched(self._read_checked(), lambda: most[0]):
                     first, last = start == 0, start + len(batch) == self.total
                     if not first:
                         time.sleep(SHORTEST_PAUSE)
@@ -282,7 +283,7 @@ class Restore:
                             raise
                         raise self._failed(error, start) from error
                     took = time.monotonic() - began
-                    pace.append(_hands_in(batch, took))
+                    most[0] = _hands_in(batch, took)
                     start += len(batch)
                     yield len(batch)
         finally:

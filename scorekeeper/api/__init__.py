@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from . import (  # noqa: F401  (each adds its routes to bp)
-    events,
+    event_routes,
     imports,
     routes,
     schema,
-    seasons,
+    season_routes,
     shares,
     tournament,
 )

@@ -17,7 +17,7 @@ from ..exchange.json_in import (
 from ..sessions import writes
 from ..sessions.records import director_json
 from .blueprint import bp
-from .events import _event_answer, _event_write
+from .event_routes import _event_answer, _event_write
 from .routes import answer_of, etag, if_match, write_key
 
 

@@ -17,8 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .. import rules
-from ..sessions import hand_rows, loading, seasons
-from ..sessions.events import STAND_INS, stand_ins_of
+from ..sessions import hand_rows, loading, season_writes
+from ..sessions.event_writes import STAND_INS, stand_ins_of
 from ..sessions.extensions import db
 from ..sessions.models import (
     Event,
@@ -124,7 +124,7 @@ def backup_text(written: Written | None = None) -> Iterator[str]:
     ]
     yield '\n],\n"merges": ' + _dumps(merges) + ',\n"events": ' + _dumps(events)
     backed_up = [
-        {key: value for key, value in seasons.season_json(season).items() if key != "id"}
+        {key: value for key, value in season_writes.season_json(season).items() if key != "id"}
         for season in db.session.scalars(select(Season).order_by(Season.id))
     ]
     yield ',\n"seasons": ' + _dumps(backed_up) + "}\n"

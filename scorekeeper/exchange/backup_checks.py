@@ -16,7 +16,7 @@ from sqlalchemy import select
 from .. import rules
 from ..rules import RuleError
 from ..rules.choices import choice
-from ..sessions import bulk, events, loading, seasons, writes
+from ..sessions import bulk, event_writes, loading, season_writes, writes
 from ..sessions.extensions import db
 from ..sessions.models import (
     Session,
@@ -67,7 +67,7 @@ def check_rule_sets(given: list[Any]) -> None:
 @dataclass(frozen=True)
 class _Event:
     id: int
-    fields: events.EventFields
+    fields: event_writes.EventFields
     version: int
     at: datetime
     players: list[tuple[str, bool]]
@@ -111,7 +111,7 @@ def checked_events(given: Any, players: dict[int, str]) -> list[_Event]:
                 listed.add(key)
                 entrants.append((entrant["name"], entrant["checked_in"]))
             fields = event_request(event)
-            events.check_settings(fields)
+            event_writes.check_settings(fields)
             checked[event_id] = _Event(
                 id=event_id,
                 fields=fields,
@@ -173,7 +173,7 @@ class EventTables:
                 )
             # The prizes of an event of as many rounds as are drawn are checked for those drawn.
             with _at(f"Event {event_id}"):
-                events.check_settings(self._events[event_id].fields, max(drawn))
+                event_writes.check_settings(self._events[event_id].fields, max(drawn))
         for (event_id, round_number), held in sorted(tables.items()):
             missing = _first_missing(held)
             if missing is not None:
@@ -264,7 +264,7 @@ def _check_merge(
         raise RuleError(f"It is dated {iso(merge['at'])}, in the future.", "at")
 
 
-def checked_seasons(given: Any) -> list[tuple[seasons.SeasonFields, datetime]]:
+def checked_seasons(given: Any) -> list[tuple[season_writes.SeasonFields, datetime]]:
     """The backup's seasons, checked as the API checks a new one; a backup made before seasons
     were kept has none. One whose name is here already is not added."""
     if not isinstance(given, list):
@@ -275,7 +275,7 @@ def checked_seasons(given: Any) -> list[tuple[seasons.SeasonFields, datetime]]:
             if not isinstance(season, dict):
                 raise RuleError("A season has its name, days, house rules and fewest hands.")
             fields = season_request(season)
-            seasons.checked(fields)
+            season_writes.checked(fields)
             checked.append((fields, created_moment(season.get("created_at"))))
     return checked
 

@@ -18,9 +18,9 @@ from flask import Request
 from .. import rules
 from ..rules import RuleError
 from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
-from ..sessions.events import EventFields
+from ..sessions.event_writes import EventFields
 from ..sessions.models import MAX_ID, is_id
-from ..sessions.seasons import MAX_MIN_HANDS, SeasonFields
+from ..sessions.season_writes import MAX_MIN_HANDS, SeasonFields
 from ..sessions.shares import KINDS as SHARE_KINDS
 from . import nights_in
 

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from .. import rules
 from ..rules import RuleError
-from ..sessions import bulk, events, rows, seasons, writes
+from ..sessions import bulk, event_writes, rows, season_writes, writes
 from ..sessions.database import database_busy, let_waiting_writers_go
 from ..sessions.errors import Conflict
 from ..sessions.extensions import db
@@ -336,7 +336,7 @@ class Restore:
         by_name = {rules.name_key(name): player_id for player_id, name in self.players.items()}
         for event in self.events:
             players = [(by_name[rules.name_key(name)], on) for name, on in event.players]
-            events.restored_event(event.id, event.fields, event.version, event.at, players)
+            event_writes.restored_event(event.id, event.fields, event.version, event.at, players)
         db.session.flush()
         bulk.reserve_ids(Event.__table__, max(event.id for event in self.events))
         links = [
@@ -383,7 +383,7 @@ class Restore:
     def _finish(self, write: writes.Write, answer: AnswerOf | None) -> None:
         rule_sets = _add_rule_sets(self.rule_sets)
         for fields, created_at in self.seasons:
-            seasons.restored_season(fields, created_at)
+            season_writes.restored_season(fields, created_at)
         if self.keep_ids:
             self._add_events()
             # Merged into other sessions and players, the ids a merge names are not these.

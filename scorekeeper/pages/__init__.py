@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from . import events as events  # club events' pages, which add their routes to bp too
 from . import (  # noqa: F401  (each adds its routes to bp)
+    event_pages,
     hands,
+    install,
     live,
     nights,
     nights_import,
@@ -12,14 +13,13 @@ from . import (  # noqa: F401  (each adds its routes to bp)
     players,
     rule_sets,
     saving,
+    season_pages,
     seats,
     sessions,
     settings,
     settle,
+    shared,
     table,
     tournament,
 )
-from . import install as install  # Install on a phone, which adds its routes to bp too
-from . import seasons as seasons  # the seasons' pages, which add their routes to bp too
-from . import shared as shared  # share links' pages, which add their routes to bp too
 from .blueprint import bp as bp

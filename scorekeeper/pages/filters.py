@@ -10,7 +10,7 @@ from datetime import date
 from ..insights import stats
 from ..insights.dates import DateRange, check_day
 from ..rules import RuleError
-from ..sessions import seasons
+from ..sessions import season_writes
 from ..sessions.models import is_id
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
@@ -77,7 +77,7 @@ def _in_season(args: Mapping[str, str], errors: list[str]) -> Mapping[str, str]:
         return args
     season = None
     if chosen.isdigit() and len(chosen) <= 10 and is_id(int(chosen)):
-        season = seasons.season_or_none(int(chosen))
+        season = season_writes.season_or_none(int(chosen))
     if season is None:
         errors.append(f"There is no season {chosen}: choose another.")
         return args

@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules
 from ..rules import RuleError
-from ..sessions import events, loading, rows
+from ..sessions import event_writes, loading, rows
 from ..sessions.errors import Conflict
 from ..sessions.models import Session
 from .blueprint import bp
@@ -167,5 +167,5 @@ def _render(session: Session, form: SeatsForm, notice: str | None) -> str:
         leaving=[p for p in sheet.table.seats if rules.name_key(p) not in seats_then],
         roster=loading.roster(),
         leavers=leavers(sheet, loading.settled_of(session)),
-        stand_ins=events.stand_ins_of(session),
+        stand_ins=event_writes.stand_ins_of(session),
     )

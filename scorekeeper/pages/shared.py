@@ -17,18 +17,18 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..exchange.rule_sets import qr_svg
 from ..insights import sessions_list
-from ..insights.seasons import dates_of, house_of, standings
-from ..sessions import event_reads, loading, seasons, shares, writes
+from ..insights.season_standings import dates_of, house_of, standings
+from ..sessions import event_reads, loading, season_writes, shares, writes
 from ..sessions.database import one_or_404
 from ..sessions.errors import NotFound
 from ..sessions.extensions import db
 from ..sessions.models import Event
 from ..web import hosts
 from .blueprint import bp
-from .events import EventView
+from .event_pages import EventView
 from .filters import RANKED_SHOWN
 from .saving import done, sent_key
-from .seasons import days_words, house_words
+from .season_pages import days_words, house_words
 from .sessions import running_totals_chart
 from .words import rules_words, short_names, tiebreaks
 
@@ -97,7 +97,7 @@ def _sheet(kind: str, target: int, thing: Any, back: str) -> str:
 
 @bp.route("/seasons/<id(season):season_id>/share", methods=["GET", "POST"])
 def share_season(season_id: int) -> str:
-    season = seasons.season_or_404(season_id)
+    season = season_writes.season_or_404(season_id)
     return _sheet("season", season_id, season, url_for("pages.season_page", season_id=season_id))
 
 
@@ -154,7 +154,7 @@ def _shared(page: str, status: int = 200, headers: dict[str, str] | None = None)
 
 
 def _season(season_id: int) -> str:
-    season = seasons.season_or_404(season_id)
+    season = season_writes.season_or_404(season_id)
     read = standings(season)
     nights = sessions_list.find_sessions(
         sessions_list.SessionFilter(dates=dates_of(season), house=house_of(season)),

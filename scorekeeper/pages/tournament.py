@@ -14,10 +14,10 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import rules
 from ..exchange.json_in import substitute_request
 from ..rules import RuleError
-from ..sessions import event_reads, events, loading
+from ..sessions import event_reads, event_writes, loading
 from ..sessions.records import director_json
 from .blueprint import bp
-from .events import render_round
+from .event_pages import render_round
 from .forms import SubstituteForm
 from .saving import done, sent_key, session_write
 
@@ -56,7 +56,7 @@ def table_view(read: loading.Read) -> TableView:
             if by is None
         }
     return TableView(
-        read.confirmed, confirmers, director_json(session), events.stand_ins_of(session)
+        read.confirmed, confirmers, director_json(session), event_writes.stand_ins_of(session)
     )
 
 
@@ -125,7 +125,7 @@ def seat_substitute(event_id: int) -> tuple[str, int] | BaseResponse:
                     "new_players": form.new_players,
                 }
             )
-            with events.event_write(event_id, *sent_key(), roster=True) as write:
+            with event_writes.event_write(event_id, *sent_key(), roster=True) as write:
                 made = write.substitute(given.out, given.player, given.new_players)
                 write.finish()
                 page = url_for("pages.event_round", event_id=event_id, number=made.round)

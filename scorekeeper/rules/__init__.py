@@ -2,31 +2,33 @@
 
 from . import rating
 from .errors import HandsPlayed, RuleError, SessionComplete, SettleRefused
-from .events import (
+from .event_draw import (
     DEFAULT_HANDS,
     MAX_APART,
     MAX_HANDS,
     Draw,
-    EventResults,
-    EventStanding,
-    RoundLeader,
     TablePlan,
-    TableResult,
-    Ties,
     apart_of,
     check_apart,
     check_hands,
-    check_prizes,
     draw,
-    event_results,
-    event_standings,
     hands_to_play,
     met_pairs,
     repeats_of,
-    round_leaders,
-    round_totals,
     table_options,
     table_sizes,
+)
+from .event_standings import (
+    EventResults,
+    EventStanding,
+    RoundLeader,
+    TableResult,
+    Ties,
+    check_prizes,
+    event_results,
+    event_standings,
+    round_leaders,
+    round_totals,
 )
 from .hands import (
     CALLED_CARDS,

@@ -1,7 +1,7 @@
 """Tournament tables (RULES.md "Tournament tables"): who may confirm a hand, the sentences that
 refuse anyone else, and a substitute seated for a player for the rest of a round. What a
 substitute scores counts for the player replaced in the event's standings
-(`events.TableResult.counted`)."""
+(`event_standings.TableResult.counted`)."""
 
 from __future__ import annotations
 

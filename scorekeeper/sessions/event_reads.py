@@ -1,6 +1,6 @@
 """Club events read from the database: an event whole, its standings, round leaders and
-prizes from its tables' sessions (every number from the rules engine, `rules.events`), the
-list of events and the recent ones, and each as the API's JSON."""
+prizes from its tables' sessions (every number from the rules engine,
+`rules.event_standings`), the list of events and the recent ones, and each as the API's JSON."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sqlalchemy.orm import selectinload
 from .. import rules
 from . import loading
 from .database import one_or_404
-from .events import event_or_404, event_tables, stand_ins_of
+from .event_writes import event_or_404, event_tables, stand_ins_of
 from .extensions import db
 from .models import (
     Event,

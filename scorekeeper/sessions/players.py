@@ -21,7 +21,7 @@ from .. import rules
 from . import ratings
 from .database import begin_write, lock_sessions
 from .errors import Conflict, NotFound
-from .events import rename_apart
+from .event_writes import rename_apart
 from .extensions import db
 from .models import (
     Change,

@@ -27,10 +27,10 @@ from ...rules import (
 from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
 from ...rules.table import MAX_SEATS, MIN_SEATS
-from ...sessions.events import MAX_ENTRY, MAX_PLACES, MAX_SEED
+from ...sessions.event_writes import MAX_ENTRY, MAX_PLACES, MAX_SEED
 from ...sessions.models import MAX_ID
 from ...sessions.renames import PLAYER_ACTIONS
-from ...sessions.seasons import (
+from ...sessions.season_writes import (
     DEFAULT_MIN_HANDS,
     HOUSE_RULE_KEYS,
     MAX_MIN_HANDS,

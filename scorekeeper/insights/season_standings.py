@@ -20,7 +20,7 @@ from .. import rules
 from ..sessions.extensions import db
 from ..sessions.models import Season, Session, SessionPlayer
 from ..sessions.records import settle_up_json
-from ..sessions.seasons import PLAIN, season_json
+from ..sessions.season_writes import PLAIN, season_json
 from . import stats
 from .dates import DateRange
 from .settle_up import of_range

@@ -15,9 +15,9 @@ from wtforms import StringField
 from ..exchange.csv_out import csv_lines
 from ..exchange.json_in import season_change, season_request
 from ..insights import stats
-from ..insights.seasons import CSV_HEADER, Standings, standings, standings_rows
+from ..insights.season_standings import CSV_HEADER, Standings, standings, standings_rows
 from ..rules import RuleError
-from ..sessions import seasons
+from ..sessions import season_writes
 from ..sessions.models import Season
 from .blueprint import bp
 from .filters import RANKED_SHOWN
@@ -35,7 +35,7 @@ class SeasonForm(EngineForm):
     first_day = StringField("First day")
     last_day = StringField("Last day")
     min_hands = StringField(
-        "Fewest hands to be ranked by average", default=str(seasons.DEFAULT_MIN_HANDS)
+        "Fewest hands to be ranked by average", default=str(season_writes.DEFAULT_MIN_HANDS)
     )
 
     def __init__(self, *args: Any, house_rules: list[str] | None = None, **kwargs: Any) -> None:
@@ -58,8 +58,10 @@ class SeasonForm(EngineForm):
     @property
     def house_choices(self) -> list[tuple[str, str, bool]]:
         """Each house rule offered: its key, label, and whether it is ticked."""
-        labels = {**seasons.HOUSE_RULE_LABELS, seasons.PLAIN: seasons.PLAIN_LABEL}
-        return [(key, labels[key], key in self.house_rules) for key in seasons.HOUSE_RULE_KEYS]
+        labels = {**season_writes.HOUSE_RULE_LABELS, season_writes.PLAIN: season_writes.PLAIN_LABEL}
+        return [
+            (key, labels[key], key in self.house_rules) for key in season_writes.HOUSE_RULE_KEYS
+        ]
 
     def body(self) -> dict[str, Any]:
         """The season as the API takes it, for the API's checks."""
@@ -97,7 +99,7 @@ def days_words(season: Season) -> str:
 def house_words(season: Season) -> str:
     """Which sessions it takes, in words: "every session", "sessions played with bump"."""
     keys = frozenset(season.house_rules)
-    words = stats.RuleFilter(keys - {seasons.PLAIN}, seasons.PLAIN in keys).words
+    words = stats.RuleFilter(keys - {season_writes.PLAIN}, season_writes.PLAIN in keys).words
     return f"sessions {words}" if words else "every session"
 
 
@@ -113,7 +115,7 @@ def scope(season: Season) -> dict[str, str]:
 @bp.app_template_global()
 def season_choices() -> list[tuple[int, str]]:
     """Every season by name, for the leaderboard's Season choice."""
-    return [(season.id, season.name) for season in seasons.by_name()]
+    return [(season.id, season.name) for season in season_writes.by_name()]
 
 
 @bp.route("/seasons", methods=["GET", "POST"])
@@ -124,20 +126,20 @@ def seasons_page() -> str | tuple[str, int] | BaseResponse:
         try:
             given = season_request(form.body())
             with roster_write() as write:
-                season = seasons.new_season(given)
+                season = season_writes.new_season(given)
                 page = url_for("pages.season_page", season_id=season.id)
                 return done(write, page, f"{season.name} is made.")
         except RuleError as error:
             form.refuse(error)
             status = error.status
-    listed = [Listed(season) for season in seasons.listed()]
+    listed = [Listed(season) for season in season_writes.listed()]
     page = render_template("seasons.html", form=form, seasons=listed)
     return (page, status) if form.refused else page
 
 
 @bp.get("/seasons/<id(season):season_id>")
 def season_page(season_id: int) -> str:
-    read = standings(seasons.season_or_404(season_id))
+    read = standings(season_writes.season_or_404(season_id))
     shown = None if request.args.get("everyone") == "1" else RANKED_SHOWN
     settled = shown is None or len(read.by_total) <= shown
     return render_template("season.html", shown=shown, **_shown(read, settled))
@@ -160,27 +162,27 @@ def _shown(read: Standings, settled: bool = True) -> dict[str, Any]:
 
 @bp.get("/seasons/<id(season):season_id>.csv")
 def season_csv(season_id: int) -> Response:
-    read = standings(seasons.season_or_404(season_id))
+    read = standings(season_writes.season_or_404(season_id))
     body = "".join(csv_lines([CSV_HEADER, *standings_rows(read)]))
     return csv_download(body, f"sheepshead-season-{season_id}")
 
 
 @bp.route("/seasons/<id(season):season_id>/edit", methods=["GET", "POST"])
 def edit_season(season_id: int) -> str | tuple[str, int] | BaseResponse:
-    season = seasons.season_or_404(season_id)
+    season = season_writes.season_or_404(season_id)
     form = SeasonForm() if request.method == "POST" else SeasonForm.of(season)
     status = 400
     if form.validate_on_submit():
         try:
             given = season_change(form.body())
             with roster_write() as write:
-                changed = seasons.change_season(season_id, given)
+                changed = season_writes.change_season(season_id, given)
                 page = url_for("pages.season_page", season_id=season_id)
                 return done(write, page, f"{changed.name} is saved.")
         except RuleError as error:
             form.refuse(error)
             status = error.status
-        season = seasons.season_or_404(season_id)
+        season = season_writes.season_or_404(season_id)
     page = render_template("edit_season.html", form=form, season=season)
     return (page, status) if form.refused else page
 
@@ -189,12 +191,12 @@ def edit_season(season_id: int) -> str | tuple[str, int] | BaseResponse:
 def delete_season(season_id: int) -> str | BaseResponse:
     if request.method == "POST":
         with roster_write() as write:
-            season = seasons.season_or_none(season_id)
+            season = season_writes.season_or_none(season_id)
             message = "That season was deleted already."
             if season is not None:
-                message = f"{seasons.delete_season(season_id)} is deleted; its sessions stay."
+                message = f"{season_writes.delete_season(season_id)} is deleted; its sessions stay."
             return done(write, url_for("pages.seasons_page"), message)
-    season = seasons.season_or_404(season_id)
+    season = season_writes.season_or_404(season_id)
     return render_template(
         "delete_season.html", season=season, days=days_words(season), rules=house_words(season)
     )

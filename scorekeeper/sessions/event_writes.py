@@ -1,6 +1,6 @@
 """Club events in the database: an event made, changed, its players checked in and out, and
 its rounds drawn, each table an ordinary session. Every number comes from the rules engine
-(`rules.events`); `event_reads` reads an event back.
+(`rules.event_draw` and `rules.event_standings`); `event_reads` reads an event back.
 
 Every write to an event runs inside `event_write`, which in one transaction takes the event's
 lock (and, for a write that adds sessions or players, the lock for adding them first), answers

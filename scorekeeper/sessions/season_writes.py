@@ -5,7 +5,7 @@ backup, so each refuses with the same sentence.
 A season names the sessions started from its first day to its last (days in the server's time
 zone, as `insights/dates.py` reads them) and, when it names some, played with its house rules:
 the keys of the leaderboard's house rule filters, or "plain" for sessions played with none.
-Its standings are read by `insights/seasons.py`.
+Its standings are read by `insights/season_standings.py`.
 """
 
 from __future__ import annotations

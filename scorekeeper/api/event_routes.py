@@ -1,5 +1,5 @@
 """The API's club events: an event made, read, changed, its players checked in and out, its
-rounds drawn, and its standings as CSV, each write through `events.event_write`; a practice
+rounds drawn, and its standings as CSV, each write through `event_writes.event_write`; a practice
 event's round filled with made-up hands, and the practice event deleted whole."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..exchange.json_in import (
     json_object,
     practice_request,
 )
-from ..sessions import event_reads, events, writes
+from ..sessions import event_reads, event_writes, writes
 from .blueprint import bp
 from .routes import answer_of, etag, if_match, write_key
 
@@ -29,14 +29,14 @@ def _event_answer(write: Any, event: Any, status: int) -> Response:
 
 
 def _event_write(event_id: int, roster: bool = False) -> Any:
-    return events.event_write(event_id, *write_key(), if_match=if_match(), roster=roster)
+    return event_writes.event_write(event_id, *write_key(), if_match=if_match(), roster=roster)
 
 
 @bp.post("/events")
 def create_event() -> Response:
     given = event_request(json_object(request))
     with writes.roster_write(*write_key()) as write:
-        event = events.new_event(given)
+        event = event_writes.new_event(given)
         return _event_answer(write, event, 201)
 
 

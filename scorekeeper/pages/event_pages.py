@@ -1,6 +1,6 @@
 """Club events: a new event, checking players in, drawing a round (shown before it is made),
 the tables' cards to print, the board for the TV and the final results. Every form is read into
-the API's terms (`exchange.json_in`) and written through `events.event_write`, as the API
+the API's terms (`exchange.json_in`) and written through `event_writes.event_write`, as the API
 writes, so a form and the API refuse with the same sentence."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..exchange import rule_sets
 from ..exchange.json_in import check_in_request, draw_request, event_change, event_request
 from ..insights.dates import day_of
 from ..rules import RuleError
-from ..sessions import event_reads, events, loading
+from ..sessions import event_reads, event_writes, loading
 from ..sessions.errors import NotFound, VersionMismatch
 from ..sessions.records import options_json
 from .blueprint import bp
@@ -72,7 +72,7 @@ def typed_entry(text: str | None) -> int | None:
     if found is None or not (found[1] or found[2]):
         raise RuleError(
             f"The entry fee is money such as 25 or 12.50, from {money(0)} to "
-            f"{money(events.MAX_ENTRY)}.",
+            f"{money(event_writes.MAX_ENTRY)}.",
             "entry",
         )
     return int(found[1] or 0) * 100 + int((found[2] or "0").ljust(2, "0"))
@@ -188,7 +188,7 @@ def new_event() -> str | tuple[str, int] | BaseResponse:
         try:
             given = event_request(form.body())
             with roster_write() as write:
-                event = events.new_event(given)
+                event = event_writes.new_event(given)
                 page = url_for("pages.event_page", event_id=event.id)
                 return done(write, page, f"{event.name} is ready: check the players in.")
         except RuleError as error:
@@ -217,7 +217,7 @@ def edit_event(event_id: int) -> str | tuple[str, int] | BaseResponse:
         version = int(request.form.get("version") or version)
         try:
             given = event_change(form.body(change=True))
-            with events.event_write(event_id, *sent_key(), if_match=str(version)) as write:
+            with event_writes.event_write(event_id, *sent_key(), if_match=str(version)) as write:
                 write.update(given)
                 write.finish()
                 page = url_for("pages.event_page", event_id=event_id)
@@ -282,7 +282,7 @@ def check_in(event_id: int) -> tuple[str, int] | BaseResponse:
         try:
             if not names:
                 raise RuleError("Tap the players who are here, or type their names.", "name")
-            with events.event_write(event_id, *sent_key(), roster=True) as write:
+            with event_writes.event_write(event_id, *sent_key(), roster=True) as write:
                 for name in names:
                     given = check_in_request({"name": name, "new_players": form.new_players})
                     write.check_in(given.name, given.new_players)
@@ -305,7 +305,7 @@ def check_out(event_id: int) -> BaseResponse:
     page = url_for("pages.event_page", event_id=event_id)
     name = request.form.get("name", "")
     try:
-        with events.event_write(event_id, *sent_key()) as write:
+        with event_writes.event_write(event_id, *sent_key()) as write:
             write.check_out(name)
             write.finish()
             return done(write, page, f"{name.strip()} checked out: they keep their points.")
@@ -321,7 +321,7 @@ def _change_apart(
     page = url_for("pages.event_page", event_id=event_id, _anchor="apart-title")
     try:
         given = event_change({"apart": pairs})
-        with events.event_write(event_id, *sent_key()) as write:
+        with event_writes.event_write(event_id, *sent_key()) as write:
             write.update(given)
             write.finish()
             return done(write, page, said(write.event.apart))
@@ -365,7 +365,7 @@ def draw_page(event_id: int) -> tuple[str, int]:
     planned, refusal = None, view.why_no_draw
     if refusal is None:
         try:
-            planned = events.planned_draw(event_id, _typed_sizes(typed))
+            planned = event_writes.planned_draw(event_id, _typed_sizes(typed))
         except RuleError as error:
             refusal = error.message
     page = render_template(
@@ -381,7 +381,7 @@ def draw_round(event_id: int) -> BaseResponse:
     typed = request.form.get("tables", "")
     shown = request.form.get("version", "")
     try:
-        with events.event_write(
+        with event_writes.event_write(
             event_id, *sent_key(), if_match=shown or None, roster=True
         ) as write:
             number = write.draw_round(_typed_sizes(typed))
@@ -401,7 +401,7 @@ def practice_hands(event_id: int, number: int) -> BaseResponse:
     event_reads.event_version(event_id)
     page = url_for("pages.event_page", event_id=event_id)
     try:
-        with events.event_write(event_id, *sent_key()) as write:
+        with event_writes.event_write(event_id, *sent_key()) as write:
             made = write.practice_hands(number)
             write.finish()
             said = f"{made} made-up hands" if made else "Nothing to fill"
@@ -417,7 +417,7 @@ def delete_event(event_id: int) -> str | tuple[str, int] | BaseResponse:
     read = event_reads.read_event_or_404(event_id)
     if request.method == "POST":
         try:
-            with events.event_write(event_id, *sent_key(), roster=True) as write:
+            with event_writes.event_write(event_id, *sent_key(), roster=True) as write:
                 name = write.event.name
                 write.delete_event()
                 return done(write, url_for("pages.events_page"), f"{name} is deleted.")

@@ -142,7 +142,7 @@ def invite_sheet(session_id: int) -> str | tuple[str, int]:
             error = refused
         head = loading.session_head(session_id)
     page = render_template(
-        "invite.html",
+        "access/invite.html",
         session=head,
         form=form,
         made=made,

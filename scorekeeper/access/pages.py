@@ -37,7 +37,7 @@ def sign_in_page() -> ResponseReturnValue:
             return redirect(back, code=303)
         form.passcode.errors.append("That passcode is wrong. Check it and try again.")
     return render_template(
-        "sign_in.html", form=form, access=access, back=back, invited=holds_invite()
+        "access/sign_in.html", form=form, access=access, back=back, invited=holds_invite()
     )
 
 

@@ -177,7 +177,7 @@ class CheckInForm(NewPlayersForm):
 
 @bp.get("/events")
 def events_page() -> str:
-    return render_template("events.html", events=event_reads.list_events())
+    return render_template("events/events.html", events=event_reads.list_events())
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
@@ -194,7 +194,7 @@ def new_event() -> str | tuple[str, int] | BaseResponse:
         except RuleError as error:
             form.refuse(error)
     page = render_template(
-        "new_event.html", form=form, ties_lines=TIES_LINES, event=None, usual_rules=_usual()
+        "events/new_event.html", form=form, ties_lines=TIES_LINES, event=None, usual_rules=_usual()
     )
     return (page, 400) if form.errors or form.form_errors else page
 
@@ -237,7 +237,7 @@ def edit_event(event_id: int) -> str | tuple[str, int] | BaseResponse:
         form.fill(read.event)
     rules_now = ", ".join(rules_words(rules.options_from(**read.event.rules))).capitalize()
     page = render_template(
-        "new_event.html",
+        "events/new_event.html",
         form=form,
         ties_lines=TIES_LINES,
         event=read.event,
@@ -258,7 +258,7 @@ def _event_view(
     everyone = bool(request.args.get("everyone"))
     roster = [name for name in loading.roster(everyone) if rules.name_key(name) not in here]
     return render_template(
-        "event.html",
+        "events/event.html",
         read=read,
         view=EventView.of(read),
         form=form,
@@ -369,7 +369,7 @@ def draw_page(event_id: int) -> tuple[str, int]:
         except RuleError as error:
             refusal = error.message
     page = render_template(
-        "event_draw.html", read=read, view=view, planned=planned, refusal=refusal, typed=typed
+        "events/event_draw.html", read=read, view=view, planned=planned, refusal=refusal, typed=typed
     )
     return page, 200 if planned else 409 if view.why_no_draw else 400
 
@@ -424,7 +424,7 @@ def delete_event(event_id: int) -> str | tuple[str, int] | BaseResponse:
         except RuleError as error:
             flash(error.message)
             return redirect(url_for("pages.event_page", event_id=event_id))
-    page = render_template("delete_event.html", read=read, view=EventView.of(read))
+    page = render_template("events/delete_event.html", read=read, view=EventView.of(read))
     return page if read.event.practice else (page, 409)
 
 
@@ -450,7 +450,7 @@ def render_round(
     else:
         substitute = None
     return render_template(
-        "event_round.html",
+        "events/event_round.html",
         read=read,
         view=view,
         number=number,
@@ -463,21 +463,21 @@ def render_round(
 @bp.get("/events/<id(event):event_id>/board")
 def event_board(event_id: int) -> str:
     read = event_reads.read_event_or_404(event_id)
-    return render_template("event_board.html", read=read, view=EventView.of(read))
+    return render_template("events/event_board.html", read=read, view=EventView.of(read))
 
 
 @bp.get("/events/<id(event):event_id>/standings")
 def event_standings(event_id: int) -> str:
     """The standings to print: two columns to an A4 or Letter sheet."""
     read = event_reads.read_event_or_404(event_id)
-    return render_template("event_standings.html", read=read, view=EventView.of(read))
+    return render_template("events/event_standings.html", read=read, view=EventView.of(read))
 
 
 @bp.get("/events/<id(event):event_id>/results")
 def event_results(event_id: int) -> str:
     read = event_reads.read_event_or_404(event_id)
     view = EventView.of(read)
-    return render_template("event_results.html", read=read, view=view, recap=recap(view))
+    return render_template("events/event_results.html", read=read, view=view, recap=recap(view))
 
 
 # What the pages show

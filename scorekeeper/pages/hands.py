@@ -59,7 +59,7 @@ def _render(
     dealer = _dealer(session, row, form.dealer.data)
     table = form.table
     return render_template(
-        "hand_form.html",
+        "hands/hand_form.html",
         session=session,
         form=form,
         row=row,
@@ -230,7 +230,7 @@ def delete_hand(session_id: int, number: int) -> str | BaseResponse:
     row = _hand_or_404(session, number)
     result = loading.sheet_of(session).results[number - 1]
     return render_template(
-        "delete_hand.html", session=session, row=row, number=number, result=result
+        "hands/delete_hand.html", session=session, row=row, number=number, result=result
     )
 
 

@@ -45,7 +45,7 @@ def install() -> str:
     root = authority_root()
     address = lan_url("pages.install")
     return render_template(
-        "install.html",
+        "settings/install.html",
         address=address,
         qr=qr_svg(address),
         fingerprint=fingerprint(root) if root is not None else None,

@@ -129,7 +129,7 @@ def _render(
     """The form: 409 with a change made meanwhile, 400 refused, else 200."""
     everyone = bool(request.args.get("everyone"))
     page = render_template(
-        "night_form.html",
+        "nights/night_form.html",
         form=form,
         session=session,
         notice=notice,
@@ -211,7 +211,7 @@ def _night_words(session: Session) -> str:
 def night_page(read: loading.Read) -> str:
     """A night's page: its standings by net, and what can be done with it."""
     return render_template(
-        "night.html",
+        "nights/night.html",
         session=read.session,
         sheet=read.sheet,
         player_ids=read.player_ids,

@@ -95,4 +95,4 @@ def _holding() -> Holding:
 
 
 def _page(holding: Holding) -> str:
-    return render_template("import_nights.html", holding=holding, new=NEW)
+    return render_template("nights/import_nights.html", holding=holding, new=NEW)

@@ -53,7 +53,7 @@ class MergeForm(EngineForm):
 def players_page() -> str:
     search = request.args.get("q", "")
     return render_template(
-        "players.html", players=roster.players(search), search=search, came=FROM_PLAYERS
+        "players/players.html", players=roster.players(search), search=search, came=FROM_PLAYERS
     )
 
 
@@ -93,7 +93,7 @@ def _player_view(
         "merges": roster.merges(into=player.id),
     }
     if filters.errors:
-        return render_template("player.html", **shown), 400
+        return render_template("players/player.html", **shown), 400
     numbers = stats.player_stats(player, filters.dates, filters.house, CHART_POINTS)
     chart = None
     if numbers.sessions_played > CHART_POINTS:
@@ -102,7 +102,7 @@ def _player_view(
         chart = season_chart(player.name, numbers.recent)
     shown["rating_chart"] = rating_chart(player.name, numbers)
     return render_template(
-        "player.html",
+        "players/player.html",
         stats=numbers,
         chart=chart,
         rated_hands=RATED_HANDS,
@@ -121,7 +121,7 @@ def player_sessions(player_id: int) -> tuple[str, int]:
     before = max(0, min(request.args.get("before", 0, type=int), MAX_ID))
     if filters.errors:
         shown = {"player": player, "filters": filters, "came": _came_from()}
-        return render_template("player_sessions.html", **shown), 400
+        return render_template("players/player_sessions.html", **shown), 400
     lines = stats.sessions_of(
         player.id, filters.dates, filters.house, stats.SESSIONS_SHOWN + 1, before
     )
@@ -134,7 +134,7 @@ def player_sessions(player_id: int) -> tuple[str, int]:
         "older": len(lines) > stats.SESSIONS_SHOWN,
         "per_page": stats.SESSIONS_SHOWN,
     }
-    return render_template("player_sessions.html", **shown), 200
+    return render_template("players/player_sessions.html", **shown), 200
 
 
 @bp.post("/players/<id(player):player_id>/rename")
@@ -259,11 +259,11 @@ def _summed_by(
 def leaderboard() -> tuple[str, int]:
     filters = read_filters(request.args, LEADERBOARD_FILTERS)
     if filters.errors:
-        return render_template("leaderboard.html", filters=filters), 400
+        return render_template("players/leaderboard.html", filters=filters), 400
     board = stats.leaderboard(filters.dates, filters.min_picks, filters.house)
     shown = None if request.args.get("everyone") == "1" else RANKED_SHOWN
     page = render_template(
-        "leaderboard.html",
+        "players/leaderboard.html",
         filters=filters,
         board=board,
         shown=shown,

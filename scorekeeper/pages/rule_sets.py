@@ -49,7 +49,7 @@ def rule_sets_page() -> str | BaseResponse:
         except RuleError as error:
             form.refuse(error)
     listed = [Listed(rule_set) for rule_set in rule_sets.listed()]
-    return render_template("rule_sets.html", form=form, rule_sets=listed)
+    return render_template("settings/rule_sets.html", form=form, rule_sets=listed)
 
 
 def _rule_set_or_404(rule_set_id: int) -> RuleSet:
@@ -62,7 +62,7 @@ def share_rule_set(rule_set_id: int) -> str:
     options = rule_sets.options_of(rule_set)
     link = f"{external_url('pages.new_session')}?{rule_sets.new_session_query(options)}"
     return render_template(
-        "share_rule_set.html",
+        "shares/share_rule_set.html",
         rule_set=rule_set,
         words=rules_words(options),
         link=link,
@@ -79,4 +79,4 @@ def delete_rule_set(rule_set_id: int) -> str | BaseResponse:
             return done(write, url_for("pages.rule_sets_page"), message)
     rule_set = _rule_set_or_404(rule_set_id)
     words = rules_words(rule_sets.options_of(rule_set))
-    return render_template("delete_rule_set.html", rule_set=rule_set, words=words)
+    return render_template("settings/delete_rule_set.html", rule_set=rule_set, words=words)

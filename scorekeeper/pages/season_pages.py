@@ -133,7 +133,7 @@ def seasons_page() -> str | tuple[str, int] | BaseResponse:
             form.refuse(error)
             status = error.status
     listed = [Listed(season) for season in season_writes.listed()]
-    page = render_template("seasons.html", form=form, seasons=listed)
+    page = render_template("seasons/seasons.html", form=form, seasons=listed)
     return (page, status) if form.refused else page
 
 
@@ -142,7 +142,7 @@ def season_page(season_id: int) -> str:
     read = standings(season_writes.season_or_404(season_id))
     shown = None if request.args.get("everyone") == "1" else RANKED_SHOWN
     settled = shown is None or len(read.by_total) <= shown
-    return render_template("season.html", shown=shown, **_shown(read, settled))
+    return render_template("seasons/season.html", shown=shown, **_shown(read, settled))
 
 
 def _shown(read: Standings, settled: bool = True) -> dict[str, Any]:
@@ -183,7 +183,7 @@ def edit_season(season_id: int) -> str | tuple[str, int] | BaseResponse:
             form.refuse(error)
             status = error.status
         season = season_writes.season_or_404(season_id)
-    page = render_template("edit_season.html", form=form, season=season)
+    page = render_template("seasons/edit_season.html", form=form, season=season)
     return (page, status) if form.refused else page
 
 
@@ -198,5 +198,5 @@ def delete_season(season_id: int) -> str | BaseResponse:
             return done(write, url_for("pages.seasons_page"), message)
     season = season_writes.season_or_404(season_id)
     return render_template(
-        "delete_season.html", season=season, days=days_words(season), rules=house_words(season)
+        "seasons/delete_season.html", season=season, days=days_words(season), rules=house_words(season)
     )

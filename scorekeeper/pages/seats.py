@@ -158,7 +158,7 @@ def _render(session: Session, form: SeatsForm, notice: str | None) -> str:
         if not form.errors and not any(form.extra_errors.values()):
             form.refuse(error)
     return render_template(
-        "seats.html",
+        "sessions/seats.html",
         session=session,
         form=form,
         preview=preview,

@@ -59,7 +59,7 @@ def index() -> str:
     dated += [(item.last, item) for item in event_reads.recent_events(RECENT)]
     dated.sort(key=lambda item: item[0], reverse=True)
     return render_template(
-        "index.html", in_progress=current, sessions=[item for _at, item in dated[:RECENT]]
+        "sessions/index.html", in_progress=current, sessions=[item for _at, item in dated[:RECENT]]
     )
 
 
@@ -89,10 +89,10 @@ def sessions_list_page() -> tuple[str, int]:
     filters = read_filters(request.args, LIST_FILTERS)
     page = {"filters": filters, "players": loading.seated_players()}
     if filters.errors:
-        return render_template("history.html", found=None, **page), 400
+        return render_template("sessions/history.html", found=None, **page), 400
     wanted = session_filter(filters)
     found = sessions_list.find_sessions(wanted, request.args.get("page", 1, type=int))
-    return render_template("history.html", found=found, **page), 200
+    return render_template("sessions/history.html", found=found, **page), 200
 
 
 @bp.route("/sessions/new", methods=["GET", "POST"])
@@ -117,7 +117,7 @@ def new_session() -> str | BaseResponse:
             form.refuse(error)
     everyone = bool(request.args.get("everyone"))
     return render_template(
-        "new_session.html",
+        "sessions/new_session.html",
         form=form,
         roster=loading.roster(everyone),
         show_everyone=not everyone and loading.has_retired(),
@@ -133,7 +133,7 @@ def session_page(session_id: int) -> str:
     table = sheet.table
     saved = request.args.get("saved", type=int)
     return render_template(
-        "session.html",
+        "sessions/session.html",
         session=session,
         sheet=sheet,
         event=db.session.get(Event, session.event_id) if session.event_id else None,
@@ -223,7 +223,7 @@ def edit_session(session_id: int) -> str | BaseResponse | tuple[str, int]:
     session = loading.session_head(session_id)
     if request.method == "GET":
         form.name.data, form.rounds.data = session.name, str(session.rounds)
-    page = render_template("edit_session.html", session=session, form=form)
+    page = render_template("sessions/edit_session.html", session=session, form=form)
     return (page, 400) if form.errors or form.form_errors else page
 
 
@@ -246,7 +246,7 @@ def reopen_session(session_id: int) -> BaseResponse:
 @bp.get("/sessions/<id(session):session_id>/changes")
 def session_changes(session_id: int) -> str:
     session = loading.session_or_404(session_id)
-    return render_template("changes.html", session=session, changes=writes.changes_of(session_id))
+    return render_template("sessions/changes.html", session=session, changes=writes.changes_of(session_id))
 
 
 @bp.post("/sessions/<id(session):session_id>/changes/<int:index>/restore")
@@ -287,13 +287,13 @@ def delete_session(session_id: int) -> str | BaseResponse:
                 f"{name} moved to the trash. It can be restored for 30 days.",
             )
     session = loading.session_or_404(session_id)
-    return render_template("delete_session.html", session=session, hands=len(session.hands))
+    return render_template("sessions/delete_session.html", session=session, hands=len(session.hands))
 
 
 @bp.get("/trash")
 def trash_page() -> str:
     return render_template(
-        "trash.html", entries=trash.entries(), kept_for=TrashedSession.KEPT_FOR.days
+        "sessions/trash.html", entries=trash.entries(), kept_for=TrashedSession.KEPT_FOR.days
     )
 
 

@@ -69,7 +69,7 @@ def _refused(form: RestoreForm, status: int = 400) -> tuple[str, int]:
 def _settings_page(form: RestoreForm) -> str:
     """The settings page; it says when a restore is under way or was cut short."""
     return render_template(
-        "settings.html",
+        "settings/settings.html",
         form=form,
         unfinished=journal.unfinished(),
         upload_limit=shown_size(current_app.config["UPLOAD_LIMIT"]),
@@ -120,7 +120,7 @@ def restore_backup() -> tuple[str, int] | BaseResponse:
         file.close()
         raise
     steps = _restoring(restore, key, digest, url_for("pages.index"), file)
-    page = stream_template("restore.html", steps=steps, total=restore.total, undone=restore.undone)
+    page = stream_template("settings/restore.html", steps=steps, total=restore.total, undone=restore.undone)
     return Response(page, headers={"X-Accel-Buffering": "no"})
 
 
@@ -238,7 +238,7 @@ def import_csv() -> str | BaseResponse:
 
 
 def _import_page(form: ImportSessionForm, asking: Asking | None) -> str:
-    return render_template("import_session.html", form=form, asking=asking)
+    return render_template("sessions/import_session.html", form=form, asking=asking)
 
 
 def hold(data: bytes) -> str:

@@ -47,7 +47,7 @@ def session_settle_up(session_id: int) -> str | BaseResponse | tuple[str, int]:
         form.stake.data = decimal(stake) if stake else ""
     settle_up = rules.sheet_settle_up(sheet, read.settled)
     page = render_template(
-        "settle_up.html",
+        "settle/settle_up.html",
         session=session,
         sheet=sheet,
         settle_up=settle_up,
@@ -68,8 +68,8 @@ def settle_range() -> tuple[str, int]:
         except RuleError as error:
             filters.errors.append(error.message)
     if settle_up is None:
-        return render_template("settle_range.html", filters=filters, settle_up=None), 400
+        return render_template("settle/settle_range.html", filters=filters, settle_up=None), 400
     page = render_template(
-        "settle_range.html", filters=filters, settle_up=settle_up, played=bool(settle_up.balances)
+        "settle/settle_range.html", filters=filters, settle_up=settle_up, played=bool(settle_up.balances)
     )
     return page, 200

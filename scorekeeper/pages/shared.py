@@ -82,7 +82,7 @@ def _sheet(kind: str, target: int, thing: Any, back: str) -> str:
         except writes.Replay as replay:
             made = replay.answer.json if replay.answer else None
     return render_template(
-        "share_results.html",
+        "shares/share_results.html",
         form=form,
         kind=kind,
         thing=thing,
@@ -136,7 +136,7 @@ def shared_page(token: str) -> Response:
     wait = shares.count_view(request.remote_addr or "unknown")
     if wait is not None:
         message = f"This page was opened too often from here. Try again in {wait} seconds."
-        page = render_template("shared_message.html", heading="Too many views", message=message)
+        page = render_template("shares/shared_message.html", heading="Too many views", message=message)
         return _shared(page, 429, {"Retry-After": str(wait)})
     link = shares.share_of(token)
     try:
@@ -145,7 +145,7 @@ def shared_page(token: str) -> Response:
     except NotFound:
         # What it shows was deleted, with the link, as it was being read.
         pass
-    page = render_template("shared_message.html", heading="No such link", message=GONE)
+    page = render_template("shares/shared_message.html", heading="No such link", message=GONE)
     return _shared(page, 404)
 
 
@@ -163,7 +163,7 @@ def _season(season_id: int) -> str:
     settled = len(read.by_total) <= RANKED_SHOWN
     settle_up = read.settle_up() if settled else None
     return render_template(
-        "shared_season.html",
+        "shares/shared_season.html",
         read=read,
         season=season,
         days=days_words(season),
@@ -177,7 +177,7 @@ def _season(season_id: int) -> str:
 
 def _event(event_id: int) -> str:
     read = event_reads.read_event_or_404(event_id)
-    return render_template("shared_event.html", read=read, view=EventView.of(read))
+    return render_template("shares/shared_event.html", read=read, view=EventView.of(read))
 
 
 def _session(session_id: int) -> str:
@@ -185,7 +185,7 @@ def _session(session_id: int) -> str:
     session, sheet = read.session, read.sheet
     table = sheet.table
     return render_template(
-        "shared_session.html",
+        "shares/shared_session.html",
         session=session,
         sheet=sheet,
         event=db.session.get(Event, session.event_id) if session.event_id else None,

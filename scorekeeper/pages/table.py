@@ -20,7 +20,7 @@ def table_view(session_id: int) -> str | BaseResponse:
         return not_for_a_night(session, NO_TABLE_VIEW)
     table = sheet.table
     return render_template(
-        "table.html",
+        "sessions/table.html",
         session=session,
         sheet=sheet,
         sitting_out_next=sitting_out_words(

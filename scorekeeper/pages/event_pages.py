@@ -369,7 +369,12 @@ def draw_page(event_id: int) -> tuple[str, int]:
         except RuleError as error:
             refusal = error.message
     page = render_template(
-        "events/event_draw.html", read=read, view=view, planned=planned, refusal=refusal, typed=typed
+        "events/event_draw.html",
+        read=read,
+        view=view,
+        planned=planned,
+        refusal=refusal,
+        typed=typed,
     )
     return page, 200 if planned else 409 if view.why_no_draw else 400
 

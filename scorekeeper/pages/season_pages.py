@@ -198,5 +198,8 @@ def delete_season(season_id: int) -> str | BaseResponse:
             return done(write, url_for("pages.seasons_page"), message)
     season = season_writes.season_or_404(season_id)
     return render_template(
-        "seasons/delete_season.html", season=season, days=days_words(season), rules=house_words(season)
+        "seasons/delete_season.html",
+        season=season,
+        days=days_words(season),
+        rules=house_words(season),
     )

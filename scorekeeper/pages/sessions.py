@@ -246,7 +246,9 @@ def reopen_session(session_id: int) -> BaseResponse:
 @bp.get("/sessions/<id(session):session_id>/changes")
 def session_changes(session_id: int) -> str:
     session = loading.session_or_404(session_id)
-    return render_template("sessions/changes.html", session=session, changes=writes.changes_of(session_id))
+    return render_template(
+        "sessions/changes.html", session=session, changes=writes.changes_of(session_id)
+    )
 
 
 @bp.post("/sessions/<id(session):session_id>/changes/<int:index>/restore")
@@ -287,7 +289,9 @@ def delete_session(session_id: int) -> str | BaseResponse:
                 f"{name} moved to the trash. It can be restored for 30 days.",
             )
     session = loading.session_or_404(session_id)
-    return render_template("sessions/delete_session.html", session=session, hands=len(session.hands))
+    return render_template(
+        "sessions/delete_session.html", session=session, hands=len(session.hands)
+    )
 
 
 @bp.get("/trash")

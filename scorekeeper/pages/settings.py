@@ -120,7 +120,9 @@ def restore_backup() -> tuple[str, int] | BaseResponse:
         file.close()
         raise
     steps = _restoring(restore, key, digest, url_for("pages.index"), file)
-    page = stream_template("settings/restore.html", steps=steps, total=restore.total, undone=restore.undone)
+    page = stream_template(
+        "settings/restore.html", steps=steps, total=restore.total, undone=restore.undone
+    )
     return Response(page, headers={"X-Accel-Buffering": "no"})
 
 

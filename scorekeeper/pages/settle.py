@@ -70,6 +70,9 @@ def settle_range() -> tuple[str, int]:
     if settle_up is None:
         return render_template("settle/settle_range.html", filters=filters, settle_up=None), 400
     page = render_template(
-        "settle/settle_range.html", filters=filters, settle_up=settle_up, played=bool(settle_up.balances)
+        "settle/settle_range.html",
+        filters=filters,
+        settle_up=settle_up,
+        played=bool(settle_up.balances),
     )
     return page, 200

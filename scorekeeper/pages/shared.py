@@ -136,7 +136,9 @@ def shared_page(token: str) -> Response:
     wait = shares.count_view(request.remote_addr or "unknown")
     if wait is not None:
         message = f"This page was opened too often from here. Try again in {wait} seconds."
-        page = render_template("shares/shared_message.html", heading="Too many views", message=message)
+        page = render_template(
+            "shares/shared_message.html", heading="Too many views", message=message
+        )
         return _shared(page, 429, {"Retry-After": str(wait)})
     link = shares.share_of(token)
     try:

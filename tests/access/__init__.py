@@ -1,0 +1,1 @@
+"""Passcodes, sign-ins, invites and share links."""

@@ -1,0 +1,1 @@
+"""What goes in and out: backups and restores, CSV both ways, nights imported, rule sets shared."""

@@ -1,0 +1,1 @@
+"""The pages for people at the table, through the test client (tests/browser/ drives them in Chromium)."""

@@ -1,0 +1,1 @@
+"""What a session is kept as: the one write path, its locks, summaries, the migrations, players."""

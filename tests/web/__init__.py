@@ -1,0 +1,1 @@
+"""What every answer shares: hosts, ids in addresses, deadlines and the configuration."""

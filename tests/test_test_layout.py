@@ -1,6 +1,7 @@
-"""The tests mirror the app and share their builders from tests/helpers/: no test module imports
-another test module or a conftest.py, and neither bench/ nor harness/ imports anything of tests/
-(what they share with the tests is in harness/)."""
+"""The tests mirror the app and share their builders from tests/helpers/: a folder for each layer
+of the package (tests/rules/, tests/sessions/, ...) beside the browser and server tests; no test
+module imports another test module or a conftest.py, and neither bench/ nor harness/ imports
+anything of tests/ (what they share with the tests is in harness/)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,22 @@ def where(path: Path, line: int) -> str:
 
 def is_test_module(parts: list[str]) -> bool:
     return bool(parts) and parts[0] == "tests" and parts[-1].startswith("test_")
+
+
+def packages(folder: Path) -> set[str]:
+    return {path.parent.name for path in folder.glob("*/__init__.py")}
+
+
+def test_each_folder_of_tests_is_a_layer_of_the_app_or_a_kind_of_test() -> None:
+    """Only the tests of the project as a whole sit at the top."""
+    kinds = {"browser", "faults", "helpers"}
+    assert packages(ROOT / "tests") - kinds == packages(ROOT / "scorekeeper") - {"migrations"}
+    assert sorted(path.name for path in (ROOT / "tests").glob("test_*.py")) == [
+        "test_deploy.py",
+        "test_layers.py",
+        "test_test_layout.py",
+        "test_test_server.py",
+    ]
 
 
 def test_no_test_module_imports_another_or_a_conftest() -> None:

@@ -5,7 +5,7 @@ A game is teams with ranks (0 the best; equal ranks tie): a pick is its picking 
 the other players of the hand, a leaster and a night kept without hands one ranking of every
 player by score or net. `Ratings.play` updates the ratings of a game's players as
 `openskill.models.PlackettLuce().rate` does, to the last bits of a float, without the copies
-of rating objects that cost that method most of its time (`tests/test_rating.py` holds the two
+of rating objects that cost that method most of its time (`tests/rules/test_rating.py` holds the two
 to each other). The rating shown is the conservative ordinal, mu - 3 sigma, to one decimal,
 provisional until a player has played `RATED_HANDS` rated hands.
 """

@@ -20,9 +20,9 @@ from werkzeug.test import TestResponse
 from scorekeeper.access.models import AccessSetting, ApiToken, SignIn, SignInFailure
 from scorekeeper.sessions.extensions import db
 
-from .helpers.access import PASSCODE, bearer, set_passcode
-from .helpers.api import SEATS, Api, pick
-from .helpers.database import second_worker
+from ..helpers.access import PASSCODE, bearer, set_passcode
+from ..helpers.api import SEATS, Api, pick
+from ..helpers.database import second_worker
 
 NEW_SESSION = {
     **{f"seat_{seat}": name for seat, name in enumerate(SEATS, start=1)},

@@ -21,9 +21,9 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import as_utc, utcnow
 from scorekeeper.web import hosts
 
-from .helpers.access import PASSCODE, bearer, set_passcode, signed_in
-from .helpers.api import SEATS, Api, pick
-from .helpers.pages import Page
+from ..helpers.access import PASSCODE, bearer, set_passcode, signed_in
+from ..helpers.api import SEATS, Api, pick
+from ..helpers.pages import Page
 
 LAN = "192.168.1.20"
 HAND = pick("Ann", "Bob", 70)

@@ -23,11 +23,11 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import ShareLink, ShareView
 from scorekeeper.web import hosts, logs
 
-from .helpers.access import set_passcode, signed_in
-from .helpers.api import SEATS, Api, pick
-from .helpers.database import second_worker
-from .helpers.pages import Page
-from .helpers.seasons import SPRING, record_league
+from ..helpers.access import set_passcode, signed_in
+from ..helpers.api import SEATS, Api, pick
+from ..helpers.database import second_worker
+from ..helpers.pages import Page
+from ..helpers.seasons import SPRING, record_league
 
 LAN = "192.168.1.20"
 LINK = re.compile(rf"http://{re.escape(LAN)}(/shared/(\d+)\.[\w-]+)")

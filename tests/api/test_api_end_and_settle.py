@@ -19,8 +19,8 @@ from scorekeeper.rules import RuleError
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player
 
-from .helpers.api import SEATS, Api, pick
-from .helpers.backups import import_backup
+from ..helpers.api import SEATS, Api, pick
+from ..helpers.backups import import_backup
 
 LEASTER = {"kind": "leaster", "winner": "Cat"}
 

@@ -13,10 +13,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .helpers.api import Api, default_rules, pick, without_time
-from .helpers.backups import answers, assert_same_answers, backup_of, restore
-from .helpers.database import Fresh, statements_for
-from .helpers.events import drawn, event_of, make_event, record
+from ..helpers.api import Api, default_rules, pick, without_time
+from ..helpers.backups import answers, assert_same_answers, backup_of, restore
+from ..helpers.database import Fresh, statements_for
+from ..helpers.events import drawn, event_of, make_event, record
 
 OKTOBERFEST = {
     "name": "Oktoberfest 2026",

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from .helpers.api import SEATS, Api, pick
+from ..helpers.api import SEATS, Api, pick
 
 
 def test_worked_example_1(api: Api) -> None:

@@ -20,7 +20,7 @@ from sqlalchemy import update
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Session
 
-from .helpers.api import (
+from ..helpers.api import (
     SEATS,
     Api,
     default_rules,
@@ -29,8 +29,8 @@ from .helpers.api import (
     refused,
     without_time,
 )
-from .helpers.backups import answers, assert_same_answers, backup_of, restore
-from .helpers.database import Fresh
+from ..helpers.backups import answers, assert_same_answers, backup_of, restore
+from ..helpers.database import Fresh
 
 EVERY_RULE = every_rule_set(partner="called_ace", no_bid="doubler", max_multiplier=16)
 

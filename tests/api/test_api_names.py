@@ -13,7 +13,7 @@ from sqlalchemy import func, insert, select
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player
 
-from .helpers.api import SEATS, Api, pick
+from ..helpers.api import SEATS, Api, pick
 
 ZOE_NFC, ZOE_NFD = "Zo\u00eb", "Zoe\u0308"
 CYRILLIC_ANN = "\u0410nn"

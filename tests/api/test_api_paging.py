@@ -6,7 +6,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from .helpers.api import SEATS, Api, pick
+from ..helpers.api import SEATS, Api, pick
 
 
 def every_page(client: FlaskClient, url: str, key: str) -> list[list[Any]]:

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .helpers.api import SEATS, Api
+from ..helpers.api import SEATS, Api
 
 CARD_POINTS = st.integers(0, 120).filter(lambda p: p not in (1, 119))
 NO_BID_KINDS = {

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from .helpers.api import Api, pick, refused
+from ..helpers.api import Api, pick, refused
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 

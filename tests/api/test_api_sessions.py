@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from .helpers.api import SEATS, Api, default_rules, every_rule_set, pick
+from ..helpers.api import SEATS, Api, default_rules, every_rule_set, pick
 
 
 def test_create_session_answers_the_session(api: Api) -> None:

@@ -17,11 +17,11 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper.rules import RuleError
 
-from .helpers.access import invited, set_passcode, signed_in
-from .helpers.api import Api, pick, without_time
-from .helpers.backups import answers, assert_same_answers, backup_of, restore
-from .helpers.database import Fresh
-from .helpers.events import confirm_event, drawn, event_of, last_tables, make_event, record
+from ..helpers.access import invited, set_passcode, signed_in
+from ..helpers.api import Api, pick, without_time
+from ..helpers.backups import answers, assert_same_answers, backup_of, restore
+from ..helpers.database import Fresh
+from ..helpers.events import confirm_event, drawn, event_of, last_tables, make_event, record
 
 
 def confirm(

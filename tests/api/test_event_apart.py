@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from .helpers.events import (
+from ..helpers.events import (
     check_in,
     drawn,
     end_round,
@@ -18,8 +18,8 @@ from .helpers.events import (
     names,
     together,
 )
-from .helpers.pages import page
-from .helpers.rules import assert_sentence
+from ..helpers.pages import page
+from ..helpers.rules import assert_sentence
 
 COUPLES = [["Player 01", "Player 02"], ["Player 03", "Player 04"]]
 

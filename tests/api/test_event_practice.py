@@ -12,10 +12,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from .helpers.api import pick
-from .helpers.backups import backup_of, restore
-from .helpers.events import drawn, event_of, last_tables, make_event, names
-from .helpers.pages import FormPage, filled, page
+from ..helpers.api import pick
+from ..helpers.backups import backup_of, restore
+from ..helpers.events import drawn, event_of, last_tables, make_event, names
+from ..helpers.pages import FormPage, filled, page
 
 
 def practice_hands(client: FlaskClient, event_id: int, number: int, **headers: str) -> Any:

@@ -28,8 +28,8 @@ from scorekeeper.serving import HEADER_SECONDS
 from scorekeeper.sessions.extensions import db
 from scorekeeper.web.stylesheet import minified
 
-from .helpers.api import Api, pick
-from .helpers.database import NewApp
+from ..helpers.api import Api, pick
+from ..helpers.database import NewApp
 
 JSON = {"Content-Type": "application/json"}
 MB = 1024 * 1024

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from .helpers.api import Api, pick, session_with
+from ..helpers.api import Api, pick, session_with
 
 NIGHT = {"Dave": -2, "Greg": 0, "Jacob": -3, "Mark": 5}
 

@@ -15,7 +15,7 @@ from schemathesis.core.errors import InvalidSchema
 
 from scorekeeper.api.openapi import BODY_EXAMPLES, document
 
-from .helpers.api import SEATS, Api, pick
+from ..helpers.api import SEATS, Api, pick
 
 METHODS = {"get", "post", "put", "patch", "delete"}
 

@@ -30,7 +30,7 @@ from schemathesis.specs.openapi.checks import (
 
 from scorekeeper.api.openapi import document
 
-from .helpers.api import SEATS, pick
+from ..helpers.api import SEATS, pick
 
 CHECKS = [
     not_a_server_error,

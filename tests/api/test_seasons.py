@@ -13,10 +13,10 @@ from flask.testing import FlaskClient
 
 from scorekeeper.rules import RuleError
 
-from .helpers.api import Api
-from .helpers.backups import backup_of, restore
-from .helpers.database import Fresh
-from .helpers.seasons import SPRING, create, made, record_league
+from ..helpers.api import Api
+from ..helpers.backups import backup_of, restore
+from ..helpers.database import Fresh
+from ..helpers.seasons import SPRING, create, made, record_league
 
 
 @pytest.fixture

@@ -167,9 +167,9 @@ HOUSE_NIGHT: list[dict[str, Any]] = [
 def test_house_rules_filters_penalties_and_the_penalty_mark(
     page: Page, tmp_path: Path, shot: Shot
 ) -> None:
-    """The house rules night of tests/test_csv_export.py beside a night by the seed's rules: the
-    sessions list by house rules, a player's penalties and card points left out, and the penalty
-    hand marked on the running totals. On a scorekeeper of its own."""
+    """The house rules night of tests/exchange/test_csv_export.py beside a night by the seed's
+    rules: the sessions list by house rules, a player's penalties and card points left out, and
+    the penalty hand marked on the running totals. On a scorekeeper of its own."""
     rules = {"no_bid": "doubler", "bump": True, "schwarz": "tricks", "doublers": "stack",
              "max_multiplier": 8, "penalties": True, "stake": 25}  # fmt: skip
     seats = ["Ann", "Bob", "Cat", "Dan", "Eve"]

@@ -37,8 +37,8 @@ from scorekeeper.sessions import bulk, hand_rows
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Hand, HandPlayer, Player, Session
 
-from .helpers.api import SEATS, Api, default_rules, pick, without_time
-from .helpers.backups import (
+from ..helpers.api import SEATS, Api, default_rules, pick, without_time
+from ..helpers.backups import (
     ODD_NAMES,
     answers,
     assert_same_answers,
@@ -49,7 +49,7 @@ from .helpers.backups import (
     import_backup,
     restore,
 )
-from .helpers.database import Fresh
+from ..helpers.database import Fresh
 
 
 def stored(app: Flask) -> dict[str, list[tuple[Any, ...]]]:

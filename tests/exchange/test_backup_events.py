@@ -30,9 +30,9 @@ from scorekeeper.sessions.models import (
     TrashedSession,
 )
 
-from .helpers.api import Api, pick
-from .helpers.backups import backup_of, restore
-from .helpers.database import Fresh
+from ..helpers.api import Api, pick
+from ..helpers.backups import backup_of, restore
+from ..helpers.database import Fresh
 
 NAMES = [f"Player {n:02d}" for n in range(1, 11)]
 

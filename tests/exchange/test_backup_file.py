@@ -19,9 +19,9 @@ from scorekeeper.exchange.json_in import LONE_SURROGATE
 from scorekeeper.exchange.restore import Restore, open_backup, read_backup
 from scorekeeper.rules import RuleError
 
-from .helpers.api import Api
-from .helpers.backups import answers, assert_same_answers, backup_of, build_sessions
-from .helpers.database import Fresh
+from ..helpers.api import Api
+from ..helpers.backups import answers, assert_same_answers, backup_of, build_sessions
+from ..helpers.database import Fresh
 
 PARTS = {
     "players": "Player",

@@ -24,8 +24,8 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Change, Player, Session
 from scorekeeper.sessions.records import changed, hand_input_json
 
-from .helpers.api import Api, pick, without_time
-from .helpers.backups import (
+from ..helpers.api import Api, pick, without_time
+from ..helpers.backups import (
     answers,
     assert_same_answers,
     backup_of,
@@ -34,7 +34,7 @@ from .helpers.backups import (
     import_backup,
     restore,
 )
-from .helpers.database import Fresh
+from ..helpers.database import Fresh
 
 
 def story(api: Api) -> dict[str, int]:

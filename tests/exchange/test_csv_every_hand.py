@@ -20,9 +20,9 @@ from scorekeeper.sessions import loading
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Session
 
-from .helpers.api import SEATS, Api, pick, session_with
-from .helpers.database import dated, statements_for
-from .helpers.tables import PLAYED, TOTALS, house_rules_night, play_the_night
+from ..helpers.api import SEATS, Api, pick, session_with
+from ..helpers.database import dated, statements_for
+from ..helpers.tables import PLAYED, TOTALS, house_rules_night, play_the_night
 
 HANDS_HEADER = [*SESSION_HEADER, *HEADER, *EXTRAS]
 LONG_HEADER = [

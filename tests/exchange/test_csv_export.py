@@ -11,8 +11,8 @@ from werkzeug.http import parse_options_header
 
 from scorekeeper.exchange.csv_out import defuse
 
-from .helpers.api import SEATS, Api, pick, session_with
-from .helpers.tables import house_rules_night, play_the_night
+from ..helpers.api import SEATS, Api, pick, session_with
+from ..helpers.tables import house_rules_night, play_the_night
 
 HEADER = (
     "hand,dealer,kind,picker,partner,called_card,forced,picking_points,"

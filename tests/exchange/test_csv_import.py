@@ -20,11 +20,11 @@ from scorekeeper.exchange.csv_in import CsvRefused, import_session, undefuse
 from scorekeeper.exchange.csv_out import HEADER
 from scorekeeper.sessions.writes import roster_write
 
-from .helpers.api import SEATS, Api, default_rules, pick
-from .helpers.backups import ODD_NAMES, build_sessions
-from .helpers.database import Fresh
-from .helpers.pages import FormPage
-from .helpers.tables import (
+from ..helpers.api import SEATS, Api, default_rules, pick
+from ..helpers.backups import ODD_NAMES, build_sessions
+from ..helpers.database import Fresh
+from ..helpers.pages import FormPage
+from ..helpers.tables import (
     FIRST_SEATS,
     HOUSE_RULES,
     TOTALS,

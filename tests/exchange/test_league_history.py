@@ -16,7 +16,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper import rules
 
-from .helpers.nights import DRIFT_YEAR, DRIFTED, NIGHTS, PLAYERS, League, league
+from ..helpers.nights import DRIFT_YEAR, DRIFTED, NIGHTS, PLAYERS, League, league
 
 URL = "/api/imports/nights"
 

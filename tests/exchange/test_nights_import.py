@@ -14,7 +14,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper.exchange import nights_in
 
-from .helpers.api import Api
+from ..helpers.api import Api
 
 URL = "/api/imports/nights"
 SHEET = "Date,Ann,Bob,Cat,Dan\r\n2010-7-6,5,-2,,-3\r\n\r\n2010-07-13,,4,-4,\r\n2010-7-6,-1,1,,\r\n"

@@ -28,10 +28,10 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import RuleSet
 from scorekeeper.sessions.writes import roster_write
 
-from .helpers.api import Api, default_rules
-from .helpers.backups import export_backup, restore
-from .helpers.database import NewApp
-from .helpers.pages import FormPage, assert_kept, filled, get_page, html_page, redirected_page
+from ..helpers.api import Api, default_rules
+from ..helpers.backups import export_backup, restore
+from ..helpers.database import NewApp
+from ..helpers.pages import FormPage, assert_kept, filled, get_page, html_page, redirected_page
 
 PAGE = "/rule-sets"
 NIGHT = "2026-01-02T20:00:00"

@@ -19,7 +19,7 @@ from scorekeeper.insights.dates import DateRange, day_of, days_of, days_of_quart
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, Session
 
-from .helpers.api import SEATS, Api, pick
+from ..helpers.api import SEATS, Api, pick
 
 # 8 pm on 25 November in Chicago; already the 26th in UTC.
 EVENING = datetime(2026, 11, 26, 2, 0, tzinfo=UTC)

@@ -9,10 +9,10 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .helpers.api import SEATS, Api, pick
-from .helpers.database import dated, statements_for
-from .helpers.pages import Page
-from .helpers.tables import play_the_night
+from ..helpers.api import SEATS, Api, pick
+from ..helpers.database import dated, statements_for
+from ..helpers.pages import Page
+from ..helpers.tables import play_the_night
 
 
 def listed(client: FlaskClient, query: str = "") -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from .helpers.api import Api, pick
+from ..helpers.api import Api, pick
 
 EDGES = "?from=0001-01-02&to=9999-12-30"
 

@@ -25,10 +25,10 @@ from scorekeeper.insights.dates import DateRange, local
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, PlayerRating, Session
 
-from .helpers.api import Api, pick
-from .helpers.database import statements_for
-from .helpers.pages import Page, page
-from .helpers.tables import (
+from ..helpers.api import Api, pick
+from ..helpers.database import statements_for
+from ..helpers.pages import Page, page
+from ..helpers.tables import (
     HOUSE_RULES,
     PLAYED,
     TOTALS,

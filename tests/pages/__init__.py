@@ -1,1 +1,2 @@
-"""The pages for people at the table, through the test client (tests/browser/ drives them in Chromium)."""
+"""The pages for people at the table, through the test client (tests/browser/ drives them in
+Chromium)."""

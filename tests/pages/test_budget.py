@@ -7,7 +7,7 @@ import re
 
 from flask.testing import FlaskClient
 
-from .helpers.api import Api
+from ..helpers.api import Api
 
 MAX_BYTES = 60_000
 MAX_GZIPPED_BYTES = 14_000

@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from scorekeeper.pages.charts import Mark, Series, line_chart, running_totals, scale_for
 from scorekeeper.sessions import loading
 
-from .helpers.api import SEATS, Api, pick
-from .helpers.tables import TOTALS, house_rules_night, play_the_night
+from ..helpers.api import SEATS, Api, pick
+from ..helpers.tables import TOTALS, house_rules_night, play_the_night
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -9,9 +9,9 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from .helpers.api import SEATS, Api, pick
-from .helpers.database import NewApp
-from .helpers.pages import FormPage, get_page, html_page, redirected_page, sheet_path
+from ..helpers.api import SEATS, Api, pick
+from ..helpers.database import NewApp
+from ..helpers.pages import FormPage, get_page, html_page, redirected_page, sheet_path
 
 
 def form_of(html: str, action: str) -> dict[str, str]:

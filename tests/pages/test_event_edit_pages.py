@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from .helpers.events import drawn, end_round, event_of, make_event
-from .helpers.pages import FormPage, filled, get_page, page
+from ..helpers.events import drawn, end_round, event_of, make_event
+from ..helpers.pages import FormPage, filled, get_page, page
 
 
 def new_event(client: FlaskClient, **typed: str) -> int:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from .helpers.api import pick
-from .helpers.events import drawn, last_tables, make_event
-from .helpers.pages import Page, page
+from ..helpers.api import pick
+from ..helpers.events import drawn, last_tables, make_event
+from ..helpers.pages import Page, page
 
 
 def test_the_home_page_lists_an_event_as_one_row_with_its_tables(client: FlaskClient) -> None:

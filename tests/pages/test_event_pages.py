@@ -16,8 +16,8 @@ from scorekeeper import rules
 from scorekeeper.exchange import rule_sets
 from scorekeeper.pages.words import signed
 
-from .helpers.api import pick
-from .helpers.pages import FormPage, assert_kept, filled, get_page, page, redirected_page
+from ..helpers.api import pick
+from ..helpers.pages import FormPage, assert_kept, filled, get_page, page, redirected_page
 
 # "Dan" with a Cyrillic a: a new name that looks like Dan's.
 DAN_LIKE = "D\u0430n"

@@ -16,8 +16,8 @@ from flask.testing import FlaskClient
 from scorekeeper import rules
 from scorekeeper.sessions import loading
 
-from .helpers.api import SEATS, Api, default_rules, pick, session_with
-from .helpers.pages import (
+from ..helpers.api import SEATS, Api, default_rules, pick, session_with
+from ..helpers.pages import (
     FormPage,
     assert_kept,
     filled,

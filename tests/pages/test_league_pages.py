@@ -13,8 +13,8 @@ from flask.testing import FlaskClient
 from scorekeeper.insights.stats import SessionLine
 from scorekeeper.pages.players import season_chart
 
-from .helpers.api import Api, pick
-from .helpers.pages import page
+from ..helpers.api import Api, pick
+from ..helpers.pages import page
 
 SESSIONS = 55
 

@@ -17,8 +17,8 @@ from werkzeug.test import TestResponse
 from scorekeeper.insights.dates import today
 from scorekeeper.web import hosts
 
-from .helpers.api import Api, pick, session_with
-from .helpers.pages import FormPage, get_page, page, redirected_page
+from ..helpers.api import Api, pick, session_with
+from ..helpers.pages import FormPage, get_page, page, redirected_page
 
 NEW = "/sessions/nights/new"
 NIGHT = {"Dave": -2, "Greg": 0, "Jacob": -3, "Mark": 5}

@@ -11,10 +11,10 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from .helpers.api import Api
-from .helpers.database import Fresh
-from .helpers.nights import DRIFTED, league
-from .helpers.pages import FormPage, Page
+from ..helpers.api import Api
+from ..helpers.database import Fresh
+from ..helpers.nights import DRIFTED, league
+from ..helpers.pages import FormPage, Page
 
 URL = "/nights/import"
 KIEBZACK = "Date,Tom Kiebzack,Ann Koch,Bob Krueger\n2005-1-4,2,-2,\n2005-1-11,,1,-1\n"

@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.stylesheet import minified
 
-from .helpers.api import Api, pick
-from .helpers.images import png_pixels
+from ..helpers.api import Api, pick
+from ..helpers.images import png_pixels
 
 
 def test_the_service_worker_is_served_from_the_top_never_from_a_cache(

@@ -13,9 +13,9 @@ from flask.testing import FlaskClient
 from scorekeeper import rules
 from scorekeeper.sessions import rows, writes
 
-from .helpers.api import SEATS, Api, pick, session_with
-from .helpers.database import NewApp, statements_for
-from .helpers.pages import Page, page
+from ..helpers.api import SEATS, Api, pick, session_with
+from ..helpers.database import NewApp, statements_for
+from ..helpers.pages import Page, page
 
 
 def numbers(cell: str) -> list[int]:

@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 from scorekeeper import rules
 from scorekeeper.rules.rating import Ratings, hand_game
 
-from .helpers.api import Api, pick, session_with
-from .helpers.pages import Page
+from ..helpers.api import Api, pick, session_with
+from ..helpers.pages import Page
 
 WORKED = [
     pick("Ann", "Bob", 75),

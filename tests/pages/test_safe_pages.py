@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from .helpers.api import Api, pick, session_with
-from .helpers.pages import (
+from ..helpers.api import Api, pick, session_with
+from ..helpers.pages import (
     FormPage,
     filled,
     get_page,

@@ -12,9 +12,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .helpers.api import Api
-from .helpers.pages import FormPage, get_page, redirected_page
-from .helpers.seasons import SPRING, made, record_league
+from ..helpers.api import Api
+from ..helpers.pages import FormPage, get_page, redirected_page
+from ..helpers.seasons import SPRING, made, record_league
 
 FORM = {
     "name": "Spring 2026",

@@ -10,9 +10,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .helpers.api import SEATS, Api, pick, session_with
-from .helpers.database import statements
-from .helpers.pages import Page, page
+from ..helpers.api import SEATS, Api, pick, session_with
+from ..helpers.database import statements
+from ..helpers.pages import Page, page
 
 SIX = [*SEATS, "Fay"]
 SHEET_REGIONS = ["sheet-progress", "sheet-next", "sheet-totals", "sheet-hands"]

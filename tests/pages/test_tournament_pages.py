@@ -11,9 +11,9 @@ import re
 
 from flask.testing import FlaskClient
 
-from .helpers.api import pick
-from .helpers.events import confirm_event, drawn, event_of, last_tables, make_event, record
-from .helpers.pages import FormPage, filled, get_page, page
+from ..helpers.api import pick
+from ..helpers.events import confirm_event, drawn, event_of, last_tables, make_event, record
+from ..helpers.pages import FormPage, filled, get_page, page
 
 
 def forms_of(html: str, action: str) -> list[str]:

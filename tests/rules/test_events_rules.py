@@ -33,7 +33,7 @@ from scorekeeper.rules import (
     table_sizes,
 )
 
-from .helpers.rules import assert_sentence
+from ..helpers.rules import assert_sentence
 
 
 def players(count: int) -> list[str]:

@@ -32,7 +32,7 @@ from scorekeeper.rules import (
     validate_hand,
 )
 
-from .helpers.rules import PASS, SEATS, by_seat, pick, play, refusal, score, table
+from ..helpers.rules import PASS, SEATS, by_seat, pick, play, refusal, score, table
 
 # Card points a picking team can take.
 POSSIBLE = [p for p in range(121) if p not in (1, 119)]

@@ -23,7 +23,7 @@ from scorekeeper.pages.words import rules_words
 from scorekeeper.sessions.models import Session
 from scorekeeper.sessions.records import options_json
 
-from .helpers.api import DEFAULT_RULES
+from ..helpers.api import DEFAULT_RULES
 
 NAMES = [option.name for option in rules.OPTIONS]
 # Each option at a value other than its default (every choice, for a choice).
@@ -155,7 +155,7 @@ def test_the_tests_default_rules_are_the_options_defaults() -> None:
 
 
 def test_the_tests_default_rules_are_api_md_s() -> None:
-    text = (Path(__file__).parents[1] / "docs" / "API.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "docs" / "API.md").read_text(encoding="utf-8")
     lead = "holds every option of RULES.md, house rules included:\n\n```json\n"
     documented = text.split(lead, 1)[1].split("```", 1)[0]
     assert json.loads(documented) == DEFAULT_RULES

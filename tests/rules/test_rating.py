@@ -25,7 +25,7 @@ from scorekeeper.rules.rating import (
     shown,
 )
 
-from .helpers.rules import SEATS, leaster, pick, play, score
+from ..helpers.rules import SEATS, leaster, pick, play, score
 
 LEASTERS = Table(seats=SEATS, options=Options(no_bid=NoBid.LEASTER))
 SESSION = (0, 1)

@@ -27,7 +27,7 @@ from scorekeeper.rules import (
     validate_hand,
 )
 
-from .helpers.rules import (
+from ..helpers.rules import (
     PASS,
     assert_sentence,
     by_seat,

@@ -32,7 +32,7 @@ from scorekeeper.rules import (
     validate_hand,
 )
 
-from .helpers.rules import leaster, pick, rule_error
+from ..helpers.rules import leaster, pick, rule_error
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 

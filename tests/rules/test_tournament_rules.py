@@ -23,7 +23,7 @@ from scorekeeper.rules import (
     substitute,
 )
 
-from .helpers.rules import SEATS, assert_sentence, leaster, pick, score, table
+from ..helpers.rules import SEATS, assert_sentence, leaster, pick, score, table
 
 SIX = (*SEATS, "Fay")
 

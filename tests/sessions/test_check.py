@@ -9,7 +9,7 @@ from sqlalchemy import select, update
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Hand, HandPlayer, Player, Seat, SessionPlayer
 
-from .helpers.api import Api, pick
+from ..helpers.api import Api, pick
 
 HANDS = [pick("Ann", "Bob", 75), {"kind": "pass"}, pick("Cat", None, 95)]
 

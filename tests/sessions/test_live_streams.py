@@ -18,9 +18,9 @@ from werkzeug.test import TestResponse
 from harness.database import counted_statements
 from scorekeeper.sessions import live
 
-from .helpers.access import set_passcode
-from .helpers.api import Api, pick
-from .helpers.database import second_worker
+from ..helpers.access import set_passcode
+from ..helpers.api import Api, pick
+from ..helpers.database import second_worker
 
 PHONES = 20
 SESSIONS = 4

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from scorekeeper.sessions.extensions import db
 
-from .helpers.api import Api, pick, session_with, without_time
-from .helpers.backups import answers, assert_same_answers, backup_of, restore
-from .helpers.database import Fresh
-from .helpers.pages import FormPage, html_page, page
+from ..helpers.api import Api, pick, session_with, without_time
+from ..helpers.backups import answers, assert_same_answers, backup_of, restore
+from ..helpers.database import Fresh
+from ..helpers.pages import FormPage, html_page, page
 
 HANDS = [pick("Ann", "Bob", 90), pick("Cat", None, 40), pick("Dan", "Eve", 61)]
 

@@ -19,10 +19,10 @@ from scorekeeper.sessions import ratings
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, PlayerRating, RatingState
 
-from .helpers.api import Api, pick, session_with
-from .helpers.backups import export_backup, import_backup
-from .helpers.database import dated
-from .helpers.rules import SEATS
+from ..helpers.api import Api, pick, session_with
+from ..helpers.backups import export_backup, import_backup
+from ..helpers.database import dated
+from ..helpers.rules import SEATS
 
 HANDS: list[dict[str, Any]] = [
     pick("Ann", "Bob", 75),

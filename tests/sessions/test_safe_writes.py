@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .helpers.api import SEATS, Api, pick, session_with
-from .helpers.database import second_worker
+from ..helpers.api import SEATS, Api, pick, session_with
+from ..helpers.database import second_worker
 
 HANDS = [pick("Ann", "Bob", 75), pick("Bob", "Cat", 30), pick("Cat", None, 95)]
 

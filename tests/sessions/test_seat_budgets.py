@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from harness.sessions import COMERS, SIX, session_of
 
-from .helpers.database import BACKENDS, NewApp, database_url, statements, statements_for
+from ..helpers.database import BACKENDS, NewApp, database_url, statements, statements_for
 
 MAX_STATEMENTS = 8
 

@@ -11,7 +11,7 @@ from scorekeeper.insights import sessions_list
 from scorekeeper.sessions import loading
 from scorekeeper.sessions.extensions import db
 
-from .helpers.api import Api, pick
+from ..helpers.api import Api, pick
 
 
 def test_a_session_is_complete_alike_in_the_database_and_in_the_engine(

@@ -15,7 +15,7 @@ from sqlalchemy import delete, select, update
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Session, SessionMember, SessionPlayer
 
-from .helpers.api import SEATS, Api, pick
+from ..helpers.api import SEATS, Api, pick
 
 OTHERS = ["Fay", "Gus", "Hal"]
 ACTIONS = [

@@ -19,7 +19,7 @@ from harness.sessions import session_of
 from scorekeeper.sessions.database import let_waiting_writers_go
 from scorekeeper.sessions.extensions import db
 
-from .helpers.browser import app_on_new_database
+from ..helpers.browser import app_on_new_database
 
 
 @pytest.mark.filterwarnings("error::ResourceWarning")

@@ -16,8 +16,8 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import utcnow
 from scorekeeper.web import hosts
 
-from .helpers.api import Api, pick
-from .helpers.database import NewApp
+from ..helpers.api import Api, pick
+from ..helpers.database import NewApp
 
 EVIL = "rebind.attacker.example"
 SEATS = ["Ann", "Bob", "Cat", "Dan", "Eve"]

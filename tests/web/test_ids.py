@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.sessions.models import MAX_ID
 
-from .helpers.api import Api, pick
+from ..helpers.api import Api, pick
 
 TOO_LARGE = [str(MAX_ID + 1), "99999999999999999999", "9" * 5000]
 

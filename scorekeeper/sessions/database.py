@@ -31,8 +31,10 @@ from .extensions import db
 from .models import is_id
 
 # How long a writer waits for another one (a restore can take a while) before it is told the
-# scorekeeper is busy.
-LOCK_WAIT_SECONDS = 5
+# scorekeeper is busy. A phone waits that long for its Save rather than be refused: on a machine
+# running five times the work it has CPUs for, forty tables saving at once, or a restore's batch
+# and the writers queued before it, took more than 5 s.
+LOCK_WAIT_SECONDS = 15
 # How long a writer that waited for another of its own process pauses before it tries the lock
 # file, and how often a writer waiting for the lock file tries it.
 HANDOVER_PAUSE = 0.0003

@@ -33,6 +33,8 @@
   };
   const landed = (answer, url) => answer.redirected &&
     new URL(answer.url).pathname === new URL(url, location.href).pathname.replace(/\/hands\/new$/, "");
+  // Busy saving a restore or an import (503, Retry-After): no refusal, the hand is sent again.
+  const busy = (answer) => answer.status === 503;
   // Later hands of a session move when one was saved under another number (or discarded).
   const shift = (box, entry, by) => box.map((other) => other.session !== entry.session || other.at <= entry.at
     ? other : { ...other, number: other.number + by, fields: { ...other.fields, number: String(other.number + by) } });
@@ -57,6 +59,7 @@
           throw error;
         }
         try {
+          if (busy(answer)) throw new Error("busy");
           if (landed(answer, entry.url)) {
             await change((box) => box.filter((other) => other.key !== entry.key));
             await noteSent(entry.key);
@@ -78,7 +81,7 @@
         }
       }
     } catch {
-      // Still no network: try again later.
+      // Still no network, or the server busy: try again later.
     } finally {
       sending = false;
       render();
@@ -253,6 +256,7 @@
         return keep();
       }
       try {
+        if (busy(answer)) return keep();
         // Refused or asked about: the server's page says why.
         if (!landed(answer, form.action)) return refused ? await refused(answer) : form.submit();
         const saved = Number(new URL(answer.url).searchParams.get("saved"));

@@ -52,6 +52,32 @@ def test_a_hand_whose_reply_was_lost_arrives_once(page: Page, base_url: str) -> 
     assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 61)]
 
 
+def test_a_hand_the_server_was_too_busy_for_is_sent_again(page: Page, base_url: str) -> None:
+    """A 503 (the server busy saving a restore or an import, with Retry-After) refuses nothing:
+    the hand waits on the phone as with no network, whether it was the Save or a later send that
+    found the server busy, and arrives once when the server takes it."""
+    session_id = session_with_hands(base_url, "Busy server")
+    page.goto(f"/sessions/{session_id}/hands/new")
+    fill(page, "Dan", "Eve", 61)
+
+    def busy(route: Route) -> None:
+        route.fulfill(status=503, headers={"Retry-After": "2"}, body="Busy")
+
+    page.route("**/hands/new", busy, times=2)
+    page.get_by_role("button", name="Save hand").tap()
+    expect(outbox(page).locator("li")).to_have_text(["Hand 4 · Dan & Eve, won · not sent yet"])
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 5")
+
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # busy again
+    page.wait_for_timeout(300)
+    expect(outbox(page).locator("li")).to_have_text(["Hand 4 · Dan & Eve, won · not sent yet"])
+    assert hands_of(base_url, session_id)[3:] == []
+
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(outbox(page).get_by_role("status")).to_have_text("Hand 4 sent.")
+    assert hands_of(base_url, session_id)[3:] == [(4, "Dan", "Eve", 61)]
+
+
 def test_a_double_tap_offline_keeps_one_hand(page: Page, base_url: str) -> None:
     session_id = session_with_hands(base_url, "Double tap offline")
     page.goto(f"/sessions/{session_id}/hands/new")

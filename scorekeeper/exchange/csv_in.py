@@ -36,7 +36,7 @@ from .csv_out import EXTRAS, FORMULA_STARTS, HEADER, PENALIZED, RESULT, SAT_OUT,
 # The most digits a number cell may have (int() refuses thousands with a ValueError).
 MAX_DIGITS = 6
 # The columns whose cells name a player.
-NAME_COLUMNS = ("dealer", "picker", "partner", "cracked_by", "winner", PENALIZED)
+NAME_COLUMNS = ("dealer", *rules.PLAYER_FIELDS)
 SCORE = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
 # A file of at most this many players has every one at every hand, as files always did.
 ALL_SEATED = 5

@@ -24,11 +24,7 @@ from ..sessions.season_writes import MAX_MIN_HANDS, SeasonFields
 from ..sessions.shares import KINDS as SHARE_KINDS
 from . import nights_in
 
-HAND_KEYS = {
-    "kind", "dealer", "picker", "partner", "called_card", "forced", "picking_points",
-    "opponent_points", "cracked_by", "recracked", "blitzes", "winner", "points", "tricks",
-    "result", "penalized",
-}  # fmt: skip
+HAND_KEYS = {"dealer", *(name for name, _about in rules.HAND_FIELDS)}
 # `seats` is read back from a backup only; to the API it is output, like the others here.
 HAND_OUTPUT_KEYS = {
     "number", "multiplier", "scores", "doubled", "bumped", "players", "seats", "sitting_out",
@@ -161,21 +157,11 @@ def _text(value: Any, field: str, what: str) -> str:
 
 
 LABELS = {
-    "picker": "The picker",
-    "partner": "The partner",
-    "called_card": "The called card",
-    "cracked_by": "The player who cracked",
-    "winner": "The leaster winner",
-    "result": "The result",
-    "penalized": "The penalized player",
+    **{name: about.label for name, about in rules.HAND_FIELDS if about.label},
     "dealer": "The dealer",
     "first_dealer": "The first dealer",
     "name": "The session name",
-    "forced": "Forced",
-    "recracked": "Re-cracked",
     "ended": "Ended",
-    "points": "Points",
-    "tricks": "Tricks",
 }
 
 

@@ -245,20 +245,7 @@ def shared_places(standings: Sequence[rules.Standing]) -> list[str]:
 # The recorded parts of a hand, as a change names them.
 CHANGED_PARTS = {
     "dealer": "dealer",
-    "kind": "kind",
-    "picker": "picker",
-    "partner": "partner",
-    "called_card": "called card",
-    "forced": "forced",
-    "picking_points": "picking points",
-    "cracked_by": "cracked by",
-    "recracked": "re-cracked",
-    "blitzes": "blitzes",
-    "winner": "leaster winner",
-    "points": "leaster points",
-    "tricks": "leaster tricks",
-    "result": "result",
-    "penalized": "penalized",
+    **{name: about.part for name, about in rules.HAND_FIELDS if about.kept},
 }
 
 

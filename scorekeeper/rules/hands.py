@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import Any
 
 from .choices import choice, one_of
 from .errors import RuleError
@@ -105,24 +106,74 @@ OPPONENT_POINTS_LABEL = "Opponents' points"
 
 
 @dataclass(frozen=True)
+class HandField:
+    """What the app says of one field of `HandInput`, declared with it: `label` where a sentence
+    starts with it, `part` where a change to a hand names it, `only` the kind of hand that has
+    it and `had` how one of another kind is refused ("Only a pick has a crack."), whether it
+    names one player, and whether it is kept as recorded (opponents' points are kept as the
+    picking team's)."""
+
+    part: str
+    label: str = ""
+    only: Kind | None = None
+    had: str = ""
+    player: bool = False
+    kept: bool = True
+
+
+def _declared(about: HandField, default: object = None) -> Any:
+    return field(default=default, metadata={"about": about})
+
+
+@dataclass(frozen=True)
 class HandInput:
     """A hand as someone tapped or typed it: names not yet checked, points for either side."""
 
-    kind: str
-    picker: str | None = None
-    partner: str | None = None
-    called_card: str | None = None
-    forced: bool = False
-    picking_points: int | None = None
-    opponent_points: int | None = None
-    cracked_by: str | None = None
-    recracked: bool = False
-    blitzes: tuple[str, ...] = ()
-    winner: str | None = None
-    points: Mapping[str, int] | None = None
-    tricks: Mapping[str, int] | None = None
-    result: str | None = None
-    penalized: str | None = None
+    kind: str = field(metadata={"about": HandField("kind")})
+    picker: str | None = _declared(
+        HandField("picker", "The picker", Kind.PICK, "a picker", player=True)
+    )
+    partner: str | None = _declared(
+        HandField("partner", "The partner", Kind.PICK, "a partner", player=True)
+    )
+    called_card: str | None = _declared(
+        HandField("called card", "The called card", Kind.PICK, "a called card")
+    )
+    forced: bool = _declared(HandField("forced", "Forced", Kind.PICK, "a forced pick"), False)
+    picking_points: int | None = _declared(
+        HandField("picking points", only=Kind.PICK, had="picking team points")
+    )
+    opponent_points: int | None = _declared(
+        HandField("opponents' points", only=Kind.PICK, had="opponents' points", kept=False)
+    )
+    cracked_by: str | None = _declared(
+        HandField("cracked by", "The player who cracked", Kind.PICK, "a crack", player=True)
+    )
+    recracked: bool = _declared(
+        HandField("re-cracked", "Re-cracked", Kind.PICK, "a re-crack"), False
+    )
+    blitzes: tuple[str, ...] = _declared(HandField("blitzes", only=Kind.PICK, had="blitzes"), ())
+    winner: str | None = _declared(
+        HandField("leaster winner", "The leaster winner", Kind.LEASTER, "a winner", player=True)
+    )
+    points: Mapping[str, int] | None = _declared(
+        HandField("leaster points", "Points", Kind.LEASTER, "points for each player")
+    )
+    tricks: Mapping[str, int] | None = _declared(
+        HandField("leaster tricks", "Tricks", Kind.LEASTER, "tricks")
+    )
+    result: str | None = _declared(HandField("result", "The result", Kind.PICK, "a result"))
+    penalized: str | None = _declared(HandField("penalized", "The penalized player", player=True))
+
+
+# Every field of a hand as recorded, in `HandInput`'s order, with what is said of it.
+HAND_FIELDS: tuple[tuple[str, HandField], ...] = tuple(
+    (declared.name, declared.metadata["about"]) for declared in fields(HandInput)
+)
+# The fields of a hand that name one of its players, in the order they are cleared.
+PLAYER_FIELDS = tuple(name for name, about in HAND_FIELDS if about.player)
+# The fields a hand is kept with, as its history and a write's fingerprint hold it.
+KEPT_FIELDS = tuple(name for name, about in HAND_FIELDS if about.kept)
 
 
 @dataclass(frozen=True)
@@ -201,19 +252,8 @@ def validate_hand(table: Table, dealer: str, entry: HandInput) -> Hand:
     return Hand(dealer=dealer, kind=kind, seats=table.seats)
 
 
-PICK_ONLY = {
-    "picker": "a picker",
-    "partner": "a partner",
-    "called_card": "a called card",
-    "forced": "a forced pick",
-    "picking_points": "picking team points",
-    "opponent_points": "opponents' points",
-    "cracked_by": "a crack",
-    "recracked": "a re-crack",
-    "blitzes": "blitzes",
-    "result": "a result",
-}
-LEASTER_ONLY = {"winner": "a winner", "points": "points for each player", "tricks": "tricks"}
+PICK_ONLY = {name: about.had for name, about in HAND_FIELDS if about.only is Kind.PICK}
+LEASTER_ONLY = {name: about.had for name, about in HAND_FIELDS if about.only is Kind.LEASTER}
 
 
 def _given(value: object) -> bool:
@@ -461,10 +501,6 @@ class Cleared:
     why: str
 
 
-# The fields of a hand that name one of its players, in the order they are cleared.
-PLAYER_FIELDS = ("picker", "partner", "cracked_by", "winner", "penalized")
-
-
 def ruled_out(
     table: Table, dealer: str, chosen: Mapping[str, str | None], everyone_passed: bool
 ) -> tuple[Cleared, ...]:
@@ -475,12 +511,12 @@ def ruled_out(
     cleared: list[Cleared] = []
     playing = table.players_of_hand(dealer)
     left = dict(chosen)
-    for field in PLAYER_FIELDS:
-        name = left.get(field)
+    for key in PLAYER_FIELDS:
+        name = left.get(key)
         if name and name not in playing:
             why = f"{name} sits out when {dealer} deals."
-            cleared.append(Cleared(field, name, Ruling.SITS_OUT, why))
-            left[field] = None
+            cleared.append(Cleared(key, name, Ruling.SITS_OUT, why))
+            left[key] = None
     forced = everyone_passed and table.options.no_bid is NoBid.FORCED_PICK
     picker = table.forced_picker(dealer) if forced else left.get("picker")
     cracker = left.get("cracked_by")

@@ -40,10 +40,7 @@ from .records import changed
 PLAYER_ACTIONS = ("rename", "merge", "unmerge")
 # The keys of a hand's or a session's JSON that hold one player's name, a list of names, or
 # scores by name; `rules` holds option values, never names.
-NAME_KEYS = frozenset(
-    {"dealer", "picker", "partner", "cracked_by", "winner", "penalized", "player", "from", "to",
-     "first_dealer"}
-)  # fmt: skip
+NAME_KEYS = frozenset({"dealer", *rules.PLAYER_FIELDS, "player", "from", "to", "first_dealer"})
 NAME_LIST_KEYS = frozenset({"players", "seats", "sitting_out"})
 NAME_MAP_KEYS = frozenset({"scores"})
 # The strings a change holds besides names: its keys and a hand's words (kind, result,

@@ -68,10 +68,7 @@ NOT_UNDONE = {
 
 # What a hand's JSON holds that was recorded, not derived: two hands are the same hand when
 # these are equal, whatever the doublers around them make of their scores.
-RECORDED_KEYS = (
-    "dealer", "seats", "kind", "picker", "partner", "called_card", "forced", "picking_points",
-    "cracked_by", "recracked", "blitzes", "winner", "points", "tricks", "result", "penalized",
-)  # fmt: skip
+RECORDED_KEYS = ("dealer", "seats", *rules.KEPT_FIELDS)
 
 
 @dataclass(frozen=True)

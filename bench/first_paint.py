@@ -138,6 +138,10 @@ def load(browser: Browser, url: str, workers: str = "allow") -> Load:
         key = (response.request.method, response.url)
         if response.from_service_worker or key in seen:
             continue
+        # The page's live stream never ends, so its body would never come: it is not what the
+        # first paint waits for.
+        if response.headers.get("content-type", "").startswith("text/event-stream"):
+            continue
         seen.add(key)
         try:
             body = response.body()

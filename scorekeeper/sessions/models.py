@@ -319,12 +319,14 @@ class SessionPlayer(db.Model):  # type: ignore[name-defined,misc]
     leaderboard and a player's sessions read these rows instead of every hand. `place` is the
     player's place in the session's standings once it is complete, on each of their rows."""
 
-    # A player's rows, and every player's totals for the leaderboard from the index alone.
+    # A player's rows, and every player's totals (nights apart) for the leaderboard from the
+    # index alone.
     __table_args__ = (
         Index(
             "ix_session_player_player",
             "player_id",
             "session_id",
+            "seated",
             "hands",
             "hands_won",
             "total",

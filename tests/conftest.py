@@ -20,6 +20,7 @@ from sqlalchemy import create_engine, make_url, text
 from xdist.scheduler import LoadScopeScheduling
 
 from scorekeeper import create_app
+from scorekeeper.insights import memo
 from scorekeeper.sessions.extensions import db
 
 from .faults.server import copy_schema
@@ -135,6 +136,7 @@ def empty_tables(database: str) -> None:
     """The app's tables, made afresh or emptied, their ids starting from 1 again. A SQLite
     database is a copy of the one `flask db upgrade` made once a process. Tests that drop
     everything (migrations, fault servers) leave no tables to empty: they are made again."""
+    memo.forget()
     url = make_url(database)
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
         copy_schema(Path(url.database))

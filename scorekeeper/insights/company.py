@@ -17,6 +17,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 from ..rules import Kind, Result
 from ..sessions.extensions import db
 from ..sessions.models import Hand, Player, Session, SessionPlayer
+from . import memo
 from .dates import DateRange
 from .stats import RuleFilter, in_scope
 
@@ -60,8 +61,16 @@ class Opponent:
     their_total: int
 
 
-def partners(player_id: int, dates: DateRange, house: RuleFilter | None = None) -> list[Partner]:
+def partners(
+    player_id: int, dates: DateRange, house: RuleFilter | None = None
+) -> tuple[Partner, ...]:
     """Each player the player picked with, most hands together first."""
+    return memo.kept(
+        ("partners", player_id, dates, house), lambda: _partners(player_id, dates, house)
+    )
+
+
+def _partners(player_id: int, dates: DateRange, house: RuleFilter | None) -> tuple[Partner, ...]:
     # A practice table keeps no summary, but its hands are read here: left out by their session.
     practice = select(Session.id).where(Session.practice)
     picks = (
@@ -94,13 +103,20 @@ def partners(player_id: int, dates: DateRange, house: RuleFilter | None = None) 
         .group_by(Player.id, Player.name)
         .order_by(func.count().desc(), Player.name_key)
     )
-    return [Partner(*row) for row in rows]
+    return tuple(Partner(*row) for row in rows)
 
 
 def opponents(
     player_id: int, dates: DateRange, house: RuleFilter | None = None, regulars: int = REGULARS
-) -> list[Opponent]:
+) -> tuple[Opponent, ...]:
     """The players the player sat with in most sessions (`regulars` of them), most first."""
+    key = ("opponents", player_id, dates, house, regulars)
+    return memo.kept(key, lambda: _opponents(player_id, dates, house, regulars))
+
+
+def _opponents(
+    player_id: int, dates: DateRange, house: RuleFilter | None, regulars: int
+) -> tuple[Opponent, ...]:
     SP = SessionPlayer
     by_session = (
         select(
@@ -136,4 +152,4 @@ def opponents(
         .order_by(sessions.desc(), Player.name_key)
         .limit(regulars)
     )
-    return [Opponent(*row) for row in rows]
+    return tuple(Opponent(*row) for row in rows)

@@ -23,6 +23,7 @@ from ..sessions.models import (
 )
 from ..sessions.records import iso
 from ..sessions.summary import NIGHT
+from . import memo
 from .stats import rating_of
 
 
@@ -41,63 +42,64 @@ class Listed:
     rating: rules.rating.Rating | None = None
 
 
+@dataclass(frozen=True)
+class _Played:
+    sessions: int
+    last: datetime | None
+    hands: int
+    total: int
+    nights: int
+
+
 def players(search: str = "", player_id: int | None = None) -> list[Listed]:
     """Every player (whose name holds `search`, case ignored; or the one `player_id`), by name."""
-    sessions = (
-        select(
-            SessionMember.player_id,
-            func.count().label("sessions"),
-            func.max(Session.created_at).label("last"),
-        )
-        .join(Session, Session.id == SessionMember.session_id)
-        .group_by(SessionMember.player_id)
-        .subquery()
-    )
-    hands = (
-        select(
-            SessionPlayer.player_id,
-            func.sum(SessionPlayer.hands).label("hands"),
-            func.sum(SessionPlayer.total).label("total"),
-            func.count().filter(SessionPlayer.seated == NIGHT).label("nights"),
-        )
-        .group_by(SessionPlayer.player_id)
-        .subquery()
-    )
+    played = memo.kept("played", _played)
     query = (
-        select(
-            Player,
-            func.coalesce(sessions.c.sessions, 0),
-            func.coalesce(hands.c.hands, 0),
-            func.coalesce(hands.c.total, 0),
-            sessions.c.last,
-            func.coalesce(hands.c.nights, 0),
-            PlayerRating.mu,
-            PlayerRating.sigma,
-            PlayerRating.hands,
-        )
-        .outerjoin(sessions, sessions.c.player_id == Player.id)
-        .outerjoin(hands, hands.c.player_id == Player.id)
+        select(Player, PlayerRating.mu, PlayerRating.sigma, PlayerRating.hands)
         .outerjoin(PlayerRating, PlayerRating.player_id == Player.id)
         .order_by(Player.name_key, Player.id)
     )
     if player_id is not None:
         query = query.where(Player.id == player_id)
     wanted = search.strip().casefold()
-    return [
-        Listed(
-            p.id,
-            p.name,
-            p.active,
-            n,
-            played,
-            total,
-            None if last is None else as_utc(last),
-            nights,
-            rating_of(mu, sigma, rated),
+    nothing = _Played(0, None, 0, 0, 0)
+    listed = []
+    for p, mu, sigma, rated in db.session.execute(query):
+        if wanted in p.name.casefold():
+            n = played.get(p.id, nothing)
+            last = None if n.last is None else as_utc(n.last)
+            rating = rating_of(mu, sigma, rated)
+            listed.append(
+                Listed(p.id, p.name, p.active, n.sessions, n.hands, n.total, last, n.nights, rating)
+            )
+    return listed
+
+
+def _played() -> dict[int, _Played]:
+    """What each player who sat in a session did: the sessions, the last one's start, the
+    hands and total, the nights kept without hands."""
+    sessions = db.session.execute(
+        select(SessionMember.player_id, func.count(), func.max(Session.created_at))
+        .join(Session, Session.id == SessionMember.session_id)
+        .group_by(SessionMember.player_id)
+    )
+    hands = {
+        row[0]: row[1:]
+        for row in db.session.execute(
+            select(
+                SessionPlayer.player_id,
+                func.sum(SessionPlayer.hands),
+                func.sum(SessionPlayer.total),
+                func.count().filter(SessionPlayer.seated == NIGHT),
+            ).group_by(SessionPlayer.player_id)
         )
-        for p, n, played, total, last, nights, mu, sigma, rated in db.session.execute(query)
-        if wanted in p.name.casefold()
-    ]
+    }
+    played = {
+        player_id: _Played(count, last, *hands.pop(player_id, (0, 0, 0)))
+        for player_id, count, last in sessions
+    }
+    played.update((player_id, _Played(0, None, *row)) for player_id, row in hands.items())
+    return played
 
 
 def others(player_id: int) -> list[tuple[int, str]]:

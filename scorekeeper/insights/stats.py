@@ -48,6 +48,7 @@ from .. import rules
 from ..sessions import summary
 from ..sessions.extensions import db
 from ..sessions.models import Player, PlayerRating, Session, SessionPlayer
+from . import memo
 from .dates import QUARTER, DateRange, days_of, days_of_quarters, local, start_of
 
 DEFAULT_MIN_PICKS = 10
@@ -651,6 +652,10 @@ def champions(house: RuleFilter | None = None) -> tuple[Champion, ...]:
     """The champion of all time, then each year's, newest first: the highest totals over the
     sessions played by the rules `house` asks for, a year being its days in the server's time
     zone. Nobody while no session is played."""
+    return memo.kept(("champions", house), lambda: _champions(house))
+
+
+def _champions(house: RuleFilter | None) -> tuple[Champion, ...]:
     scope = (house or RuleFilter()).session_conditions()
     first, last = db.session.execute(
         select(func.min(Session.created_at), func.max(Session.created_at)).where(*scope)

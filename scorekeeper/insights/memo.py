@@ -1,0 +1,72 @@
+"""Reads over a league's whole history that no summary row answers (each year's champion, a
+player's partners and opponents, every player's sessions and totals), kept in each process
+until the history changes, so that a page viewed again between two writes doesn't read them
+again.
+
+Whether the history changed is read at every use, in one statement over the sessions alone:
+how many there are, the sum of their versions and the largest id (`stamp`). Every write to a
+session bumps its version: a hand, an edit, its seats, and a player renamed or merged in the
+sessions naming them; a session deleted takes its versions out of the sum and one added, a new
+largest id (ids are never reused). So the same stamp is the same history, and what is kept
+for it is still true. What changes without touching a session (a player's name or rating
+alone) is for the caller to read afresh beside what is kept. A database emptied or replaced
+under a running process can come back to a stamp seen before: `forget` is for whatever does
+that.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
+
+from sqlalchemy import Engine, func, select
+
+from ..sessions.extensions import db
+from ..sessions.models import Session
+
+T = TypeVar("T")
+
+# Answers kept by a process for each database: the latest used.
+KEPT = 64
+
+Stamp = tuple[int, int, int]
+
+_kept: WeakKeyDictionary[Engine, OrderedDict[Hashable, tuple[Stamp, Any]]] = WeakKeyDictionary()
+_guard = threading.Lock()
+
+
+def stamp() -> Stamp:
+    """What says the history changed: the sessions' count, versions added up, largest id."""
+    count, versions, largest = db.session.execute(
+        select(func.count(), func.sum(Session.version), func.max(Session.id))
+    ).one()
+    return count, versions or 0, largest or 0
+
+
+def kept(key: Hashable, read: Callable[[], T]) -> T:
+    """What `read` answers for the history now, read again only when the history changed
+    since it was last kept under `key`."""
+    now = stamp()
+    engine = db.engine
+    with _guard:
+        answers = _kept.setdefault(engine, OrderedDict())
+        found = answers.get(key)
+        if found is not None and found[0] == now:
+            answers.move_to_end(key)
+            return found[1]  # type: ignore[no-any-return]
+    answer = read()
+    with _guard:
+        answers[key] = (now, answer)
+        answers.move_to_end(key)
+        while len(answers) > KEPT:
+            answers.popitem(last=False)
+    return answer
+
+
+def forget() -> None:
+    """Let go of everything kept for the database."""
+    with _guard:
+        _kept.pop(db.engine, None)

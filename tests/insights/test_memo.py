@@ -1,0 +1,111 @@
+"""What the league's slow reads keep between two writes: read again after every kind of write
+that changes them, and only the history's stamp read while nothing changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from scorekeeper.insights import company, roster, stats
+from scorekeeper.insights.dates import DateRange
+from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.models import Player
+from scorekeeper.sessions.rows import players_named
+
+from ..helpers.api import Api, pick
+from ..helpers.database import second_worker, statements
+
+
+def player_ids(app: Flask) -> dict[str, int]:
+    with app.app_context():
+        return {name: id_ for name, id_ in db.session.execute(select(Player.name, Player.id))}
+
+
+def seen(app: Flask, player: str) -> tuple[object, ...]:
+    """Everything the memo keeps, as a page shows it."""
+    with app.app_context():
+        ids = {p.name: p.id for p in roster.players()}
+        me = ids[player]
+        return (
+            [(c.year, c.names, c.total) for c in stats.champions()],
+            [(p.name, p.hands, p.won) for p in company.partners(me, DateRange())],
+            [(o.name, o.sessions, o.total) for o in company.opponents(me, DateRange())],
+            [(p.name, p.sessions, p.hands, p.total, p.active) for p in roster.players()],
+        )
+
+
+def test_each_write_is_seen_at_once(app: Flask, client: FlaskClient, api: Api) -> None:
+    session_id = api.new_session()["id"]
+    api.record(session_id, **pick("Ann", "Bob", 75))
+    first = seen(app, "Ann")
+    # Ann & Bob 75: Ann +2; then Ann & Cat 95 (Bob, Dan, Eve schneidered): Ann +4.
+    assert first[0][0] == (None, ("Ann",), 2)
+    assert first[1] == [("Bob", 1, 1)]
+    assert seen(app, "Ann") == first
+
+    api.record(session_id, **pick("Ann", "Cat", 95))
+    second = seen(app, "Ann")
+    assert second[1] == [("Bob", 1, 1), ("Cat", 1, 1)]
+    assert second[0][0] == (None, ("Ann",), 2 + 4)
+
+    api.replace(session_id, 2, **pick("Ann", "Cat", 30))
+    assert seen(app, "Ann")[1] == [("Bob", 1, 1), ("Cat", 1, 0)]
+
+    ids = player_ids(app)
+    renamed = client.patch(f"/api/players/{ids['Cat']}", json={"name": "Catherine"})
+    assert renamed.status_code == 200
+    assert seen(app, "Ann")[1] == [("Bob", 1, 1), ("Catherine", 1, 0)]
+
+    # A player without a session: listed, and retired, at once.
+    with app.app_context():
+        players_named(["Zed"])
+        db.session.commit()
+    assert ("Zed", 0, 0, 0, True) in seen(app, "Ann")[3]
+    zed = player_ids(app)["Zed"]
+    assert client.patch(f"/api/players/{zed}", json={"active": False}).status_code == 200
+    assert ("Zed", 0, 0, 0, False) in seen(app, "Ann")[3]
+
+    merged = client.post(f"/api/players/{ids['Dan']}/merge", json={"into": zed})
+    assert merged.status_code == 200
+    opponents = [name for name, _, _ in seen(app, "Ann")[2]]
+    assert "Zed" in opponents and "Dan" not in opponents
+
+    assert client.delete(f"/api/sessions/{session_id}").status_code == 204
+    assert seen(app, "Ann")[:3] == ([], [], [])
+
+
+def test_a_second_read_of_the_same_history_reads_only_its_stamp(app: Flask, api: Api) -> None:
+    session_id = api.new_session()["id"]
+    api.record(session_id, **pick("Ann", "Bob", 75))
+    ann = player_ids(app)["Ann"]
+    reads = (
+        stats.champions,
+        lambda: company.partners(ann, DateRange()),
+        lambda: company.opponents(ann, DateRange()),
+    )
+    for read in reads:
+        with app.app_context():
+            answer = read()
+
+        def again(read: Callable[[], object] = read, answer: object = answer) -> int:
+            with app.app_context():
+                assert read() == answer
+            return 200
+
+        assert statements(app, again, 200) == 1
+
+
+def test_another_worker_sees_a_write_at_once(app: Flask, api: Api) -> None:
+    """Each process keeps its own: a write through one is seen by the other at its next read."""
+    session_id = api.new_session()["id"]
+    api.record(session_id, **pick("Ann", None, 120))
+    with second_worker(app) as other:
+        with other.app_context():
+            assert stats.champions()[0].names == ("Ann",)
+        api.record(session_id, **pick("Bob", None, 120))
+        api.record(session_id, **pick("Bob", None, 120))
+        with other.app_context():
+            assert stats.champions()[0].names == ("Bob",)

@@ -33,6 +33,8 @@ LEADERBOARD_FILTERS = (*PLAYER_FILTERS, "min_picks", "season")
 # A player's page reached from the players list says so in its address, and its back link goes
 # back there; from anywhere else it goes to the leaderboard.
 FROM_PLAYERS = {"back": "players"}
+# Players a page of the players list: a league's thousand stay small pages.
+PLAYERS_A_PAGE = 200
 
 
 class RenameForm(EngineForm):
@@ -52,8 +54,19 @@ class MergeForm(EngineForm):
 @bp.get("/players")
 def players_page() -> str:
     search = request.args.get("q", "")
+    found = roster.players(search)
+    pages = max(1, -(-len(found) // PLAYERS_A_PAGE))
+    number = min(max(request.args.get("page", 1, type=int), 1), pages)
+    first = (number - 1) * PLAYERS_A_PAGE
     return render_template(
-        "players/players.html", players=roster.players(search), search=search, came=FROM_PLAYERS
+        "players/players.html",
+        players=found[first : first + PLAYERS_A_PAGE],
+        first=first + 1,
+        found=len(found),
+        number=number,
+        pages=pages,
+        search=search,
+        came=FROM_PLAYERS,
     )
 
 

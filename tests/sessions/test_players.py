@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.sessions.extensions import db
+from scorekeeper.sessions.rows import players_named
 
 from ..helpers.api import Api, pick, session_with, without_time
 from ..helpers.backups import answers, assert_same_answers, backup_of, restore
@@ -247,6 +248,29 @@ def test_the_players_page_lists_and_finds_players(api: Api, client: FlaskClient)
     assert "No player's name holds “Zed”." in page(client, "/players?q=Zed").text
     for path in ("/", "/settings"):
         assert 'href="/players"' in client.get(path).text
+
+
+def test_the_players_list_comes_in_pages_small_at_a_thousand_players(
+    app: Flask, client: FlaskClient
+) -> None:
+    names = [f"Player {n:04d}" for n in range(1, 1001)]
+    with app.app_context():
+        players_named(names)
+        db.session.commit()
+    shown = page(client, "/players")
+    listed = [row[0].split(" not")[0] for row in shown.rows("players-list")[1:]]
+    assert listed == names[:200]
+    assert "Players 1\u2013200 of 1,000, by name." in shown.text
+    assert len(client.get("/players").data) < 100 * 1024
+    last = page(client, "/players?page=5")
+    assert [row[0].split(" not")[0] for row in last.rows("players-list")[1:]] == names[800:]
+    assert "Players 801\u20131,000 of 1,000, by name." in last.text
+    assert "Next players" not in last.text
+    assert 'href="/players?page=4">Previous players</a>' in client.get("/players?page=5").text
+    # A page past the last is the last; a search is paged on its own.
+    assert page(client, "/players?page=9").rows("players-list")[1:] == last.rows("players-list")[1:]
+    found = page(client, "/players?q=Player 09")
+    assert len(found.rows("players-list")) == 1 + 100 and "Next players" not in found.text
 
 
 def back_link(client: FlaskClient, path: str) -> tuple[str, str]:

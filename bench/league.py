@@ -756,6 +756,46 @@ def record_hand(bench: Bench) -> list[Row]:
     ]
 
 
+def after_a_hand(bench: Bench) -> list[Row]:
+    """The league's slowest pages each viewed right after a hand is recorded, when nothing a
+    process kept of the history before is true any more: the median over the runs."""
+    paths = {
+        "player-top-after-hand": f"/players/{bench.facts['top']['id']}",
+        "players-after-hand": "/players",
+        "leaderboard-after-hand": "/leaderboard",
+    }
+    session_id = bench.new_session()
+    seats = player_names(bench.league.players)[:5]
+    rows = []
+    try:
+        for name, path in paths.items():
+            times = []
+            for number in range(bench.runs):
+                body = {"kind": "pick", "picker": seats[number % 5], "partner": None,
+                        "picking_points": 61 + number}  # fmt: skip
+                answer = bench.client.post(f"/api/sessions/{session_id}/hands", json=body)
+                assert answer.status_code == 201, answer.get_data(as_text=True)
+                took, status, page = fetched(bench.client, path)
+                assert status == 200, page[:300]
+                times.append(took)
+            rows.append(Row(name, statistics.median(times), len(page) / 1024, len(times), path))
+    finally:
+        bench.remove_session(session_id)
+    return rows
+
+
+def season_api(bench: Bench) -> list[Row]:
+    """GET /api/seasons/<id> of the league's last year (made by the season probe)."""
+    first, _ = bench.year
+    listed = bench.client.get("/api/seasons").json or {}
+    found = [s["id"] for s in listed.get("seasons", []) if s["name"] == f"Season {first[:4]}"]
+    if not found:
+        season(bench)
+        return season_api(bench)
+    row, _ = timed(bench, "api-season", f"/api/seasons/{found[0]}")
+    return [row]
+
+
 class RolledBack(Exception):
     """Ends a write the bench times without keeping it."""
 
@@ -921,6 +961,14 @@ PROBES = [
     Probe("record-hand", "50 hands recorded through the API: p50 and p95", record_hand),
     page("seasons", "the seasons page", lambda b: "/seasons"),
     Probe("season", "the page of a season of the last year", season),
+    Probe("api-season", "GET /api/seasons/<id> of the last year", season_api),
+    page("settle-year", "the settle-up of the last year", lambda b: f"/settle-up?{year_query(b)}"),
+    page(
+        "api-settle-year",
+        "GET /api/settle-up of the last year",
+        lambda b: f"/api/settle-up?{year_query(b)}",
+    ),
+    Probe("after-hand", "the slowest pages, each right after a hand is recorded", after_a_hand),
     Probe("export-backup", "flask export-backup", export_backup),
     Probe("import-backup", "flask import-backup into an empty database", import_backup),
     Probe("rename", "the top regular and a typical player renamed, rolled back", renamed_players),

@@ -1,7 +1,7 @@
-"""Reads over a league's whole history that no summary row answers (each year's champion, a
-player's partners and opponents, every player's sessions and totals), kept in each process
-until the history changes, so that a page viewed again between two writes doesn't read them
-again.
+"""Reads over many sessions of a league's history (every player's totals over a range, each
+year's champion, a player's season, partners, opponents and best and worst nights, a range's
+settle-up), kept in each process until the history changes, so that a page viewed again
+between two writes doesn't read them again: they are immutable, and shared.
 
 Whether the history changed is read at every use, in one statement over the sessions alone:
 how many there are, the sum of their versions and the largest id (`stamp`). Every write to a
@@ -17,12 +17,15 @@ that.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, event, func, select
+from sqlalchemy.orm import ORMExecuteState
+from sqlalchemy.orm import Session as OrmSession
 
 from ..sessions.extensions import db
 from ..sessions.models import Session
@@ -36,14 +39,35 @@ Stamp = tuple[int, int, int]
 
 _kept: WeakKeyDictionary[Engine, OrderedDict[Hashable, tuple[Stamp, Any]]] = WeakKeyDictionary()
 _guard = threading.Lock()
+# The stamp read in a transaction: (a reference to the transaction, the stamp).
+_STAMP = "history stamp"
 
 
 def stamp() -> Stamp:
-    """What says the history changed: the sessions' count, versions added up, largest id."""
-    count, versions, largest = db.session.execute(
+    """What says the history changed: the sessions' count, versions added up, largest id.
+    Read once a transaction, and again after anything in it wrote."""
+    session = db.session()
+    held = session.info.get(_STAMP)
+    transaction = session.get_transaction()
+    if held is not None and transaction is not None and held[0]() is transaction:
+        return held[1]  # type: ignore[no-any-return]
+    count, versions, largest = session.execute(
         select(func.count(), func.sum(Session.version), func.max(Session.id))
     ).one()
-    return count, versions or 0, largest or 0
+    now = (count, versions or 0, largest or 0)
+    session.info[_STAMP] = (weakref.ref(session.get_transaction()), now)
+    return now
+
+
+@event.listens_for(OrmSession, "after_flush")
+def _flushed(session: OrmSession, _context: Any) -> None:
+    session.info.pop(_STAMP, None)
+
+
+@event.listens_for(OrmSession, "do_orm_execute")
+def _executed(state: ORMExecuteState) -> None:
+    if not state.is_select:
+        state.session.info.pop(_STAMP, None)
 
 
 def kept(key: Hashable, read: Callable[[], T]) -> T:

@@ -13,6 +13,7 @@ from sqlalchemy.orm import aliased
 from .. import rules
 from ..sessions.extensions import db
 from ..sessions.models import EarlyPayment, Player, Seat, Session, SessionPlayer
+from . import memo
 from .dates import DateRange
 from .stats import RuleFilter
 
@@ -23,6 +24,10 @@ def of_range(
     """The settle-up of every session started in the range (and played by the house rules
     `house` asks for, as a season's): only the staked ones when some are, each at its own
     stake; in points when none is. Every player they name is in the balances, 0 included."""
+    return memo.kept(("settle-up", start, end, house), lambda: _of_range(start, end, house))
+
+
+def _of_range(start: date | None, end: date | None, house: RuleFilter | None) -> rules.SettleUp:
     conditions = [~Session.practice, *DateRange(start, end).session_conditions()]
     if house is not None:
         conditions.extend(house.session_conditions())

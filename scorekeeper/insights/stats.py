@@ -312,7 +312,44 @@ def in_scope(
 def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Totals]:
     """Every player who played hands in the range (of sessions played by the rules `house`
     asks for), by name, from the sessions' summaries."""
-    per_player = (
+    summed = memo.kept(("player totals", dates, house), lambda: _summed_by_player(dates, house))
+    r = PlayerRating
+    rows = db.session.execute(
+        select(Player.id, Player.name, r.mu, r.sigma, r.hands)
+        .outerjoin(r, r.player_id == Player.id)
+        .order_by(Player.name_key)
+    )
+    return [
+        Totals(
+            hands=Rate(row.hands_won, row.hands),
+            total=row.total,
+            picks=Rate(row.picks_won, row.picks),
+            player_id=player_id,
+            name=name,
+            money=row.money,
+            nights=row.nights,
+            night_total=row.night_total,
+            rating=rating_of(mu, sigma, rated),
+        )
+        for player_id, name, mu, sigma, rated in rows
+        if (row := summed.get(player_id)) is not None
+    ]
+
+
+class _Summed(NamedTuple):
+    hands_won: int
+    hands: int
+    total: int
+    picks_won: int
+    picks: int
+    money: int
+    nights: int
+    night_total: int
+
+
+def _summed_by_player(dates: DateRange, house: RuleFilter | None) -> dict[int, _Summed]:
+    """Each player's numbers added up over the sessions in scope, by the player's id."""
+    rows = db.session.execute(
         select(
             SP.player_id,
             *_summed("hands_won", "hands", "total", "picks_won", "picks"),
@@ -324,37 +361,8 @@ def player_totals(dates: DateRange, house: RuleFilter | None = None) -> list[Tot
         )
         .where(*in_scope(dates, house))
         .group_by(SP.player_id)
-        .subquery()
     )
-    c = per_player.c
-    r = PlayerRating
-    rows = db.session.execute(
-        select(
-            Player.id,
-            Player.name,
-            *per_player.c[1:],
-            r.mu.label("mu"),
-            r.sigma.label("sigma"),
-            r.hands.label("rated"),
-        )
-        .join(per_player, c.player_id == Player.id)
-        .outerjoin(r, r.player_id == Player.id)
-        .order_by(Player.name_key)
-    )
-    return [
-        Totals(
-            hands=Rate(row.hands_won, row.hands),
-            total=row.total,
-            picks=Rate(row.picks_won, row.picks),
-            player_id=row.id,
-            name=row.name,
-            money=row.money,
-            nights=row.nights,
-            night_total=row.night_total,
-            rating=rating_of(row.mu, row.sigma, row.rated),
-        )
-        for row in rows
-    ]
+    return {player_id: _Summed(*numbers) for player_id, *numbers in rows}
 
 
 def rating_of(
@@ -507,6 +515,13 @@ def _season(player_id: int, dates: DateRange, house: RuleFilter | None, recent: 
     """The player's last `recent` sessions in scope, and all of them added up a quarter hour of
     UTC at a time (`_Quarter`), in one query: the sessions of a quarter hour fall on one day
     where the server is (`days_of_quarters`), so the days are added up from them."""
+    key = ("season", player_id, dates, house, recent)
+    return memo.kept(key, lambda: _read_season(player_id, dates, house, recent))
+
+
+def _read_season(
+    player_id: int, dates: DateRange, house: RuleFilter | None, recent: int
+) -> _Season:
     lines = _lines(player_id, dates, house).limit(recent).subquery()
     width = len(lines.c)
     newest = select(*lines.c, *(null().label(name) for name in _Quarter._fields))
@@ -585,6 +600,13 @@ def best_and_worst(
 ) -> tuple[SessionLine, SessionLine] | None:
     """The player's best night and worst, by their total (the earlier of equals); None while
     they have played no complete session in scope."""
+    key = ("best and worst", player_id, dates, house)
+    return memo.kept(key, lambda: _best_and_worst(player_id, dates, house))
+
+
+def _best_and_worst(
+    player_id: int, dates: DateRange, house: RuleFilter | None
+) -> tuple[SessionLine, SessionLine] | None:
     lines = _lines(player_id, dates, house).having(func.max(SP.place).is_not(None)).order_by(None)
     total = func.sum(SP.total)
     best = lines.order_by(total.desc(), Session.created_at).limit(1).subquery()

@@ -7,12 +7,12 @@ from collections.abc import Callable
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
-from scorekeeper.insights import company, roster, stats
+from scorekeeper.insights import company, memo, roster, stats
 from scorekeeper.insights.dates import DateRange
 from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import Player
+from scorekeeper.sessions.models import Player, Session
 from scorekeeper.sessions.rows import players_named
 
 from ..helpers.api import Api, pick
@@ -109,3 +109,21 @@ def test_another_worker_sees_a_write_at_once(app: Flask, api: Api) -> None:
         api.record(session_id, **pick("Bob", None, 120))
         with other.app_context():
             assert stats.champions()[0].names == ("Bob",)
+
+
+def test_the_stamp_is_read_once_a_transaction_and_again_after_a_write_in_it(
+    app: Flask, api: Api
+) -> None:
+    session_id = api.new_session()["id"]
+    with app.app_context():
+        first = memo.stamp()
+
+        def again() -> int:
+            assert memo.stamp() == first
+            return 200
+
+        assert statements(app, again, 200) == 0
+        db.session.execute(update(Session).values(version=Session.version + 1))
+        assert memo.stamp() == (first[0], first[1] + 1, session_id)
+        db.session.rollback()
+        assert memo.stamp() == first

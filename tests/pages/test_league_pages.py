@@ -58,11 +58,11 @@ def test_the_leaderboard_and_a_season_rank_the_top_100_and_everyone_on_demand(
         api.record(session_id, **pick(players[0], None, 75))
     html = client.get("/leaderboard").text
     # By total, by average and by rating; nobody has picked often enough to rank by picking.
-    assert html.count('<tr><td class="num place">') == 3 * 100
+    assert html.count('<tr><td class="place">') == 3 * 100
     assert "The top 100 of 102 players in each ranking." in html
     assert 'href="/leaderboard?everyone=1">Show everyone (102 players)</a>' in html
     everyone = client.get("/leaderboard?everyone=1").text
-    assert everyone.count('<tr><td class="num place">') == 3 * 102
+    assert everyone.count('<tr><td class="place">') == 3 * 102
     assert "Show everyone" not in everyone
 
     # A season's lists are as long, and its settle-up of everyone comes with them.

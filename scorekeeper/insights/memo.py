@@ -32,8 +32,10 @@ from ..sessions.models import Session
 
 T = TypeVar("T")
 
-# Answers kept by a process for each database: the latest used.
-KEPT = 64
+# Answers kept by a process for each database, the latest used: a leaderboard keeps two, a
+# player's page five (the season of a player with 11,700 sessions holds a point a day, about
+# 1 MB), so a few dozen pages viewed in turn.
+KEPT = 32
 
 Stamp = tuple[int, int, int]
 

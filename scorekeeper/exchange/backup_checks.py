@@ -30,7 +30,15 @@ from . import rule_sets as rule_sets_module
 from .backup import session_backup_json
 from .backup_file import Streamed
 from .journal import plural
-from .json_in import event_request, hand_request, season_request, session_request
+from .json_in import (
+    HAND_KEYS,
+    HAND_OUTPUT_KEYS,
+    HandRequest,
+    event_request,
+    hand_request,
+    season_request,
+    session_request,
+)
 
 # The largest id or version a backup may give: far below 2**31 - 1 (PostgreSQL's integer, and
 # the largest id the routes take), so the ids and versions that come after never run out.
@@ -396,6 +404,10 @@ def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Se
     return loading.session_or_404(added)
 
 
+# A session's hands as its check read them, by number: what `hand_request` reads of each
+# (`_as_read`), and what it read.
+Proven = dict[int, tuple[Any, HandRequest]]
+
 # What a backup's session holds besides a session's input.
 TABLE_KEYS = ("paid", "changes", "event", "director", "substitutes")
 
@@ -421,9 +433,10 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         created_at = created_moment(given.get("created_at"))
         version = _version(given.get("version", 1))
     hands: list[rules.Hand] = []
+    read: Proven = {}
     for number, hand in enumerate(recorded, start=1):
         with _at(f"{where}, hand {number}"):
-            hands.append(_checked_hand(table, hands, hand))
+            hands.append(_checked_hand(table, hands, hand, read))
     sheet = rules.score_sheet(replace(table, ended=ended), hands)
     confirmed = []
     for number, (hand, result) in enumerate(zip(recorded, sheet.results, strict=True), start=1):
@@ -442,7 +455,7 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
         sheet=sheet,
         session_id=session_id,
         settled=settled,
-        changes=_checked_changes(given.get("changes", []), where),
+        changes=_checked_changes(given.get("changes", []), where, read),
         event=event,
         confirmed=confirmed if any(confirmed) else (),
         director=director,
@@ -580,21 +593,22 @@ def checked_trash(given: Iterable[Any]) -> list[dict[str, Any]]:
     return entries
 
 
-def _checked_changes(given: Any, where: str) -> list[dict[str, Any]]:
+def _checked_changes(given: Any, where: str, read: Proven | None = None) -> list[dict[str, Any]]:
     """A session's changes as a backup holds them (`change_json`, oldest first), checked so that
     its Changes page can tell each change and an Undo can read it: as the columns of `Change`
-    rows. Undo checks a hand it brings back with the rules, as it does every hand."""
+    rows. Undo checks a hand it brings back with the rules, as it does every hand. `read` holds
+    the session's hands as its check read them, by number."""
     with _at(where):
         if not isinstance(given, list):
             raise RuleError("Its changes must be a list.", "changes")
     changes = []
     for position, change in enumerate(given, start=1):
         with _at(f"{where}, change {position}"):
-            changes.append(_checked_change(change))
+            changes.append(_checked_change(change, read or {}))
     return changes
 
 
-def _checked_change(change: Any) -> dict[str, Any]:
+def _checked_change(change: Any, read: Proven) -> dict[str, Any]:
     if not isinstance(change, dict) or set(change) != {"at", "action", "number", "before", "after"}:
         raise RuleError("A change has an at, action, number, before and after, and nothing else.")
     at = _moment(change["at"], "at")
@@ -620,7 +634,7 @@ def _checked_change(change: Any) -> dict[str, Any]:
         for key, hand in (("before", before), ("after", after)):
             if hand is not None:
                 with _at(f"The hand {key} it"):
-                    _check_hand_json(hand, number)
+                    _check_hand_json(hand, number, read.get(number))
     return {"at": at, "action": action, "number": number, "before": before, "after": after}
 
 
@@ -810,11 +824,15 @@ def _moment(value: Any, field: str) -> datetime:
     return utc
 
 
-def _checked_hand(table: rules.Table, before: list[rules.Hand], hand: Any) -> rules.Hand:
-    """A backup's hand checked by the rules as the next after `before`."""
+def _checked_hand(
+    table: rules.Table, before: list[rules.Hand], hand: Any, read: Proven
+) -> rules.Hand:
+    """A backup's hand checked by the rules as the next after `before`; what was read of it
+    goes in `read`, by its number."""
     if not isinstance(hand, dict):
         raise RuleError("It is not a JSON object.")
     recorded = hand_request(hand)
+    read[len(before) + 1] = (_as_read(hand), recorded)
     if recorded.dealer is None:
         raise RuleError("Say who dealt the hand.", "dealer")
     last = before[-1] if before else None
@@ -841,12 +859,40 @@ DERIVED_PARTS: dict[str, Callable[[Any], bool]] = {
 LATER_PARTS = ("bumped", "players", "seats", "sitting_out", "confirmed_by")
 
 
-def _check_hand_json(hand: Any, number: int) -> None:
+def _as_read(hand: dict[str, Any]) -> Any:
+    """What `hand_request` reads of a hand, each value with its type (JSON's true is no 1):
+    two hands alike in it read alike. It ignores what was derived (but the seats), and a null
+    where a key may be missing (but the partner's: its null says the picker went alone)."""
+    return _typed(
+        {
+            key: value
+            for key, value in hand.items()
+            if not (key in HAND_OUTPUT_KEYS and key != "seats")
+            and not (value is None and key in HAND_KEYS and key != "partner")
+        }
+    )
+
+
+def _typed(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple((key, _typed(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [_typed(item) for item in value]
+    return type(value), value
+
+
+def _check_hand_json(
+    hand: Any, number: int, read: tuple[Any, HandRequest] | None = None
+) -> None:
     """A hand as a session's changes keep it (`hand_json`): what was recorded, as the API takes a
-    hand, and what was derived from it, each of its kind."""
+    hand, and what was derived from it, each of its kind. `read` is the session's hand of that
+    number as its check read it: a copy of it (most often) is not read again."""
     if not isinstance(hand, dict):
         raise RuleError("It is not a JSON object.")
-    recorded = hand_request(hand)
+    if read is not None and read[0] == _as_read(hand):
+        recorded = read[1]
+    else:
+        recorded = hand_request(hand)
     if recorded.dealer is None:
         raise RuleError("Say who dealt the hand.", "dealer")
     rules.kind_of(recorded.entry.kind)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +27,10 @@ from .sessions import checks, ratings
 from .sessions.writes import roster_write
 
 Command = TypeVar("Command", bound=Callable[..., Any])
+
+# A backup of this many sessions or more is checked in worker processes, one a CPU: fewer are
+# checked sooner than the workers start.
+CHECKED_IN_WORKERS_FROM = 200
 
 
 def register_commands(app: Flask) -> None:
@@ -69,8 +74,9 @@ def import_backup_command(file: IO[bytes], merge: bool) -> None:
         restore = Restore(open_backup(file), merge=merge)
         if restore.undone:
             click.echo(restore.undone)
+        workers = len(os.sched_getaffinity(0)) if restore.total >= CHECKED_IN_WORKERS_FROM else 0
         with _progress("Checking sessions", restore.total) as checked:
-            for done in restore.check():
+            for done in restore.check(workers):
                 checked(done)
         with _progress("Restoring sessions", restore.total) as progress:
             for done in restore.batches():

@@ -50,21 +50,9 @@ EARLIEST = datetime(2, 1, 1, tzinfo=UTC)
 LATEST = datetime(9999, 1, 1, tzinfo=UTC)
 
 
-@dataclass(frozen=True)
-class Checked:
-    """A session of the backup, checked by the engine; with merge, as the backup gave it, to
-    tell whether it is here already."""
-
-    session_id: int
-    new: bulk.NewSession
-    given: dict[str, Any] | None
-    # The event, round and table it is a table of, linked once the event is added.
-    link: tuple[int, int, int] | None = None
-
-
 def check_rule_sets(given: list[Any]) -> None:
     for position, rule_set in enumerate(given, start=1):
-        with _at(f"Rule set {position} of the backup"):
+        with located(f"Rule set {position} of the backup"):
             if not isinstance(rule_set, dict) or not isinstance(rule_set.get("name"), str):
                 raise RuleError("It has no name.", "name")
             rule_sets_module.rule_set_name(rule_set["name"])
@@ -89,10 +77,10 @@ def checked_events(given: Any, players: dict[int, str]) -> list[_Event]:
     keys = {rules.name_key(name) for name in players.values()}
     checked: dict[int, _Event] = {}
     for position, event in enumerate(given, start=1):
-        with _at(f"Event {position} of the backup"):
+        with located(f"Event {position} of the backup"):
             if not isinstance(event, dict) or not isinstance(event.get("players"), list):
                 raise RuleError("An event has its settings and a list of its players.")
-            event_id = _record_id(event.get("id"))
+            event_id = record_id(event.get("id"))
             if event_id in checked:
                 raise RuleError(f"The id {event_id} is given to two events.", "id")
             entrants: list[tuple[str, bool]] = []
@@ -141,6 +129,9 @@ class EventTables:
         self._events = {event.id: event for event in events}
         self._claimed: dict[tuple[int, int, int], int] = {}
 
+    def ids(self) -> list[int]:
+        return list(self._events)
+
     def practice(self, event_id: int) -> bool:
         """Whether the event is a practice event (a table claimed it already)."""
         return bool(self._events[event_id].fields.practice)
@@ -180,7 +171,7 @@ class EventTables:
                     f"{missing}."
                 )
             # The prizes of an event of as many rounds as are drawn are checked for those drawn.
-            with _at(f"Event {event_id}"):
+            with located(f"Event {event_id}"):
                 event_writes.check_settings(self._events[event_id].fields, max(drawn))
         for (event_id, round_number), held in sorted(tables.items()):
             missing = _first_missing(held)
@@ -209,7 +200,7 @@ def checked_merges(given: Any, players: dict[int, str]) -> list[dict[str, Any]]:
     # The merge of each player merged away.
     later: dict[int, int] = {}
     for position, merge in enumerate(given, start=1):
-        with _at(f"Merge {position} of the backup"):
+        with located(f"Merge {position} of the backup"):
             keys = {"id", "at", "player", "name", "active", "into", "sessions", "trashed"}
             if not isinstance(merge, dict) or set(merge) != keys:
                 raise RuleError(f"A merge has {_or(sorted(keys)).replace(' or ', ' and ')}.")
@@ -220,14 +211,14 @@ def checked_merges(given: Any, players: dict[int, str]) -> list[dict[str, Any]]:
                     raise RuleError(f"Its {key} must be a list of ids.", key)
             merges.append(
                 {
-                    "id": _record_id(merge["id"]),
+                    "id": record_id(merge["id"]),
                     "at": _moment(merge["at"], "at"),
-                    "player_id": _record_id(merge["player"]),
+                    "player_id": record_id(merge["player"]),
                     "name": rules.player_name(merge["name"], "name"),
                     "active": merge["active"],
-                    "into_id": _record_id(merge["into"]),
-                    "sessions": [_record_id(i) for i in merge["sessions"]],
-                    "trashed": [_record_id(i) for i in merge["trashed"]],
+                    "into_id": record_id(merge["into"]),
+                    "sessions": [record_id(i) for i in merge["sessions"]],
+                    "trashed": [record_id(i) for i in merge["trashed"]],
                 }
             )
             _check_merge(merges[-1], ids, later, players)
@@ -237,7 +228,7 @@ def checked_merges(given: Any, players: dict[int, str]) -> list[dict[str, Any]]:
     for position, merge in enumerate(merges, start=1):
         into = merge["into_id"]
         if into not in players and later.get(into, 0) <= merge["id"]:
-            with _at(f"Merge {position} of the backup"):
+            with located(f"Merge {position} of the backup"):
                 raise RuleError(
                     f"It merges {merge['name']} into player {into}, who is neither among the "
                     "backup's players nor merged into another by a later merge.",
@@ -279,7 +270,7 @@ def checked_seasons(given: Any) -> list[tuple[season_writes.SeasonFields, dateti
         raise RuleError("This backup is damaged: its seasons are not a list.")
     checked = []
     for position, season in enumerate(given, start=1):
-        with _at(f"Season {position} of the backup"):
+        with located(f"Season {position} of the backup"):
             if not isinstance(season, dict):
                 raise RuleError("A season has its name, days, house rules and fewest hands.")
             fields = season_request(season)
@@ -289,7 +280,7 @@ def checked_seasons(given: Any) -> list[tuple[season_writes.SeasonFields, dateti
 
 
 @contextmanager
-def _at(where: str) -> Iterator[None]:
+def located(where: str) -> Iterator[None]:
     """Say where in the backup a refusal comes from: "Session 3, hand 7: ..."."""
     try:
         yield
@@ -297,7 +288,7 @@ def _at(where: str) -> Iterator[None]:
         raise RuleError(f"{where}: {error.message}", error.field) from None
 
 
-def _record_id(value: Any) -> int:
+def record_id(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_KEPT:
         raise RuleError(f"Its id must be a whole number from 1 to {MAX_KEPT}.", "id")
     return value
@@ -308,11 +299,11 @@ def checked_players(players: list[Any]) -> dict[int, str]:
     keys: set[str] = set()
     checked: dict[int, str] = {}
     for position, player in enumerate(players, start=1):
-        with _at(f"Player {position} of the backup"):
+        with located(f"Player {position} of the backup"):
             if not isinstance(player, dict) or not isinstance(player.get("name"), str):
                 raise RuleError("It has no name.", "name")
             name = rules.player_name(player["name"], "name")
-            player_id = _record_id(player.get("id"))
+            player_id = record_id(player.get("id"))
             if rules.name_key(name) in keys:
                 raise RuleError(f"{name} is listed twice.", "name")
             if player_id in checked:
@@ -329,10 +320,10 @@ def retired(players: list[Any]) -> set[int]:
     for position, player in enumerate(players, start=1):
         active = player.get("active", True)
         if not isinstance(active, bool):
-            with _at(f"Player {position} of the backup"):
+            with located(f"Player {position} of the backup"):
                 raise RuleError("Its active flag must be true or false.", "active")
         if not active:
-            retired.add(_record_id(player.get("id")))
+            retired.add(record_id(player.get("id")))
     return retired
 
 
@@ -356,47 +347,6 @@ def sessions_then_trash(
     kept.extend(trash)
 
 
-def checked_sessions(
-    sessions: Iterable[Any], players: dict[int, str], keep_ids: bool, tables: EventTables
-) -> Iterator[Checked]:
-    """Each session of the backup with its hands, checked by the engine, in turn."""
-    keys = {rules.name_key(name) for name in players.values()}
-    ids: set[int] = set()
-    for position, given in enumerate(sessions, start=1):
-        with _at(f"Session {position} of the backup"):
-            if not isinstance(given, dict):
-                raise RuleError("It is not a JSON object.")
-            session_id = _record_id(given.get("id"))
-        with _at(f"Session {session_id}"):
-            if session_id in ids:
-                raise RuleError(f"The id {session_id} is given to two sessions.", "id")
-            ids.add(session_id)
-            for name in given.get("players") or ():
-                if isinstance(name, str) and rules.name_key(name) not in keys:
-                    raise RuleError(
-                        f"{name} is seated but not among the backup's players.", "players"
-                    )
-            for substitute in given.get("substitutes") or ():
-                named = substitute.values() if isinstance(substitute, dict) else ()
-                for name in named:
-                    if isinstance(name, str) and rules.name_key(name) not in keys:
-                        raise RuleError(
-                            f"{name} sits in at the table but is not among the backup's players.",
-                            "substitutes",
-                        )
-        new = checked_session(given, session_id if keep_ids else None, f"Session {session_id}")
-        if new.event is not None:
-            tables.claim(session_id, new.event)
-            new = replace(new, practice=tables.practice(new.event[0]))
-        # A table's link to its event is made once the event is added, with the last batch;
-        # merged into sessions here, the backup's events are not added, its tables kept alone.
-        link = new.event if keep_ids else None
-        kept = replace(new, event=None)
-        if not keep_ids:
-            kept = replace(kept, director=None, stand_ins={})
-        yield Checked(session_id, kept, None if keep_ids else given, link)
-
-
 def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:
     """A session as a backup holds it, with its hands, checked and added (see
     `checked_session`)."""
@@ -417,7 +367,7 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
     refusals say `where` they come from."""
     if given.get("totals_only", False) is not False:
         return _checked_night(given, session_id, where)
-    with _at(where):
+    with located(where):
         recorded = given.get("hands")
         if not isinstance(recorded, list):
             raise RuleError("It has no list of hands.", "hands")
@@ -435,14 +385,14 @@ def checked_session(given: dict[str, Any], session_id: int | None, where: str) -
     hands: list[rules.Hand] = []
     read: Proven = {}
     for number, hand in enumerate(recorded, start=1):
-        with _at(f"{where}, hand {number}"):
+        with located(f"{where}, hand {number}"):
             hands.append(_checked_hand(table, hands, hand, read))
     sheet = rules.score_sheet(replace(table, ended=ended), hands)
     confirmed = []
     for number, (hand, result) in enumerate(zip(recorded, sheet.results, strict=True), start=1):
-        with _at(f"{where}, hand {number}"):
+        with located(f"{where}, hand {number}"):
             confirmed.append(_confirmer(hand.get("confirmed_by"), result, number))
-    with _at(where):
+    with located(where):
         settled = _settled(given.get("paid", []), sheet)
         director = _director(given.get("director"))
         stand_ins = _stand_ins(given.get("substitutes", []))
@@ -508,7 +458,7 @@ def _stand_ins(given: Any) -> dict[str, str]:
 def _checked_night(given: dict[str, Any], session_id: int | None, where: str) -> bulk.NewSession:
     """A night kept without hands as a backup holds it: its nets checked as `POST
     /api/sessions` checks them, and no hands."""
-    with _at(where):
+    with located(where):
         if given["totals_only"] is not True:
             raise RuleError("Its totals_only must be true or false.", "totals_only")
         if given.get("hands", []) != []:
@@ -557,7 +507,7 @@ def checked_trash(given: Iterable[Any]) -> list[dict[str, Any]]:
     it, as the rows of the trash here; those deleted too long ago to be kept are left out."""
     entries: list[dict[str, Any]] = []
     for position, entry in enumerate(given, start=1):
-        with _at(f"Trashed session {position} of the backup"):
+        with located(f"Trashed session {position} of the backup"):
             if not isinstance(entry, dict) or set(entry) != {
                 "id",
                 "deleted_at",
@@ -569,7 +519,7 @@ def checked_trash(given: Iterable[Any]) -> list[dict[str, Any]]:
                     "A trashed session has an id, deleted_at, session, version and changes, "
                     "and nothing else."
                 )
-            session_id = _record_id(entry["id"])
+            session_id = record_id(entry["id"])
             if session_id in (e["session_id"] for e in entries):
                 raise RuleError(f"The id {session_id} is given to two trashed sessions.", "id")
             deleted_at = _moment(entry["deleted_at"], "deleted_at")
@@ -580,7 +530,7 @@ def checked_trash(given: Iterable[Any]) -> list[dict[str, Any]]:
         new = checked_session(entry["session"], None, where)
         if new.event is not None:
             event, round_number, table = new.event
-            with _at(where):
+            with located(where):
                 raise RuleError(
                     f"It is table {table} of round {round_number} of event {event}, but a "
                     "table of an event is never deleted.",
@@ -598,12 +548,12 @@ def _checked_changes(given: Any, where: str, read: Proven | None = None) -> list
     its Changes page can tell each change and an Undo can read it: as the columns of `Change`
     rows. Undo checks a hand it brings back with the rules, as it does every hand. `read` holds
     the session's hands as its check read them, by number."""
-    with _at(where):
+    with located(where):
         if not isinstance(given, list):
             raise RuleError("Its changes must be a list.", "changes")
     changes = []
     for position, change in enumerate(given, start=1):
-        with _at(f"{where}, change {position}"):
+        with located(f"{where}, change {position}"):
             changes.append(_checked_change(change, read or {}))
     return changes
 
@@ -633,7 +583,7 @@ def _checked_change(change: Any, read: Proven) -> dict[str, Any]:
             raise RuleError("A change to a hand has the hand before it or after it.", "before")
         for key, hand in (("before", before), ("after", after)):
             if hand is not None:
-                with _at(f"The hand {key} it"):
+                with located(f"The hand {key} it"):
                     _check_hand_json(hand, number, read.get(number))
     return {"at": at, "action": action, "number": number, "before": before, "after": after}
 
@@ -881,18 +831,14 @@ def _typed(value: Any) -> Any:
     return type(value), value
 
 
-def _check_hand_json(
-    hand: Any, number: int, read: tuple[Any, HandRequest] | None = None
-) -> None:
+def _check_hand_json(hand: Any, number: int, read: tuple[Any, HandRequest] | None = None) -> None:
     """A hand as a session's changes keep it (`hand_json`): what was recorded, as the API takes a
     hand, and what was derived from it, each of its kind. `read` is the session's hand of that
     number as its check read it: a copy of it (most often) is not read again."""
     if not isinstance(hand, dict):
         raise RuleError("It is not a JSON object.")
-    if read is not None and read[0] == _as_read(hand):
-        recorded = read[1]
-    else:
-        recorded = hand_request(hand)
+    copy = read is not None and read[0] == _as_read(hand)
+    recorded = read[1] if read is not None and copy else hand_request(hand)
     if recorded.dealer is None:
         raise RuleError("Say who dealt the hand.", "dealer")
     rules.kind_of(recorded.entry.kind)

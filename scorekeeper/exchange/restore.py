@@ -39,14 +39,12 @@ from . import journal
 from . import rule_sets as rule_sets_module
 from .backup import FORMAT, VERSION, in_the_trash, listed
 from .backup_checks import (
-    Checked,
     EventTables,
     check_rule_sets,
     checked_events,
     checked_merges,
     checked_players,
     checked_seasons,
-    checked_sessions,
     checked_trash,
     created_moment,
     held_already,
@@ -55,6 +53,7 @@ from .backup_checks import (
 )
 from .backup_file import VALUE_MARKS, BackupFile, Streamed, check_density, not_json
 from .journal import plural
+from .session_checks import Checked, checked_sessions
 
 CONFLICT = (
     "Someone changed the scorekeeper while the backup was being restored, so nothing was "
@@ -193,26 +192,29 @@ class Restore:
         """How many sessions the backup holds."""
         return len(self._given)
 
-    def check(self) -> Iterator[int]:
-        """Check every session and its hands through the rules engine, yielding how many
-        sessions each batch's worth checked, then the trash; a refusal raises `RuleError`.
-        Nothing is written. Each batch's worth of checked sessions goes to a temporary file
-        for the batches to write, so memory holds one batch however large the backup."""
+    def check(self, workers: int = 0) -> Iterator[int]:
+        """Check every session and its hands through the rules engine (in `workers` processes
+        of their own, if any), yielding how many sessions each batch's worth checked, then the
+        trash; a refusal raises `RuleError`. Nothing is written. What each session's write
+        sends goes to a temporary file for the batches to write, so memory holds a few
+        sessions however large the backup."""
         self._checked, self._largest, self._links = -1, 0, []
         self.close()
         trash: list[Any] = []
         given = sessions_then_trash(self._given, self._trash_given, trash)
         tables = EventTables(self.events)
-        sessions = checked_sessions(given, self.players, self.keep_ids, tables)
-        checked = 0
         self._spill = tempfile.TemporaryFile()  # noqa: SIM115 (read back by the batches)
+        dialect = db.session.get_bind().dialect
+        sessions = checked_sessions(
+            given, self.players, self.keep_ids, tables, self._spill, dialect, workers
+        )
+        checked = 0
         try:
             while batch := list(islice(sessions, SESSIONS_A_BATCH)):
-                for session in batch:
-                    self._largest = max(self._largest, session.session_id)
-                    if session.link is not None:
-                        self._links.append((session.session_id, session.link))
-                pickle.dump(batch, self._spill, pickle.HIGHEST_PROTOCOL)
+                for session_id, claim in batch:
+                    self._largest = max(self._largest, session_id)
+                    if claim is not None and self.keep_ids:
+                        self._links.append((session_id, claim))
                 checked += len(batch)
                 yield len(batch)
             tables.check_whole()
@@ -368,14 +370,14 @@ class Restore:
             adding = [
                 checked
                 for checked in batch
-                if not checked.new.practice and not held_already(checked.given or {})
+                if not checked.practice and not held_already(checked.given or {})
             ]
-        added = bulk.insert_sessions([checked.new for checked in adding])
-        versions = dict(zip(added, (checked.new.version for checked in adding), strict=True))
+        added = bulk.insert_sessions([checked.written for checked in adding])
+        versions = dict(zip(added, (checked.version for checked in adding), strict=True))
         self.restored = replace(
             self.restored,
             sessions=self.restored.sessions + len(adding),
-            hands=self.restored.hands + sum(len(c.new.sheet.results) for c in adding),
+            hands=self.restored.hands + sum(checked.hands for checked in adding),
             already=self.restored.already + len(batch) - len(adding),
         )
         return versions
@@ -511,7 +513,7 @@ def _batched(sessions: Iterable[Checked], most_hands: Callable[[], int]) -> Iter
     batch: list[Checked] = []
     hands = 0
     for session in sessions:
-        count = len(session.new.sheet.results)
+        count = session.hands
         if batch and (len(batch) == SESSIONS_A_BATCH or hands + count > most_hands()):
             yield batch
             batch, hands = [], 0
@@ -523,7 +525,7 @@ def _batched(sessions: Iterable[Checked], most_hands: Callable[[], int]) -> Iter
 def _hands_in(batch: list[Checked], took: float) -> int:
     """The most hands a batch holds after `batch`, which took `took` seconds (see
     BATCH_SECONDS)."""
-    hands = sum(len(session.new.sheet.results) for session in batch)
+    hands = sum(session.hands for session in batch)
     if hands == 0 or took <= 0:
         return HANDS_A_BATCH
     return max(FEWEST_HANDS, min(HANDS_A_BATCH, int(hands * BATCH_SECONDS / took)))

@@ -3,12 +3,12 @@ trash giving a session back, a CSV import."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, func, insert, select, text
+from sqlalchemy import Dialect, Table, func, insert, select, text
 
 from .. import rules
 from . import ratings, summary
@@ -45,102 +45,161 @@ class NewSession:
     practice: bool = False
 
 
-def insert_sessions(sessions: Sequence[NewSession]) -> list[int]:
-    """Insert checked sessions with their seats, hands and the hands' players, scored, their
-    early payments and their changes: a statement or two a table however many sessions there
-    are. Returns their ids, in order."""
+@dataclass(frozen=True)
+class SessionRows:
+    """A checked session as the rows `insert_sessions` writes, but for the ids it hands out (of
+    the session, if not given, and of its hands): made ahead of the write by `session_rows`,
+    even in another process, so that the write only sends them. The hands', their players' and
+    the changes' values are as the database's driver takes them."""
+
+    session: dict[str, Any]
+    seats: list[dict[str, Any]]
+    # Each hand's values (HAND_COLUMNS), with its players' (HAND_PLAYER_COLUMNS).
+    hands: list[tuple[list[Any], list[list[Any]]]]
+    paid: list[dict[str, Any]]
+    stand_ins: list[dict[str, Any]]
+    changes: list[list[Any]]
+    # Whether it makes the ratings stale: it has hands, or is a night's nets.
+    rated: bool
+
+
+# The columns of the values of `SessionRows`, each row's own id and its owner's left out.
+HAND_COLUMNS = (
+    "number", "multiplier", "dealer_id", "kind", "picker_id", "partner_id", "called_card",
+    "forced", "picking_points", "cracked_by_id", "recracked", "black_blitz", "red_blitz",
+    "winner_id", "seated", "result", "penalized_id", "confirmed_by_id",
+)  # fmt: skip
+HAND_PLAYER_COLUMNS = (
+    "player_id", "played", "score", "won", "schneidered", "seat", "points", "tricks",
+)  # fmt: skip
+CHANGE_COLUMNS = ("at", "action", "number", "before", "after")
+
+
+def insert_sessions(sessions: Sequence[NewSession | SessionRows]) -> list[int]:
+    """Insert checked sessions (or their rows, made ahead) with their seats, hands and the
+    hands' players, scored, their early payments and their changes: a statement or two a table
+    however many sessions there are. Returns their ids, in order. The rows made ahead name
+    their players by the ids they have here."""
     if not sessions:
         return []
-    ids = player_ids(names_in(sessions))
-    session_ids = _insert_session_rows(sessions, ids)
+    news = [new for new in sessions if isinstance(new, NewSession)]
+    ids = player_ids(names_in(news)) if news else {}
+    dialect = db.session.get_bind().dialect
+    made = [
+        new if isinstance(new, SessionRows) else session_rows(new, ids, dialect) for new in sessions
+    ]
+    session_ids = _insert_session_rows(made)
     db.session.execute(
         insert(Seat.__table__),
         [
-            {
-                "session_id": session_id,
-                "position": position,
-                "player_id": ids[player],
-                "net": new.sheet.totals[player] if new.sheet.table.totals_only else None,
-            }
-            for session_id, new in zip(session_ids, sessions, strict=True)
-            for position, player in enumerate(new.sheet.table.seats)
+            {"session_id": session_id, **seat}
+            for session_id, rows in zip(session_ids, made, strict=True)
+            for seat in rows.seats
         ],
     )
-    hand_ids: Sequence[int] = ()
-    results = [
-        (session_id, number, result, confirmer)
-        for session_id, new in zip(session_ids, sessions, strict=True)
-        for (number, result), confirmer in zip(
-            enumerate(new.sheet.results, start=1),
-            new.confirmed or [None] * len(new.sheet.results),
-            strict=True,
-        )
-    ]
-    if results or any(new.sheet.table.totals_only for new in sessions):
+    if any(rows.rated for rows in made):
         ratings.changed()
-    if results:
-        hand_ids = _new_ids(Hand.__table__, len(results))
-        _insert_rows(
-            Hand.__table__,
-            [
+    count = sum(len(rows.hands) for rows in made)
+    hand_ids: Sequence[int] = _new_ids(Hand.__table__, count) if count else ()
+    if count:
+        numbered = iter(hand_ids)
+        hands: list[list[Any]] = []
+        players: list[list[Any]] = []
+        for session_id, rows in zip(session_ids, made, strict=True):
+            for values, seats in rows.hands:
+                hand_id = next(numbered)
+                hands.append([hand_id, session_id, *values])
+                players.extend([hand_id, *seat] for seat in seats)
+        _insert_rows(Hand.__table__, ("id", "session_id", *HAND_COLUMNS), hands)
+        _insert_rows(HandPlayer.__table__, ("hand_id", *HAND_PLAYER_COLUMNS), players)
+    paid = [
+        {"session_id": session_id, **payment}
+        for session_id, rows in zip(session_ids, made, strict=True)
+        for payment in rows.paid
+    ]
+    if paid:
+        db.session.execute(insert(EarlyPayment.__table__), paid)
+    stand_ins = [
+        {"session_id": session_id, **stand_in}
+        for session_id, rows in zip(session_ids, made, strict=True)
+        for stand_in in rows.stand_ins
+    ]
+    if stand_ins:
+        db.session.execute(insert(StandIn.__table__), stand_ins)
+    _insert_rows(
+        Change.__table__,
+        ("session_id", *CHANGE_COLUMNS),
+        [
+            [session_id, *change]
+            for session_id, rows in zip(session_ids, made, strict=True)
+            for change in rows.changes
+        ],
+    )
+    summary.add(session_ids, (min(hand_ids), max(hand_ids)) if hand_ids else None)
+    return session_ids
+
+
+def session_rows(new: NewSession, ids: dict[str, int], dialect: Dialect) -> SessionRows:
+    """The rows of a checked session, its players by their ids (`ids`, by name), the values
+    sent as `dialect` takes them (`insert_sessions`)."""
+    table = new.sheet.table
+    results = new.sheet.results
+    hand_values_of = _preparer(Hand.__table__, HAND_COLUMNS, dialect)
+    player_values_of = _preparer(HandPlayer.__table__, HAND_PLAYER_COLUMNS, dialect)
+    hands = []
+    for (number, result), confirmer in zip(
+        enumerate(results, start=1), new.confirmed or [None] * len(results), strict=True
+    ):
+        hand = result.hand
+        values = {
+            "number": number,
+            "multiplier": result.multiplier,
+            **hand_values(hand, ids),
+            "confirmed_by_id": None if confirmer is None else ids[confirmer],
+        }
+        seats = [
+            player_values_of(
                 {
-                    "id": hand_id,
-                    "session_id": session_id,
-                    "number": number,
-                    "multiplier": result.multiplier,
-                    **hand_values(result.hand, ids),
-                    "confirmed_by_id": None if confirmer is None else ids[confirmer],
-                }
-                for hand_id, (session_id, number, result, confirmer) in zip(
-                    hand_ids, results, strict=True
-                )
-            ],
-        )
-        _insert_rows(
-            HandPlayer.__table__,
-            [
-                {
-                    "hand_id": hand_id,
                     "player_id": ids[player],
                     "played": player in result.players,
                     "score": result.scores[player],
                     "won": player in result.winners,
                     "schneidered": player in result.schneidered,
-                    **seat_values(result.hand, seat, player),
+                    **seat_values(hand, seat, player),
                 }
-                for hand_id, (_, _, result, _) in zip(hand_ids, results, strict=True)
-                for seat, player in enumerate(result.hand.seats)
-            ],
-        )
-    paid = [
-        {
-            "session_id": session_id,
-            "leaver_id": ids[leaver],
-            "payer_id": ids[payment.payer],
-            "payee_id": ids[payment.payee],
-            "amount": payment.amount,
-        }
-        for session_id, new in zip(session_ids, sessions, strict=True)
-        for leaver, payments in new.settled.items()
-        for payment in payments
-    ]
-    if paid:
-        db.session.execute(insert(EarlyPayment.__table__), paid)
-    stand_ins = [
-        {"session_id": session_id, "player_id": ids[player], "stands_for_id": ids[owner]}
-        for session_id, new in zip(session_ids, sessions, strict=True)
-        for player, owner in new.stand_ins.items()
-    ]
-    if stand_ins:
-        db.session.execute(insert(StandIn.__table__), stand_ins)
-    changes = [
-        {"session_id": session_id, **change}
-        for session_id, new in zip(session_ids, sessions, strict=True)
-        for change in new.changes
-    ]
-    _insert_rows(Change.__table__, changes)
-    summary.add(session_ids, (min(hand_ids), max(hand_ids)) if hand_ids else None)
-    return session_ids
+            )
+            for seat, player in enumerate(hand.seats)
+        ]
+        hands.append((hand_values_of(values), seats))
+    change_values_of = _preparer(Change.__table__, CHANGE_COLUMNS, dialect)
+    return SessionRows(
+        session=_session_row(new, ids),
+        seats=[
+            {
+                "position": position,
+                "player_id": ids[player],
+                "net": new.sheet.totals[player] if table.totals_only else None,
+            }
+            for position, player in enumerate(table.seats)
+        ],
+        hands=hands,
+        paid=[
+            {
+                "leaver_id": ids[leaver],
+                "payer_id": ids[payment.payer],
+                "payee_id": ids[payment.payee],
+                "amount": payment.amount,
+            }
+            for leaver, payments in new.settled.items()
+            for payment in payments
+        ],
+        stand_ins=[
+            {"player_id": ids[player], "stands_for_id": ids[owner]}
+            for player, owner in new.stand_ins.items()
+        ],
+        changes=[change_values_of(change) for change in new.changes],
+        rated=bool(results) or table.totals_only,
+    )
 
 
 def names_in(sessions: Sequence[NewSession]) -> list[str]:
@@ -199,25 +258,27 @@ def reserve_ids(table: Table, largest: int) -> None:
         )
 
 
-def _insert_rows(table: Table, rows: Sequence[dict[str, Any]]) -> None:
-    """Insert rows that all name the same columns, each value sent as the column's type sends it
-    in an INSERT: on PostgreSQL by COPY, many times quicker than an INSERT of many rows for the
-    tables of hands and changes; on SQLite by the driver's own `executemany`, which spares the
-    rows the work SQLAlchemy does for each of its parameters."""
+def _preparer(
+    table: Table, columns: Sequence[str], dialect: Dialect
+) -> Callable[[Mapping[str, Any]], list[Any]]:
+    """A row's values of `columns` as the column's type sends each in an INSERT, for
+    `_insert_rows`."""
+    sent = [
+        table.c[column].type.dialect_impl(dialect).bind_processor(dialect) for column in columns
+    ]
+    pairs = list(zip(columns, sent, strict=True))
+    return lambda row: [row[c] if send is None else send(row[c]) for c, send in pairs]
+
+
+def _insert_rows(table: Table, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Insert rows of values of `columns`, each as the column's type sends it (`_preparer`): on
+    PostgreSQL by COPY, many times quicker than an INSERT of many rows for the tables of hands
+    and changes; on SQLite by the driver's own `executemany`, which spares the rows the work
+    SQLAlchemy does for each of its parameters."""
     if not rows:
         return
     connection = db.session.connection()
     dialect = connection.dialect
-    columns = list(rows[0])
-    sent = {
-        column: processor
-        for column in columns
-        if (processor := table.c[column].type.dialect_impl(dialect).bind_processor(dialect))
-    }
-    values = (
-        [sent[column](row[column]) if column in sent else row[column] for column in columns]
-        for row in rows
-    )
     driver = connection.connection.driver_connection
     assert driver is not None
     quote = dialect.identifier_preparer.quote
@@ -225,57 +286,56 @@ def _insert_rows(table: Table, rows: Sequence[dict[str, Any]]) -> None:
     if dialect.name == "postgresql":
         statement = f"COPY {quote(table.name)} ({names}) FROM STDIN"
         with driver.cursor() as cursor, cursor.copy(statement) as copy:
-            for row in values:
+            for row in rows:
                 copy.write_row(row)
         return
     marks = ", ".join("?" for _ in columns)
-    driver.executemany(f"INSERT INTO {quote(table.name)} ({names}) VALUES ({marks})", values)
+    driver.executemany(f"INSERT INTO {quote(table.name)} ({names}) VALUES ({marks})", rows)
 
 
-def _insert_session_rows(sessions: Sequence[NewSession], ids: dict[str, int]) -> list[int]:
+def _session_row(new: NewSession, ids: dict[str, int]) -> dict[str, Any]:
+    """A session's row, with the id given, if one is."""
+    table = new.sheet.table
+    row = {
+        "name": new.name,
+        "created_at": new.created_at,
+        "rounds": table.rounds,
+        "first_dealer_id": ids[table.first_dealer],
+        "version": new.version,
+        "ended": table.ended,
+        "totals_only": table.totals_only,
+        "seats_since": max(
+            (n for n, r in enumerate(new.sheet.results, start=1) if r.hand.seats != table.seats),
+            default=0,
+        ),
+        "origin": new.origin,
+        "director_at": None if new.director is None else new.director[0],
+        "director_note": None if new.director is None else new.director[1],
+        "practice": new.practice,
+        "hand_count": len(new.sheet.results),
+        "completed": table.is_complete(len(new.sheet.results)),
+        **options_json(table.options),
+    }
+    if new.event is not None:
+        row["event_id"], row["event_round"], row["event_table"] = new.event
+    if new.session_id is not None:
+        row["id"] = new.session_id
+    return row
+
+
+def _insert_session_rows(made: Sequence[SessionRows]) -> list[int]:
     """The session rows, with the ids given or new ones."""
-    rows = []
-    for new in sessions:
-        table = new.sheet.table
-        row = {
-            "name": new.name,
-            "created_at": new.created_at,
-            "rounds": table.rounds,
-            "first_dealer_id": ids[table.first_dealer],
-            "version": new.version,
-            "ended": table.ended,
-            "totals_only": table.totals_only,
-            "seats_since": max(
-                (
-                    n
-                    for n, r in enumerate(new.sheet.results, start=1)
-                    if r.hand.seats != table.seats
-                ),
-                default=0,
-            ),
-            "origin": new.origin,
-            "director_at": None if new.director is None else new.director[0],
-            "director_note": None if new.director is None else new.director[1],
-            "practice": new.practice,
-            "hand_count": len(new.sheet.results),
-            "completed": table.is_complete(len(new.sheet.results)),
-            **options_json(table.options),
-        }
-        if new.event is not None:
-            row["event_id"], row["event_round"], row["event_table"] = new.event
-        if new.session_id is not None:
-            row["id"] = new.session_id
-        rows.append(row)
+    rows = [dict(rows.session) for rows in made]
     session_table = Session.__table__
     given = [row for row in rows if "id" in row]
     if given:
         db.session.execute(insert(session_table), given)
-    made = [row for row in rows if "id" not in row]
-    if made:
+    new = [row for row in rows if "id" not in row]
+    if new:
         new_ids = db.session.scalars(
             insert(session_table).returning(session_table.c.id, sort_by_parameter_order=True),
-            made,
+            new,
         ).all()
-        for row, session_id in zip(made, new_ids, strict=True):
+        for row, session_id in zip(new, new_ids, strict=True):
             row["id"] = session_id
     return [row["id"] for row in rows]

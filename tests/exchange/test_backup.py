@@ -1132,6 +1132,46 @@ def fail_at_batch(monkeypatch: pytest.MonkeyPatch, failing: int) -> list[int]:
     return inserted
 
 
+def restored_in_workers(target: Flask, data: Any, merge: bool = False) -> restore_module.Restored:
+    with target.app_context():
+        restore = restore_module.Restore(copy.deepcopy(data), merge=merge)
+        for _ in restore.check(workers=2):
+            pass
+        for _ in restore.batches():
+            pass
+        return restore.restored
+
+
+def test_a_restore_checked_in_worker_processes_restores_and_refuses_as_one_checked_here(
+    app: Flask, client: FlaskClient, api: Api, fresh: Fresh
+) -> None:
+    """`flask import-backup` checks a large backup in a worker process a CPU: what it restores
+    and the first refusal, in the backup's order, are those of the check in this process."""
+    build_sessions(api)
+    original, backup = answers(client), backup_of(app)
+    target = fresh()
+    restored = restored_in_workers(target, backup)
+    assert restored.sessions == len(backup["sessions"])
+    assert_same_answers(answers(target.test_client()), original)
+    again = restored_in_workers(target, backup, merge=True)
+    assert again.sessions == 0 and again.already == len(backup["sessions"])
+
+    last = tamper(backup, lambda b: b["sessions"][-1]["hands"].append({"kind": "pick"}))
+    damaged = [
+        tamper(last, lambda b: b["sessions"][1]["hands"].append({"kind": "nothing"})),
+        tamper(last, lambda b: b["sessions"][1].update(id=b["sessions"][0]["id"])),
+        tamper(last, lambda b: b["sessions"][1].update(players=["Nobody"])),
+        tamper(last, lambda b: b["sessions"].insert(1, [])),
+        last,
+    ]
+    for data in damaged:
+        with pytest.raises(RuleError) as in_workers:
+            restored_in_workers(fresh(), data)
+        with fresh().app_context(), pytest.raises(RuleError) as here:
+            import_backup(copy.deepcopy(data))
+        assert in_workers.value.message == here.value.message
+
+
 def test_a_restore_refused_at_its_last_session_changes_nothing(
     app: Flask, client: FlaskClient, api: Api, fresh: Fresh, monkeypatch: pytest.MonkeyPatch
 ) -> None:

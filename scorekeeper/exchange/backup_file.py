@@ -52,8 +52,11 @@ TOKEN = frozenset("0123456789+-.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV
 # A value the text so far refuses within this many characters of its end (or in a string it
 # ends inside) may be whole with the text after it: `json`'s scanner looks no further ahead.
 LOOKAHEAD = 8
-# What might hold a lone surrogate: its escape, or one decoded from the bytes as they were.
-SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+# What might hold a lone surrogate: its escape, or one decoded from the bytes as they were (in
+# text that is not all ASCII). Each is looked for only where it may be: a search for either at
+# once is slow.
+ESCAPED = re.compile(r"\\u[dD][89a-fA-F]")
+SURROGATE = re.compile(r"[\ud800-\udfff]")
 LONE_SURROGATE_HELD = "its text holds a lone surrogate (such as \\ud800), which is not a character."
 
 
@@ -111,8 +114,10 @@ class _Text:
     what is still to read; what came before it is let go, only its lines counted, to say where
     a refusal is."""
 
-    def __init__(self, file: IO[bytes], encoding: str) -> None:
+    def __init__(self, file: IO[bytes], encoding: str, hints: bool = True) -> None:
         file.seek(0)
+        # Whether `value` tells what might hold a lone surrogate (a text read again need not).
+        self.hints = hints
         self._file = file
         # As `json.loads` decodes bytes.
         self._decoder = codecs.getincrementaldecoder(encoding)("surrogatepass")
@@ -179,7 +184,13 @@ class _Text:
                 raise RuleError(NOT_TEXT) from None
             else:
                 self.pos = end
-                return value, SURROGATE_HINT.search(text, start, end) is not None
+                return value, self.hints and (
+                    (
+                        text.find("\\u", start, end) >= 0
+                        and ESCAPED.search(text, start, end) is not None
+                    )
+                    or (not text.isascii() and SURROGATE.search(text, start, end) is not None)
+                )
             cut_short = message.startswith("Unterminated string") or at >= len(text) - LOOKAHEAD
             if self.ended or not cut_short:
                 raise self.refused(message, at)
@@ -287,7 +298,7 @@ class BackupFile:
         left = len(wanted)
         if not left:
             return
-        walk = self._walk(_Text(self._file, self._encoding))
+        walk = self._walk(_Text(self._file, self._encoding, hints=False))
         for key, occurrence, position, item, _ in walk:
             streamed = wanted.get((key, occurrence))
             if streamed is None:

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from .. import rules
 from ..rules import RuleError
-from ..sessions import bulk, event_writes, rows, season_writes, writes
+from ..sessions import bulk, event_writes, ratings, rows, season_writes, writes
 from ..sessions.database import database_busy, let_waiting_writers_go
 from ..sessions.errors import Conflict
 from ..sessions.extensions import db
@@ -75,9 +75,11 @@ LONGEST_PAUSE = 0.25
 # batch holds at most HANDS_A_BATCH hands too (a session's hands are never split), and fewer
 # when batches run slow, as on a busy machine: as many as the last batch's pace writes in
 # BATCH_SECONDS, but no fewer than FEWEST_HANDS, which the first holds, as the pace is not
-# known yet. So a writer waiting for one batch waits well within LOCK_WAIT_SECONDS.
+# known yet. So a writer waiting for one batch waits well within LOCK_WAIT_SECONDS. Each batch
+# costs a commit and a pause besides its rows, so a batch as large as that pace allows is the
+# quickest way through.
 SESSIONS_A_BATCH = 100
-HANDS_A_BATCH = 1_000
+HANDS_A_BATCH = 5_000
 FEWEST_HANDS = 100
 BATCH_SECONDS = 0.5
 
@@ -280,6 +282,8 @@ class Restore:
                             if last:
                                 self._finish(write, answer)
                                 journal.end()
+                            else:
+                                ratings.recompute_later()
                     except Exception as error:
                         if first and not isinstance(error, SQLAlchemyError):
                             raise

@@ -155,6 +155,14 @@ def _statements(dialect: str) -> tuple[Any, Any]:
     return read, write
 
 
+def recompute_later() -> None:
+    """Leave the recompute the write under way asked for (`changed`) to a later write: a long
+    job's batches (a restore's) ask for one with their last, once for all of them, rather than
+    have one replay a history that grows with each batch, reading it through the batches
+    after. The ratings stay stale meanwhile."""
+    db.session.info.pop(_STALE, None)
+
+
 def after_commit() -> None:
     """Once a write has committed: if it made the ratings stale, have them recomputed."""
     if db.session.info.pop(_STALE, False):

@@ -356,7 +356,7 @@ def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Se
 
 # A session's hands as its check read them, by number: what `hand_request` reads of each
 # (`_as_read`), and what it read.
-Proven = dict[int, tuple[Any, HandRequest]]
+Proven = dict[int, tuple[str, HandRequest]]
 
 # What a backup's session holds besides a session's input.
 TABLE_KEYS = ("paid", "changes", "event", "director", "substitutes")
@@ -809,29 +809,22 @@ DERIVED_PARTS: dict[str, Callable[[Any], bool]] = {
 LATER_PARTS = ("bumped", "players", "seats", "sitting_out", "confirmed_by")
 
 
-def _as_read(hand: dict[str, Any]) -> Any:
-    """What `hand_request` reads of a hand, each value with its type (JSON's true is no 1):
+def _as_read(hand: dict[str, Any]) -> str:
+    """What `hand_request` reads of a hand, as JSON (where true is no 1), its keys in order:
     two hands alike in it read alike. It ignores what was derived (but the seats), and a null
     where a key may be missing (but the partner's: its null says the picker went alone)."""
-    return _typed(
+    return json.dumps(
         {
             key: value
             for key, value in hand.items()
             if not (key in HAND_OUTPUT_KEYS and key != "seats")
             and not (value is None and key in HAND_KEYS and key != "partner")
-        }
+        },
+        sort_keys=True,
     )
 
 
-def _typed(value: Any) -> Any:
-    if isinstance(value, dict):
-        return tuple((key, _typed(item)) for key, item in value.items())
-    if isinstance(value, list):
-        return [_typed(item) for item in value]
-    return type(value), value
-
-
-def _check_hand_json(hand: Any, number: int, read: tuple[Any, HandRequest] | None = None) -> None:
+def _check_hand_json(hand: Any, number: int, read: tuple[str, HandRequest] | None = None) -> None:
     """A hand as a session's changes keep it (`hand_json`): what was recorded, as the API takes a
     hand, and what was derived from it, each of its kind. `read` is the session's hand of that
     number as its check read it: a copy of it (most often) is not read again."""

@@ -5,7 +5,6 @@ find is taken in the backup's order, so a refusal is the one a check in order wo
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import pickle
 from collections import deque
@@ -118,14 +117,7 @@ def _in_workers(
             yield _check_task(plan, task)
         return
     context = multiprocessing.get_context("fork")
-    # What the workers inherit is left out of their collector's passes, which would otherwise
-    # walk it all, and copy each page it touches, again and again.
-    gc.freeze()
-    try:
-        pool = context.Pool(workers, initializer=_start_worker, initargs=(plan,))
-    finally:
-        gc.unfreeze()
-    with pool:
+    with context.Pool(workers, initializer=_start_worker, initargs=(plan,)) as pool:
         pending: deque[AsyncResult[tuple[list[_Found], bytes]]] = deque()
         for task in tasks:
             pending.append(pool.apply_async(_check_in_worker, (task,)))

@@ -72,10 +72,11 @@ def _executed(state: ORMExecuteState) -> None:
         state.session.info.pop(_STAMP, None)
 
 
-def kept(key: Hashable, read: Callable[[], T]) -> T:
+def kept(key: Hashable, read: Callable[[], T], part: Stamp | None = None) -> T:
     """What `read` answers for the history now, read again only when the history changed
-    since it was last kept under `key`."""
-    now = stamp()
+    since it was last kept under `key`; or only when `part`, the stamp of the sessions it
+    reads, changed."""
+    now = stamp() if part is None else part
     engine = db.engine
     with _guard:
         answers = _kept.setdefault(engine, OrderedDict())

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from functools import partial
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -687,19 +688,32 @@ def _champions(house: RuleFilter | None) -> tuple[Champion, ...]:
     years = range(local(first).year, local(last).year + 1)
     later = [(Session.created_at >= start_of(date(y, 1, 1)), y) for y in reversed(years[1:])]
     year = (case(*later, else_=years[0]) if later else literal(years[0])).label("year")
-    rows = db.session.execute(
-        select(SP.player_id, Player.name, year, func.sum(SP.total))
-        .join(Session, Session.id == SP.session_id)
-        .join(Player, Player.id == SP.player_id)
+    # Each year's sessions as a stamp of their own (`memo`): a year whose sessions are as they
+    # were (each past one, when tonight's hands come in) keeps its totals.
+    stamps = db.session.execute(
+        select(year, func.count(), func.sum(Session.version), func.max(Session.id))
         .where(*scope)
-        .group_by(SP.player_id, Player.name, year)
+        .group_by(year)
     ).all()
-    names = {row[0]: row[1] for row in rows}
-    by_year: dict[int | None, dict[int, int]] = {}
-    for player_id, _name, played_in, total in rows:
-        for key in (None, played_in):
-            players = by_year.setdefault(key, {})
-            players[player_id] = players.get(player_id, 0) + total
+    by_year: dict[int | None, dict[int, int]] = {
+        played_in: memo.kept(
+            ("a year's totals", played_in, house),
+            partial(_totals_of_year, played_in, years[0], house),
+            (count, versions, largest),
+        )
+        for played_in, count, versions, largest in stamps
+    }
+    everyone: dict[int, int] = {}
+    for of_year in by_year.values():
+        for player_id, total in of_year.items():
+            everyone[player_id] = everyone.get(player_id, 0) + total
+    by_year[None] = everyone
+    names = {
+        player_id: name
+        for player_id, name in db.session.execute(
+            select(Player.id, Player.name).where(Player.id.in_(everyone))
+        )
+    }
     found = []
     for key in (None, *reversed(years)):
         totals = by_year.get(key)
@@ -708,6 +722,20 @@ def _champions(house: RuleFilter | None) -> tuple[Champion, ...]:
             top = sorted((names[p] for p, t in totals.items() if t == best), key=str.casefold)
             found.append(Champion(key, tuple(top), best))
     return tuple(found)
+
+
+def _totals_of_year(year: int, first: int, house: RuleFilter | None) -> dict[int, int]:
+    """Each player's total over the sessions of a year (the `first` year's from the first)."""
+    started = [] if year == first else [Session.created_at >= start_of(date(year, 1, 1))]
+    ended = Session.created_at < start_of(date(year + 1, 1, 1))
+    scope = (house or RuleFilter()).session_conditions()
+    in_year = select(Session.id).where(*started, ended, *scope)
+    rows = db.session.execute(
+        select(SP.player_id, func.sum(SP.total))
+        .where(SP.session_id.in_(in_year))
+        .group_by(SP.player_id)
+    )
+    return {player_id: total for player_id, total in rows}
 
 
 def nights_in(dates: DateRange, house: RuleFilter | None = None) -> int:

@@ -4,6 +4,7 @@ that changes them, and only the history's stamp read while nothing changed."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -127,3 +128,43 @@ def test_the_stamp_is_read_once_a_transaction_and_again_after_a_write_in_it(
         assert memo.stamp() == (first[0], first[1] + 1, session_id)
         db.session.rollback()
         assert memo.stamp() == first
+
+
+def test_each_years_champion_follows_a_night_moved_or_changed_in_a_past_year(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Each year's totals are kept by the year's own stamp: a night changed in a past year, or
+    moved to another, is seen in both years at once."""
+
+    def champions() -> list[tuple[int | None, tuple[str, ...], int]]:
+        with app.app_context():
+            return [(c.year, c.names, c.total) for c in stats.champions()]
+
+    made = [
+        client.post("/api/sessions", json={"played_on": day, "totals": totals}).json["id"]
+        for day, totals in (
+            ("2010-03-01", {"Ann": 5, "Bob": -5}),
+            ("2011-02-01", {"Cat": 7, "Ann": -7}),
+            (date.today().isoformat(), {"Dan": 1, "Eve": -1}),
+        )
+    ]
+    this_year = date.today().year
+    assert champions()[1:] == [
+        (this_year, ("Dan",), 1),
+        (2011, ("Cat",), 7),
+        (2010, ("Ann",), 5),
+    ]
+    moved = client.patch(f"/api/sessions/{made[0]}", json={"played_on": "2011-03-01"})
+    assert moved.status_code == 200, moved.json
+    assert champions() == [
+        (None, ("Cat",), 7),
+        (this_year, ("Dan",), 1),
+        (2011, ("Cat",), 7),
+    ]
+    changed = client.patch(f"/api/sessions/{made[1]}", json={"totals": {"Cat": 2, "Ann": -2}})
+    assert changed.status_code == 200, changed.json
+    assert champions() == [
+        (None, ("Ann",), 3),
+        (this_year, ("Dan",), 1),
+        (2011, ("Ann",), 3),
+    ]

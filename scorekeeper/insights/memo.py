@@ -8,7 +8,9 @@ how many there are, the sum of their versions and the largest id (`stamp`). Ever
 session bumps its version: a hand, an edit, its seats, and a player renamed or merged in the
 sessions naming them; a session deleted takes its versions out of the sum and one added, a new
 largest id (ids are never reused). So the same stamp is the same history, and what is kept
-for it is still true. What changes without touching a session (a player's name or rating
+for it is still true. An answer made of parts, each of its own sessions (each year's totals),
+is kept with each part's own stamp instead (`kept_in_parts`), so a write reads again only the
+part it changed. What changes without touching a session (a player's name or rating
 alone) is for the caller to read afresh beside what is kept. A database emptied or replaced
 under a running process can come back to a stamp seen before: `forget` is for whatever does
 that.
@@ -19,7 +21,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
@@ -31,6 +33,7 @@ from ..sessions.extensions import db
 from ..sessions.models import Session
 
 T = TypeVar("T")
+P = TypeVar("P", bound=Hashable)
 
 # Answers kept by a process for each database, the latest used: a leaderboard keeps two, a
 # player's page five (the season of a player with 11,700 sessions holds a point a day, about
@@ -39,7 +42,9 @@ KEPT = 32
 
 Stamp = tuple[int, int, int]
 
-_kept: WeakKeyDictionary[Engine, OrderedDict[Hashable, tuple[Stamp, Any]]] = WeakKeyDictionary()
+_kept: WeakKeyDictionary[Engine, OrderedDict[Hashable, tuple[Stamp | None, Any]]] = (
+    WeakKeyDictionary()
+)
 _guard = threading.Lock()
 # The stamp read in a transaction: (a reference to the transaction, the stamp).
 _STAMP = "history stamp"
@@ -72,25 +77,50 @@ def _executed(state: ORMExecuteState) -> None:
         state.session.info.pop(_STAMP, None)
 
 
-def kept(key: Hashable, read: Callable[[], T], part: Stamp | None = None) -> T:
+def kept(key: Hashable, read: Callable[[], T]) -> T:
     """What `read` answers for the history now, read again only when the history changed
-    since it was last kept under `key`; or only when `part`, the stamp of the sessions it
-    reads, changed."""
-    now = stamp() if part is None else part
-    engine = db.engine
-    with _guard:
-        answers = _kept.setdefault(engine, OrderedDict())
-        found = answers.get(key)
-        if found is not None and found[0] == now:
-            answers.move_to_end(key)
-            return found[1]  # type: ignore[no-any-return]
+    since it was last kept under `key`."""
+    now = stamp()
+    found = _found(key)
+    if found is not None and found[0] == now:
+        return found[1]  # type: ignore[no-any-return]
     answer = read()
+    _keep(key, now, answer)
+    return answer
+
+
+def kept_in_parts(key: Hashable, parts: Mapping[P, Stamp], read: Callable[[P], T]) -> dict[P, T]:
+    """What `read` answers for each of `parts` (a year, say), given the stamp of the sessions
+    it reads; kept under `key` together, and each read again only when its own stamp
+    changed."""
+    found = _found(key)
+    held: dict[P, tuple[Stamp, T]] = {} if found is None else found[1]
+    now = {
+        part: held[part]
+        if part in held and held[part][0] == part_stamp
+        else (part_stamp, read(part))
+        for part, part_stamp in parts.items()
+    }
+    _keep(key, None, now)
+    return {part: answer for part, (_, answer) in now.items()}
+
+
+def _found(key: Hashable) -> tuple[Stamp | None, Any] | None:
     with _guard:
+        answers = _kept.setdefault(db.engine, OrderedDict())
+        found = answers.get(key)
+        if found is not None:
+            answers.move_to_end(key)
+        return found
+
+
+def _keep(key: Hashable, now: Stamp | None, answer: Any) -> None:
+    with _guard:
+        answers = _kept.setdefault(db.engine, OrderedDict())
         answers[key] = (now, answer)
         answers.move_to_end(key)
         while len(answers) > KEPT:
             answers.popitem(last=False)
-    return answer
 
 
 def forget() -> None:

@@ -695,14 +695,16 @@ def _champions(house: RuleFilter | None) -> tuple[Champion, ...]:
         .where(*scope)
         .group_by(year)
     ).all()
-    by_year: dict[int | None, dict[int, int]] = {
-        played_in: memo.kept(
-            ("a year's totals", played_in, house),
-            partial(_totals_of_year, played_in, years[0], house),
-            (count, versions, largest),
+    by_year: dict[int | None, dict[int, int]] = dict(
+        memo.kept_in_parts(
+            ("each year's totals", house),
+            {
+                played_in: (count, versions, largest)
+                for played_in, count, versions, largest in stamps
+            },
+            partial(_totals_of_year, first=years[0], house=house),
         )
-        for played_in, count, versions, largest in stamps
-    }
+    )
     everyone: dict[int, int] = {}
     for of_year in by_year.values():
         for player_id, total in of_year.items():

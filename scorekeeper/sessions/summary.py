@@ -86,39 +86,47 @@ HandIds = tuple[int, int]
 
 
 def recount(
-    session_ids: Collection[int], hand_ids: HandIds | None = None, *, hands: bool = True
+    session_ids: Collection[int],
+    hand_ids: HandIds | None = None,
+    *,
+    hands: bool = True,
+    nights: bool = True,
 ) -> CompoundSelect[*tuple[Any, ...]]:
     """The summary rows of the sessions, added up from their hands, with each session's stake
     (without places); a night kept without hands has a row for each player, seated 0, with no
     hands and their net as total. For many sessions, `hand_ids` bounds the hands' players read:
     without it PostgreSQL reads every hand's players, the history over, to find those of a
-    hundred sessions; `hands` False reads no hand (the sessions have none)."""
-    nights = (
-        select(
-            Seat.session_id,
-            Seat.player_id,
-            literal(NIGHT).label("seated"),
-            *(
-                (func.coalesce(Seat.net, 0) if name == "total" else literal(0)).label(name)
-                for name in NUMBERS
-            ),
-            Session.stake,
+    hundred sessions; `hands` False reads no hand (the sessions have none), `nights` False no
+    night's nets (none of the sessions is one)."""
+    parts: list[Select[*tuple[Any, ...]]] = []
+    if hands:
+        counted = (
+            select(Hand.session_id, HandPlayer.player_id, Hand.seated, *COUNTS, Session.stake)
+            .join(Hand, Hand.id == HandPlayer.hand_id)
+            .join(Session, Session.id == Hand.session_id)
+            .where(HandPlayer.played, ~Session.practice, Hand.session_id.in_(session_ids))
+            .group_by(Hand.session_id, HandPlayer.player_id, Hand.seated, Session.stake)
         )
-        .join(Session, Session.id == Seat.session_id)
-        .where(Session.totals_only, ~Session.practice, Seat.session_id.in_(session_ids))
-    )
-    if not hands:
-        return union_all(nights)
-    counted = (
-        select(Hand.session_id, HandPlayer.player_id, Hand.seated, *COUNTS, Session.stake)
-        .join(Hand, Hand.id == HandPlayer.hand_id)
-        .join(Session, Session.id == Hand.session_id)
-        .where(HandPlayer.played, ~Session.practice, Hand.session_id.in_(session_ids))
-        .group_by(Hand.session_id, HandPlayer.player_id, Hand.seated, Session.stake)
-    )
-    if hand_ids is not None:
-        counted = counted.where(HandPlayer.hand_id.between(*hand_ids))
-    return union_all(counted, nights)
+        if hand_ids is not None:
+            counted = counted.where(HandPlayer.hand_id.between(*hand_ids))
+        parts.append(counted)
+    if nights:
+        nets = (
+            select(
+                Seat.session_id,
+                Seat.player_id,
+                literal(NIGHT).label("seated"),
+                *(
+                    (func.coalesce(Seat.net, 0) if name == "total" else literal(0)).label(name)
+                    for name in NUMBERS
+                ),
+                Session.stake,
+            )
+            .join(Session, Session.id == Seat.session_id)
+            .where(Session.totals_only, ~Session.practice, Seat.session_id.in_(session_ids))
+        )
+        parts.append(nets)
+    return union_all(*parts)
 
 
 def rewrite(session: Session, hand_count: int, complete: bool, *, hands: bool, seats: bool) -> None:
@@ -133,7 +141,7 @@ def rewrite(session: Session, hand_count: int, complete: bool, *, hands: bool, s
     session.hand_count = hand_count
     session.completed = complete
     if hands:
-        _recount([session.id])
+        _recount([session.id], hands=not session.totals_only, nights=session.totals_only)
     elif was_complete and not complete:
         db.session.execute(
             update(SessionPlayer).where(SessionPlayer.session_id == session.id).values(place=None)
@@ -165,12 +173,16 @@ def add(session_ids: Collection[int], hand_ids: HandIds | None) -> None:
 
 
 def _recount(
-    session_ids: list[int], hand_ids: HandIds | None = None, *, hands: bool = True
+    session_ids: list[int],
+    hand_ids: HandIds | None = None,
+    *,
+    hands: bool = True,
+    nights: bool = True,
 ) -> None:
     db.session.execute(delete(SessionPlayer).where(SessionPlayer.session_id.in_(session_ids)))
     db.session.execute(
         insert(SessionPlayer).from_select(
-            [*KEY, *NUMBERS, "stake"], recount(session_ids, hand_ids, hands=hands)
+            [*KEY, *NUMBERS, "stake"], recount(session_ids, hand_ids, hands=hands, nights=nights)
         )
     )
 

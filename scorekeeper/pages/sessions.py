@@ -50,7 +50,7 @@ SHOWN_HANDS = 8
 def index() -> str:
     current = sessions_list.in_progress()
     alone = sessions_list.SessionFilter(tables=False)
-    recent = sessions_list.find_sessions(alone, per_page=RECENT + 1).rows
+    recent = sessions_list.rows_for(sessions_list.sessions_after(alone, RECENT + 1)[0])
     past = [row for row in recent if current is None or row.session.id != current.session.id]
     # An event is one row, its last round's tables under it, where its latest table was made.
     dated: list[tuple[datetime, Any]] = [

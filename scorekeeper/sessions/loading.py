@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Integer, func, select
+from sqlalchemy import Integer, exists, func, select
 from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .. import rules
@@ -270,7 +270,8 @@ def seated_players() -> list[str]:
     return list(
         db.session.scalars(
             select(Player.name)
-            .where(Player.id.in_(select(SessionMember.player_id)))
+            # A look in the index of each player's sessions, rather than a list of every row.
+            .where(exists().where(SessionMember.player_id == Player.id))
             .order_by(Player.name_key)
         )
     )

@@ -71,6 +71,8 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (
         Index("ix_session_created_at_id", "created_at", "id"),
         Index("ix_session_completed_created_at_id", "completed", "created_at", "id"),
+        # An event's tables, and the sessions of no event newest first.
+        Index("ix_session_event_id_created_at_id", "event_id", "created_at", "id"),
         NEVER_REUSED,
     )
 
@@ -109,7 +111,7 @@ class Session(db.Model):  # type: ignore[name-defined,misc]
     # one session.
     origin: Mapped[str | None] = mapped_column(String(64), index=True)
     # A table of a club event: the event, its round and the table's number in the round.
-    event_id: Mapped[int | None] = mapped_column(ForeignKey("event.id"), index=True)
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("event.id"))
     event_round: Mapped[int | None]
     event_table: Mapped[int | None]
     # A table's open call for the director: since when, and what it says ("" for nothing).

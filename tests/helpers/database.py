@@ -12,11 +12,12 @@ from typing import Protocol
 
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from harness.database import counted_statements
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import Session
+from scorekeeper.sessions.models import Player, Session
 
 # Every storage and API test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
@@ -47,6 +48,12 @@ def second_worker(first: Flask) -> Iterator[Flask]:
         with second.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def player_ids(app: Flask) -> dict[str, int]:
+    """Each player's id, by name."""
+    with app.app_context():
+        return {p.name: p.id for p in db.session.scalars(select(Player))}
 
 
 def statements(app: Flask, request: Callable[[], int], expected: int) -> int:

@@ -8,33 +8,28 @@ from datetime import date
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select, update
+from sqlalchemy import update
 
 from scorekeeper.insights import company, memo, roster, stats
 from scorekeeper.insights.dates import DateRange
 from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import Player, Session
+from scorekeeper.sessions.models import Session
 from scorekeeper.sessions.rows import players_named
 
 from ..helpers.api import Api, pick
-from ..helpers.database import second_worker, statements
-
-
-def player_ids(app: Flask) -> dict[str, int]:
-    with app.app_context():
-        return {name: id_ for name, id_ in db.session.execute(select(Player.name, Player.id))}
+from ..helpers.database import player_ids, second_worker, statements
 
 
 def seen(app: Flask, player: str) -> tuple[object, ...]:
     """Everything the memo keeps, as a page shows it."""
     with app.app_context():
-        ids = {p.name: p.id for p in roster.players()}
-        me = ids[player]
+        listed = roster.players()
+        me = next(p.id for p in listed if p.name == player)
         return (
             [(c.year, c.names, c.total) for c in stats.champions()],
             [(p.name, p.hands, p.won) for p in company.partners(me, DateRange())],
             [(o.name, o.sessions, o.total) for o in company.opponents(me, DateRange())],
-            [(p.name, p.sessions, p.hands, p.total, p.active) for p in roster.players()],
+            [(p.name, p.sessions, p.hands, p.total, p.active) for p in listed],
         )
 
 

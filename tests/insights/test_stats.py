@@ -26,7 +26,7 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, PlayerRating, Session
 
 from ..helpers.api import Api, pick
-from ..helpers.database import statements_for
+from ..helpers.database import player_ids, statements_for
 from ..helpers.pages import Page, page
 from ..helpers.tables import (
     HOUSE_RULES,
@@ -180,11 +180,6 @@ def record_season(app: Flask, api: Api, season: list[dict[str, Any]] = SEASON) -
 @pytest.fixture
 def season(app: Flask, api: Api) -> list[int]:
     return record_season(app, api)
-
-
-def player_ids(app: Flask) -> dict[str, int]:
-    with app.app_context():
-        return {p.name: p.id for p in db.session.scalars(select(Player))}
 
 
 def summary(numbers: stats.PlayerStats) -> tuple[Any, ...]:

@@ -628,3 +628,51 @@ def _live_triggers(table: Any, connection: Any, **_: Any) -> None:
 
 for _table in (Session.__table__, Event.__table__):
     sa_event.listen(_table, "after_create", _live_triggers)
+
+
+class HistoryWrites(db.Model):  # type: ignore[name-defined,misc]
+    """How many times the sessions were written (one row, id 1, made by the first write): one
+    more for each session added or removed and each bump of a session's version, counted by
+    the database itself whatever wrote it (`WRITES_TRIGGERS`), so that a process tells whether
+    the history changed since it last looked from one row (`insights.memo`)."""
+
+    __tablename__ = "history_writes"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    writes: Mapped[int]
+
+
+COUNT_A_WRITE = (
+    "INSERT INTO history_writes (id, writes) VALUES (1, 1) "
+    "ON CONFLICT (id) DO UPDATE SET writes = history_writes.writes + 1"
+)
+# On PostgreSQL the count is taken at the commit (a deferred trigger), so that the row is held
+# for an instant: writes to different sessions run at once, and a transaction holding the row
+# waits for nothing else. SQLite writes one transaction at a time.
+WRITES_TRIGGERS = {
+    "postgresql": [
+        "CREATE OR REPLACE FUNCTION history_written() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        f"BEGIN {COUNT_A_WRITE}; RETURN NULL; END $$",
+        "CREATE CONSTRAINT TRIGGER session_written "
+        "AFTER INSERT OR DELETE OR UPDATE OF version ON session "
+        "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION history_written()",
+    ],
+    "sqlite": [
+        f"CREATE TRIGGER session_written_{name} AFTER {what} ON session BEGIN {COUNT_A_WRITE}; END"
+        for name, what in (
+            ("insert", "INSERT"),
+            ("delete", "DELETE"),
+            ("update", "UPDATE OF version"),
+        )
+    ],
+}
+
+
+def _writes_triggers(_table: Any, connection: Any, **_: Any) -> None:
+    """The triggers made with the sessions' table where `create_all` makes it (the tests); the
+    migrations make them on a database `flask db upgrade` keeps."""
+    for statement in WRITES_TRIGGERS[connection.dialect.name]:
+        connection.exec_driver_sql(statement)
+
+
+sa_event.listen(Session.__table__, "after_create", _writes_triggers)

@@ -8,12 +8,12 @@ from datetime import date
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import update
+from sqlalchemy import delete, update
 
 from scorekeeper.insights import company, memo, roster, stats
 from scorekeeper.insights.dates import DateRange
 from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import Session
+from scorekeeper.sessions.models import Session, SessionPlayer
 from scorekeeper.sessions.rows import players_named
 
 from ..helpers.api import Api, pick
@@ -107,22 +107,53 @@ def test_another_worker_sees_a_write_at_once(app: Flask, api: Api) -> None:
             assert stats.champions()[0].names == ("Bob",)
 
 
-def test_the_stamp_is_read_once_a_transaction_and_again_after_a_write_in_it(
+def test_the_stamp_is_read_once_a_transaction_and_a_transaction_that_wrote_keeps_nothing(
     app: Flask, api: Api
 ) -> None:
     session_id = api.new_session()["id"]
+    api.record(session_id, **pick("Ann", "Bob", 75))
     with app.app_context():
         first = memo.stamp()
+        assert first is not None
+        champions = stats.champions()
 
         def again() -> int:
             assert memo.stamp() == first
             return 200
 
         assert statements(app, again, 200) == 0
+        # A write not kept: what it shows is read afresh, and not kept for the count it
+        # would have made had it been kept.
+        db.session.execute(update(SessionPlayer).values(total=SessionPlayer.total * 10))
         db.session.execute(update(Session).values(version=Session.version + 1))
-        assert memo.stamp() == (first[0], first[1] + 1, session_id)
+        assert memo.stamp() is None
+        assert stats.champions()[0].total == champions[0].total * 10
         db.session.rollback()
         assert memo.stamp() == first
+        assert stats.champions() == champions
+    api.record(session_id, **pick("Bob", "Ann", 75))
+    with app.app_context():
+        assert memo.stamp() == first + 1
+        # Ann +2 picking with Bob, then +1 as Bob's partner; Bob +1, then +2.
+        assert stats.champions()[0] == stats.Champion(None, ("Ann", "Bob"), 3)
+
+
+def test_the_database_counts_every_write_to_a_session_whatever_makes_it(
+    app: Flask, api: Api
+) -> None:
+    with app.app_context():
+        empty = memo.stamp()
+    api.new_session()
+    kept = api.new_session()["id"]
+    with app.app_context():
+        before = memo.stamp()
+        assert before is not None and empty is not None and before > empty
+        db.session.execute(update(Session).values(version=Session.version + 1))
+        db.session.execute(update(Session).values(name="Renamed"))
+        db.session.execute(delete(Session).where(Session.id != kept))
+        db.session.commit()
+        # Two versions bumped and one session deleted; a name alone is not a version.
+        assert memo.stamp() == before + 3
 
 
 def test_each_years_champion_follows_a_night_moved_or_changed_in_a_past_year(

@@ -333,6 +333,39 @@ def test_a_session_made_without_a_version_is_at_version_1(
         assert connection.execute(text("SELECT version FROM session")).scalar() == 1
 
 
+def test_the_database_counts_the_writes_to_sessions_made_before_and_after_the_upgrade(
+    migrated_app: Flask, cli: FlaskCliRunner
+) -> None:
+    """Sessions from before the count began are counted from their next write on."""
+    result = cli.invoke(args=["db", "upgrade", "7d2c9e4f1a83"])
+    assert result.exit_code == 0, result.output
+    new_session = text(
+        "INSERT INTO session (name, created_at, rounds, first_dealer_id, partner,"
+        " no_bid, cracking, blitzing) VALUES ('', CURRENT_TIMESTAMP, 0, 1,"
+        " 'jack_of_diamonds', 'forced_pick', true, true)"
+    )
+    with engine_of(migrated_app).begin() as connection:
+        connection.execute(text("INSERT INTO player (name, name_key) VALUES ('Ann', 'ann')"))
+        connection.execute(new_session)
+    upgrade(cli)
+
+    def writes() -> int | None:
+        with engine_of(migrated_app).connect() as connection:
+            return connection.execute(text("SELECT writes FROM history_writes")).scalar()
+
+    assert writes() is None
+    steps = [
+        new_session,
+        text("UPDATE session SET version = version + 1"),
+        text("UPDATE session SET name = 'Renamed'"),
+        text("DELETE FROM session WHERE id = 1"),
+    ]
+    for step, counted in zip(steps, [1, 3, 3, 4], strict=True):
+        with engine_of(migrated_app).begin() as connection:
+            connection.execute(step)
+        assert writes() == counted
+
+
 def test_events_from_before_tournament_tables_ask_for_nothing_and_take_the_new_writes(
     migrated_app: Flask, cli: FlaskCliRunner
 ) -> None:

@@ -162,7 +162,7 @@ def check_sessions(session_ids: Sequence[int]) -> dict[int, list[str]]:
     hand_ids = [hand.id for session in sessions for hand in session.hands]
     bounds = (min(hand_ids), max(hand_ids)) if hand_ids else None
     counted: dict[int, list[Any]] = defaultdict(list)
-    for row in db.session.execute(summary.recount(session_ids, bounds)):
+    for row in db.session.execute(*summary.recount(session_ids, bounds)):
         counted[row.session_id].append(row)
     kept: dict[int, list[Any]] = defaultdict(list)
     for row in db.session.scalars(

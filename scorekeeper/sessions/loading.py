@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Integer, exists, func, select
+from sqlalchemy import Integer, bindparam, exists, func, select
 from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from .. import rules
@@ -85,21 +85,31 @@ class Tail:
     named: tuple[str, ...]
 
 
+# Hands are numbered 1..n (every write keeps them so, and `flask check` verifies it), so the
+# last hand's number is the count. Made once, as every hand's write reads it: a statement made
+# anew is keyed for SQLAlchemy's cache anew.
+_LAST_HAND = (
+    select(Hand.number, Hand.dealer_id, Player.id, Player.name)
+    .join(HandPlayer, HandPlayer.hand_id == Hand.id)
+    .join(Player, Player.id == HandPlayer.player_id)
+    .where(
+        Hand.id
+        == select(Hand.id)
+        .where(Hand.session_id == bindparam("session"))
+        .order_by(Hand.number.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    .order_by(HandPlayer.seat)
+)
+
+
 def tail_of(session: Session) -> Tail:
     table = table_of(session)
-    of_session = Hand.session_id == session.id
-    # Hands are numbered 1..n (every write keeps them so, and `flask check` verifies it), so the
-    # last hand's number is the count.
-    last_hand = select(Hand.id).where(of_session).order_by(Hand.number.desc()).limit(1)
-    last = db.session.execute(
-        select(Hand.number, Hand.dealer_id, Player.id, Player.name)
-        .join(HandPlayer, HandPlayer.hand_id == Hand.id)
-        .join(Player, Player.id == HandPlayer.player_id)
-        .where(Hand.id == last_hand.scalar_subquery())
-        .order_by(HandPlayer.seat)
-    ).all()
+    last = db.session.execute(_LAST_HAND, {"session": session.id}).all()
     pending = 0
     if table.options.no_bid is rules.NoBid.DOUBLER:
+        of_session = Hand.session_id == session.id
         kinds = db.session.scalars(select(Hand.kind).where(of_session).order_by(Hand.number))
         pending = rules.pending_doublers(table, [rules.Kind(kind) for kind in kinds])
     names = {row.id: row.name for row in last}

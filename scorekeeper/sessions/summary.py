@@ -13,13 +13,17 @@ and statistic is read from them, so none counts a rehearsal's made-up hands.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import (
+    BindParameter,
     ColumnElement,
     ColumnExpressionArgument,
     CompoundSelect,
+    Delete,
+    Insert,
     Label,
     Select,
     bindparam,
@@ -77,6 +81,9 @@ NUMBERS = tuple(count.name for count in COUNTS)
 KEY = ("session_id", "player_id", "seated")
 
 
+# The sessions a statement made once is given, as the parameter `sessions`.
+SESSIONS: BindParameter[int] = bindparam("sessions", expanding=True)
+
 # What a night kept without hands is summed up under instead of a table size: its rows hold
 # each player's net, and nothing where hands count.
 NIGHT = 0
@@ -91,24 +98,37 @@ def recount(
     *,
     hands: bool = True,
     nights: bool = True,
-) -> CompoundSelect[*tuple[Any, ...]]:
+) -> tuple[CompoundSelect[*tuple[Any, ...]], dict[str, Any]]:
     """The summary rows of the sessions, added up from their hands, with each session's stake
-    (without places); a night kept without hands has a row for each player, seated 0, with no
-    hands and their net as total. For many sessions, `hand_ids` bounds the hands' players read:
-    without it PostgreSQL reads every hand's players, the history over, to find those of a
-    hundred sessions; `hands` False reads no hand (the sessions have none), `nights` False no
-    night's nets (none of the sessions is one)."""
+    (without places), as a statement and its parameters; a night kept without hands has a row
+    for each player, seated 0, with no hands and their net as total. For many sessions,
+    `hand_ids` bounds the hands' players read: without it PostgreSQL reads every hand's
+    players, the history over, to find those of a hundred sessions; `hands` False reads no
+    hand (the sessions have none), `nights` False no night's nets (none of the sessions is
+    one)."""
+    parameters: dict[str, Any] = {"sessions": list(session_ids)}
+    if hand_ids is not None:
+        parameters["first_hand"], parameters["last_hand"] = hand_ids
+    return _recount_query(hand_ids is not None, hands, nights), parameters
+
+
+# The statements are made once: a statement made anew is keyed for SQLAlchemy's cache anew,
+# which took a tenth of a hand's write for this one.
+@functools.cache
+def _recount_query(bounded: bool, hands: bool, nights: bool) -> CompoundSelect[*tuple[Any, ...]]:
     parts: list[Select[*tuple[Any, ...]]] = []
     if hands:
         counted = (
             select(Hand.session_id, HandPlayer.player_id, Hand.seated, *COUNTS, Session.stake)
             .join(Hand, Hand.id == HandPlayer.hand_id)
             .join(Session, Session.id == Hand.session_id)
-            .where(HandPlayer.played, ~Session.practice, Hand.session_id.in_(session_ids))
+            .where(HandPlayer.played, ~Session.practice, Hand.session_id.in_(SESSIONS))
             .group_by(Hand.session_id, HandPlayer.player_id, Hand.seated, Session.stake)
         )
-        if hand_ids is not None:
-            counted = counted.where(HandPlayer.hand_id.between(*hand_ids))
+        if bounded:
+            counted = counted.where(
+                HandPlayer.hand_id.between(bindparam("first_hand"), bindparam("last_hand"))
+            )
         parts.append(counted)
     if nights:
         nets = (
@@ -123,10 +143,23 @@ def recount(
                 Session.stake,
             )
             .join(Session, Session.id == Seat.session_id)
-            .where(Session.totals_only, ~Session.practice, Seat.session_id.in_(session_ids))
+            .where(Session.totals_only, ~Session.practice, Seat.session_id.in_(SESSIONS))
         )
         parts.append(nets)
     return union_all(*parts)
+
+
+@functools.cache
+def _recount_rows(bounded: bool, hands: bool, nights: bool) -> tuple[Delete, Insert]:
+    """The statements that write the summary rows of the sessions `recount` is given: of the
+    table, not the model, since the ORM takes parameters given with its own insert for rows."""
+    table = SessionPlayer.__table__
+    return (
+        delete(table).where(table.c.session_id.in_(SESSIONS)),
+        insert(table).from_select(
+            [*KEY, *NUMBERS, "stake"], _recount_query(bounded, hands, nights)
+        ),
+    )
 
 
 def rewrite(session: Session, hand_count: int, complete: bool, *, hands: bool, seats: bool) -> None:
@@ -179,12 +212,10 @@ def _recount(
     hands: bool = True,
     nights: bool = True,
 ) -> None:
-    db.session.execute(delete(SessionPlayer).where(SessionPlayer.session_id.in_(session_ids)))
-    db.session.execute(
-        insert(SessionPlayer).from_select(
-            [*KEY, *NUMBERS, "stake"], recount(session_ids, hand_ids, hands=hands, nights=nights)
-        )
-    )
+    _, parameters = recount(session_ids, hand_ids, hands=hands, nights=nights)
+    db.session.flush()
+    for statement in _recount_rows(hand_ids is not None, hands, nights):
+        db.session.execute(statement, parameters)
 
 
 def _members(

@@ -3,13 +3,16 @@ together, how many they won, the picking team's card points), and the regulars t
 (the sessions together, who finished ahead, and each one's total in them).
 
 Partners come from the hands' picker and partner, read by their indexes; opponents from the
-sessions' summaries, so neither reads every hand a player played.
+sessions' summaries, so neither reads every hand a player played. Both are added up from each
+year's part, each kept by its own year's stamp (`years`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from functools import partial
 
 from sqlalchemy import Select, func, literal, select, union_all
 from sqlalchemy.orm import InstrumentedAttribute
@@ -17,7 +20,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 from ..rules import Kind, Result
 from ..sessions.extensions import db
 from ..sessions.models import Hand, Player, Session, SessionPlayer
-from . import memo
+from . import memo, years
 from .dates import DateRange
 from .stats import RuleFilter, in_scope
 
@@ -71,6 +74,26 @@ def partners(
 
 
 def _partners(player_id: int, dates: DateRange, house: RuleFilter | None) -> tuple[Partner, ...]:
+    of_years = years.each_year(
+        ("partners each year", player_id, dates, house),
+        dates,
+        house,
+        partial(_partners_in, player_id, house=house),
+    )
+    summed: dict[int, list[int]] = {}
+    for of_year in of_years.values():
+        for other, numbers in of_year.items():
+            _add(summed.setdefault(other, [0] * len(numbers)), numbers)
+    names = _names(summed)
+    found = [Partner(other, names[other][0], *numbers) for other, numbers in summed.items()]
+    found.sort(key=lambda p: (-p.hands, names[p.player_id][1]))
+    return tuple(found)
+
+
+def _partners_in(
+    player_id: int, dates: DateRange, house: RuleFilter | None
+) -> dict[int, tuple[int, ...]]:
+    """Each partner's hands together, won, card points and hands with points, in the range."""
     # A practice table keeps no summary, but its hands are read here: left out by their session.
     practice = select(Session.id).where(Session.practice)
     picks = (
@@ -92,18 +115,14 @@ def _partners(player_id: int, dates: DateRange, house: RuleFilter | None) -> tup
     ).subquery()
     rows = db.session.execute(
         select(
-            Player.id,
-            Player.name,
+            together.c.other,
             func.count(),
             func.count().filter(together.c.won),
             func.coalesce(func.sum(together.c.points), 0),
             func.count(together.c.points),
-        )
-        .join(together, together.c.other == Player.id)
-        .group_by(Player.id, Player.name)
-        .order_by(func.count().desc(), Player.name_key)
+        ).group_by(together.c.other)
     )
-    return tuple(Partner(*row) for row in rows)
+    return {other: tuple(numbers) for other, *numbers in rows}
 
 
 def opponents(
@@ -117,6 +136,27 @@ def opponents(
 def _opponents(
     player_id: int, dates: DateRange, house: RuleFilter | None, regulars: int
 ) -> tuple[Opponent, ...]:
+    of_years = years.each_year(
+        ("opponents each year", player_id, dates, house),
+        dates,
+        house,
+        partial(_opponents_in, player_id, house=house),
+    )
+    summed: dict[int, list[int]] = {}
+    for of_year in of_years.values():
+        for other, numbers in of_year.items():
+            _add(summed.setdefault(other, [0] * len(numbers)), numbers)
+    names = _names(summed)
+    found = [Opponent(other, names[other][0], *numbers) for other, numbers in summed.items()]
+    found.sort(key=lambda o: (-o.sessions, names[o.player_id][1]))
+    return tuple(found[:regulars])
+
+
+def _opponents_in(
+    player_id: int, dates: DateRange, house: RuleFilter | None
+) -> dict[int, tuple[int, ...]]:
+    """Each player the player sat with in the range: the sessions together, those where the
+    player finished ahead and behind, the player's total and theirs."""
     SP = SessionPlayer
     by_session = (
         select(
@@ -135,21 +175,29 @@ def _opponents(
             SP.player_id != player_id,
         )
     ).subquery()
-    sessions = func.count().label("sessions")
     rows = db.session.execute(
         select(
-            Player.id,
-            Player.name,
-            sessions,
+            theirs.c.player_id,
+            func.count(),
             func.count().filter(mine.c.place < theirs.c.place),
             func.count().filter(mine.c.place > theirs.c.place),
             func.coalesce(func.sum(mine.c.total), literal(0)),
             func.coalesce(func.sum(theirs.c.total), literal(0)),
         )
-        .join(theirs, theirs.c.player_id == Player.id)
         .join(mine, mine.c.session_id == theirs.c.session_id)
-        .group_by(Player.id, Player.name)
-        .order_by(sessions.desc(), Player.name_key)
-        .limit(regulars)
+        .group_by(theirs.c.player_id)
     )
-    return tuple(Opponent(*row) for row in rows)
+    return {other: tuple(numbers) for other, *numbers in rows}
+
+
+def _add(into: list[int], numbers: tuple[int, ...]) -> None:
+    for index, number in enumerate(numbers):
+        into[index] += number
+
+
+def _names(player_ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+    """Each player's name and the key their names sort by."""
+    rows = db.session.execute(
+        select(Player.id, Player.name, Player.name_key).where(Player.id.in_(list(player_ids)))
+    )
+    return {player_id: (name, key) for player_id, name, key in rows}

@@ -34,7 +34,6 @@ from sqlalchemy import (
     distinct,
     extract,
     func,
-    literal,
     not_,
     null,
     or_,
@@ -49,8 +48,8 @@ from .. import rules
 from ..sessions import summary
 from ..sessions.extensions import db
 from ..sessions.models import Player, PlayerRating, Session, SessionPlayer
-from . import memo
-from .dates import QUARTER, DateRange, days_of, days_of_quarters, local, start_of
+from . import memo, years
+from .dates import QUARTER, DateRange, days_of, days_of_quarters
 
 DEFAULT_MIN_PICKS = 10
 # The most sessions a player's page lists; the rest come with "More".
@@ -608,6 +607,23 @@ def best_and_worst(
 def _best_and_worst(
     player_id: int, dates: DateRange, house: RuleFilter | None
 ) -> tuple[SessionLine, SessionLine] | None:
+    of_years = years.each_year(
+        ("best and worst each year", player_id, dates, house),
+        dates,
+        house,
+        partial(_best_and_worst_in, player_id, house=house),
+    )
+    found = [line for pair in of_years.values() if pair is not None for line in pair]
+    if not found:
+        return None
+    best = min(found, key=lambda line: (-line.total, line.created_at))
+    worst = min(found, key=lambda line: (line.total, line.created_at))
+    return best, worst
+
+
+def _best_and_worst_in(
+    player_id: int, dates: DateRange, house: RuleFilter | None
+) -> tuple[SessionLine, SessionLine] | None:
     lines = _lines(player_id, dates, house).having(func.max(SP.place).is_not(None)).order_by(None)
     total = func.sum(SP.total)
     best = lines.order_by(total.desc(), Session.created_at).limit(1).subquery()
@@ -679,32 +695,10 @@ def champions(house: RuleFilter | None = None) -> tuple[Champion, ...]:
 
 
 def _champions(house: RuleFilter | None) -> tuple[Champion, ...]:
-    scope = (house or RuleFilter()).session_conditions()
-    first, last = db.session.execute(
-        select(func.min(Session.created_at), func.max(Session.created_at)).where(*scope)
-    ).one()
-    if first is None:
-        return ()
-    years = range(local(first).year, local(last).year + 1)
-    later = [(Session.created_at >= start_of(date(y, 1, 1)), y) for y in reversed(years[1:])]
-    year = (case(*later, else_=years[0]) if later else literal(years[0])).label("year")
-    # Each year's sessions as a stamp of their own (`memo`): a year whose sessions are as they
-    # were (each past one, when tonight's hands come in) keeps its totals.
-    stamps = db.session.execute(
-        select(year, func.count(), func.sum(Session.version), func.max(Session.id))
-        .where(*scope)
-        .group_by(year)
-    ).all()
-    by_year: dict[int | None, dict[int, int]] = dict(
-        memo.kept_in_parts(
-            ("each year's totals", house),
-            {
-                played_in: (count, versions, largest)
-                for played_in, count, versions, largest in stamps
-            },
-            partial(_totals_of_year, first=years[0], house=house),
-        )
+    of_years = years.each_year(
+        ("each year's totals", house), DateRange(), house, partial(_totals_of, house=house)
     )
+    by_year: dict[int | None, dict[int, int]] = {year: of_years[year] for year in of_years}
     everyone: dict[int, int] = {}
     for of_year in by_year.values():
         for player_id, total in of_year.items():
@@ -717,7 +711,7 @@ def _champions(house: RuleFilter | None) -> tuple[Champion, ...]:
         )
     }
     found = []
-    for key in (None, *reversed(years)):
+    for key in (None, *sorted((y for y in by_year if y is not None), reverse=True)):
         totals = by_year.get(key)
         if totals:
             best = max(totals.values())
@@ -726,15 +720,11 @@ def _champions(house: RuleFilter | None) -> tuple[Champion, ...]:
     return tuple(found)
 
 
-def _totals_of_year(year: int, first: int, house: RuleFilter | None) -> dict[int, int]:
-    """Each player's total over the sessions of a year (the `first` year's from the first)."""
-    started = [] if year == first else [Session.created_at >= start_of(date(year, 1, 1))]
-    ended = Session.created_at < start_of(date(year + 1, 1, 1))
-    scope = (house or RuleFilter()).session_conditions()
-    in_year = select(Session.id).where(*started, ended, *scope)
+def _totals_of(dates: DateRange, house: RuleFilter | None) -> dict[int, int]:
+    """Each player's total over the sessions in the range."""
     rows = db.session.execute(
         select(SP.player_id, func.sum(SP.total))
-        .where(SP.session_id.in_(in_year))
+        .where(*in_scope(dates, house))
         .group_by(SP.player_id)
     )
     return {player_id: total for player_id, total in rows}

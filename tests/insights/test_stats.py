@@ -1084,3 +1084,55 @@ def test_a_players_partners_and_regular_opponents(
         assert (opponent.ahead, opponent.behind) == (int(ahead), int(behind))
     text = page(client, f"/players/{ids['Ann']}").text
     assert "Partners" in text and "Against the regulars" in text
+
+
+def test_partners_and_opponents_add_up_over_the_years(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    """The nights of `YEARS`, and a session in 2010 and one in 2011 where Ann picks with Bob
+    at 75 (Ann +2, Bob +1, the others -1; neither ended, so no one is ahead or behind); then
+    one more such hand this year."""
+    nights_of_years(client)
+    for year in (2010, 2011):
+        session_id = api.new_session()["id"]
+        api.record(session_id, **pick("Ann", "Bob", 75))
+        with app.app_context():
+            db.session.execute(
+                update(Session)
+                .where(Session.id == session_id)
+                .values(
+                    created_at=datetime(year, 5, 1, 20, tzinfo=UTC), version=Session.version + 1
+                )
+            )
+            db.session.commit()
+    ann = player_ids(app)["Ann"]
+
+    def company_of_ann() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        with app.app_context():
+            return (
+                [
+                    (p.name, p.hands, p.won, p.card_points)
+                    for p in company.partners(ann, DateRange())
+                ],
+                [
+                    (o.name, o.sessions, o.ahead, o.behind, o.total, o.their_total)
+                    for o in company.opponents(ann, DateRange())
+                ],
+            )
+
+    partners, opponents = company_of_ann()
+    assert partners == [("Bob", 2, 2, 150)]
+    assert opponents == [
+        ("Bob", 4, 1, 1, 5 - 7 + 2 + 2, -5 + 7 + 1 + 1),
+        ("Cat", 3, 0, 1, -7 + 2 + 2, 7 - 1 - 1),
+        ("Dan", 2, 0, 0, 4, -2),
+        ("Eve", 2, 0, 0, 4, -2),
+    ]
+    with app.app_context():
+        assert company.opponents(ann, DateRange(date(2011, 1, 1)))[0] == company.Opponent(
+            player_ids(app)["Bob"], "Bob", 2, 0, 1, -7 + 2, 7 + 1
+        )
+    api.record(api.new_session()["id"], **pick("Bob", "Ann", 30))
+    partners, opponents = company_of_ann()
+    assert partners == [("Bob", 3, 2, 180)]
+    assert opponents[0][:2] == ("Bob", 5)

@@ -516,7 +516,30 @@ def _season(player_id: int, dates: DateRange, house: RuleFilter | None, recent: 
     UTC at a time (`_Quarter`), in one query: the sessions of a quarter hour fall on one day
     where the server is (`days_of_quarters`), so the days are added up from them."""
     key = ("season", player_id, dates, house, recent)
-    return memo.kept(key, lambda: _read_season(player_id, dates, house, recent))
+    return memo.kept(key, lambda: _season_of_years(player_id, dates, house, recent))
+
+
+def _season_of_years(
+    player_id: int, dates: DateRange, house: RuleFilter | None, recent: int
+) -> _Season:
+    """The season added up from each year's (`years`): the years' days are apart, and the
+    last sessions of all are among the last of each."""
+    of_years = years.each_year(
+        ("season each year", player_id, dates, house, recent),
+        dates,
+        house,
+        partial(_read_season, player_id, house=house, recent=recent),
+    )
+    parts = [of_years[year] for year in sorted(of_years)]
+    lines = [line for part in parts for line in part.recent]
+    return _Season(
+        played=sum(part.played for part in parts),
+        won=sum(part.won for part in parts),
+        money=sum(part.money for part in parts),
+        staked=any(part.staked for part in parts),
+        recent=tuple(lines[len(lines) - min(recent, len(lines)) :]),
+        days=tuple(day for part in parts for day in part.days),
+    )
 
 
 def _read_season(

@@ -246,6 +246,9 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (
         UniqueConstraint("session_id", "number"),
         CheckConstraint(f"picking_points BETWEEN 0 AND {CARD_POINTS_TOTAL}", name="picking_points"),
+        # A player's picks and partnerships in some sessions (a year's) found from the index.
+        Index("ix_hand_picker_id_session_id", "picker_id", "session_id"),
+        Index("ix_hand_partner_id_session_id", "partner_id", "session_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -253,8 +256,8 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     number: Mapped[int]
     dealer_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     kind: Mapped[str] = mapped_column(String(10))
-    picker_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
-    partner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
+    picker_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    partner_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
     called_card: Mapped[str | None] = mapped_column(String(3))
     forced: Mapped[bool] = mapped_column(default=False)
     picking_points: Mapped[int | None]

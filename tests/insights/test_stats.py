@@ -1136,3 +1136,13 @@ def test_partners_and_opponents_add_up_over_the_years(
     partners, opponents = company_of_ann()
     assert partners == [("Bob", 3, 2, 180)]
     assert opponents[0][:2] == ("Bob", 5)
+    # Bob and Ann lost at 30, schneidered: Ann -2.
+    with app.app_context():
+        numbers = stats.player_stats(db.session.get_one(Player, ann), DateRange())
+        days = [(day.isoformat(), total) for day, total in numbers.days]
+        assert days == [
+            ("2010-03-01", 5), ("2010-05-01", 2), ("2011-02-01", -7), ("2011-02-02", -7),
+            ("2011-05-01", 2), (date.today().isoformat(), -2),
+        ]  # fmt: skip
+        assert [line.total for line in numbers.recent] == [total for _, total in days]
+        assert numbers.sessions_played == 6

@@ -225,6 +225,8 @@ def recent_events(limit: int) -> list[RecentEvent]:
         .order_by(last.desc(), Event.id.desc())
         .limit(limit)
     ).all()
+    if not chosen:
+        return []
     ids = [event.id for event, _last in chosen]
     drawn_round = (
         select(Session.event_id, func.max(Session.event_round).label("drawn"))

@@ -28,7 +28,7 @@ from ..exchange.json_in import (
     session_request,
     whole_in,
 )
-from ..insights import roster, sessions_list, stats
+from ..insights import roster, scope, sessions_list
 from ..insights.dates import DateRange, start_of, today
 from ..insights.roster import player_json
 from ..insights.settle_up import of_range
@@ -144,9 +144,9 @@ def _create_night(given: NightRequest) -> Response:
 def list_sessions() -> dict[str, Any]:
     """A page of sessions, newest first, with the link to the next page when there is one."""
     args = request.args
-    house = stats.RuleFilter(
-        frozenset(key for key in stats.HOUSE_RULES if args.get(key)),
-        bool(args.get(stats.NO_HOUSE_RULE)),
+    house = scope.RuleFilter(
+        frozenset(key for key in scope.HOUSE_RULES if args.get(key)),
+        bool(args.get(scope.NO_HOUSE_RULE)),
     )
     dates = DateRange(day_in(args, "from"), day_in(args, "to"))
     wanted = sessions_list.SessionFilter(args.get("player", "").strip(), dates, house)

@@ -22,7 +22,7 @@ from ..sessions.extensions import db
 from ..sessions.models import Hand, Player, Session, SessionPlayer
 from . import memo, years
 from .dates import DateRange
-from .stats import RuleFilter, in_scope
+from .scope import RuleFilter, in_scope
 
 # The opponents a page lists: those the player sat with most.
 REGULARS = 10

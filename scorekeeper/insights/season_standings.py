@@ -21,7 +21,7 @@ from ..sessions.extensions import db
 from ..sessions.models import Season, Session, SessionPlayer
 from ..sessions.records import settle_up_json
 from ..sessions.season_writes import PLAIN, season_json
-from . import stats
+from . import scope, stats
 from .dates import DateRange
 from .settle_up import of_range
 
@@ -107,17 +107,17 @@ class Standings:
         return tuple(s for s in self.by_average if s.average_place is None)
 
 
-def house_of(season: Season) -> stats.RuleFilter:
+def house_of(season: Season) -> scope.RuleFilter:
     """The sessions a season's house rules keep, as the leaderboard's filter."""
     keys = frozenset(season.house_rules)
-    return stats.RuleFilter(keys - {PLAIN}, PLAIN in keys)
+    return scope.RuleFilter(keys - {PLAIN}, PLAIN in keys)
 
 
 def dates_of(season: Season) -> DateRange:
     return DateRange(season.first_day, season.last_day)
 
 
-def _sessions_played(dates: DateRange, house: stats.RuleFilter) -> dict[int, int]:
+def _sessions_played(dates: DateRange, house: scope.RuleFilter) -> dict[int, int]:
     """How many of the sessions each player played a hand in, by the player's id."""
     in_season = select(Session.id).where(*dates.session_conditions(), *house.session_conditions())
     rows = db.session.execute(

@@ -20,7 +20,7 @@ from ..sessions import loading
 from ..sessions.extensions import db
 from ..sessions.models import Hand, HandPlayer, Player, Seat, Session, SessionPlayer
 from .dates import DateRange
-from .stats import HOUSE_RULES, RuleFilter
+from .scope import HOUSE_RULES, RuleFilter
 
 PER_PAGE = 20
 

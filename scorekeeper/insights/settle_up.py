@@ -15,7 +15,7 @@ from ..sessions.extensions import db
 from ..sessions.models import EarlyPayment, Player, Seat, Session, SessionPlayer
 from . import memo
 from .dates import DateRange
-from .stats import RuleFilter
+from .scope import RuleFilter
 
 
 def of_range(

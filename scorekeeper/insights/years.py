@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import replace
 from datetime import date
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
-from sqlalchemy import ColumnElement, case, func, literal, select
+from sqlalchemy import case, func, literal, select
 
 from ..sessions.extensions import db
 from ..sessions.models import Session
 from . import memo
 from .dates import DateRange, local, start_of
+from .scope import RuleFilter
 
 T = TypeVar("T")
 
@@ -25,14 +26,8 @@ T = TypeVar("T")
 YearStamps = dict[int, tuple[int, int, int]]
 
 
-class Scope(Hashable, Protocol):
-    """Which sessions a read counts (a range of days, a set of house rules)."""
-
-    def session_conditions(self) -> list[ColumnElement[bool]]: ...
-
-
 def each_year(
-    key: Hashable, dates: DateRange, house: Scope | None, read: Callable[[DateRange], T]
+    key: Hashable, dates: DateRange, house: RuleFilter | None, read: Callable[[DateRange], T]
 ) -> dict[int, T]:
     """What `read` answers for each year's part of `dates` (the days of the year in the range),
     for each year with a session in the range played by `house`'s rules: kept under `key`,
@@ -49,8 +44,8 @@ def in_year(dates: DateRange, year: int) -> DateRange:
     return replace(dates, start=start, end=end)
 
 
-def _stamps(dates: DateRange, house: Scope | None) -> YearStamps:
-    scope = [*dates.session_conditions(), *(house.session_conditions() if house else [])]
+def _stamps(dates: DateRange, house: RuleFilter | None) -> YearStamps:
+    scope = [*dates.session_conditions(), *(house or RuleFilter()).session_conditions()]
     first, last = db.session.execute(
         select(func.min(Session.created_at), func.max(Session.created_at)).where(*scope)
     ).one()

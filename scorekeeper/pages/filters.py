@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
-from ..insights import stats
+from ..insights import scope, stats
 from ..insights.dates import DateRange, check_day
 from ..rules import RuleError
 from ..sessions import season_writes
@@ -18,7 +18,7 @@ MIN_PICKS = re.compile(r"\d{1,4}", re.ASCII)
 # The places a ranking of the leaderboard or a season shows, until "Show everyone".
 RANKED_SHOWN = 100
 # The query string's keys of the house rule filters.
-HOUSE_KEYS = (*stats.HOUSE_RULES, stats.NO_HOUSE_RULE)
+HOUSE_KEYS = (*scope.HOUSE_RULES, scope.NO_HOUSE_RULE)
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Filters:
     dates: DateRange
     min_picks: int
     errors: list[str]
-    house: stats.RuleFilter
+    house: scope.RuleFilter
 
     @property
     def given(self) -> dict[str, str]:
@@ -48,8 +48,8 @@ class Filters:
     @property
     def house_choices(self) -> list[tuple[str, str, bool]]:
         """Each house rule filter offered: its key, label, and whether it is ticked."""
-        labels = {key: rule.label for key, rule in stats.HOUSE_RULES.items()}
-        labels[stats.NO_HOUSE_RULE] = stats.NO_HOUSE_RULE_LABEL
+        labels = {key: rule.label for key, rule in scope.HOUSE_RULES.items()}
+        labels[scope.NO_HOUSE_RULE] = scope.NO_HOUSE_RULE_LABEL
         return [(key, labels[key], bool(self.typed.get(key))) for key in HOUSE_KEYS]
 
 
@@ -110,10 +110,10 @@ def read_filters(args: Mapping[str, str], keys: tuple[str, ...] = ("from", "to")
                 f"The minimum number of picks, “{typed['min_picks']}”, must be a whole number "
                 "from 0 to 9999."
             )
-    wanted = frozenset(key for key in stats.HOUSE_RULES if typed.get(key))
-    plain = bool(typed.get(stats.NO_HOUSE_RULE))
+    wanted = frozenset(key for key in scope.HOUSE_RULES if typed.get(key))
+    plain = bool(typed.get(scope.NO_HOUSE_RULE))
     if plain and wanted:
-        ticked = ", ".join(stats.HOUSE_RULES[key].label for key in HOUSE_KEYS if key in wanted)
-        errors.append(f"“{stats.NO_HOUSE_RULE_LABEL}” can't go with {ticked}: untick one.")
-    house = stats.RuleFilter(wanted, plain)
+        ticked = ", ".join(scope.HOUSE_RULES[key].label for key in HOUSE_KEYS if key in wanted)
+        errors.append(f"“{scope.NO_HOUSE_RULE_LABEL}” can't go with {ticked}: untick one.")
+    house = scope.RuleFilter(wanted, plain)
     return Filters(typed, DateRange(start, end), min_picks, errors, house)

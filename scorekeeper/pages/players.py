@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectField, StringField
 
 from ..exchange.csv_out import Cell, csv_lines
-from ..insights import company, roster, stats
+from ..insights import company, player_numbers, roster, stats
 from ..insights.dates import days_of
 from ..rules import RuleError
 from ..rules.rating import RATED_HANDS
@@ -107,7 +107,7 @@ def _player_view(
     }
     if filters.errors:
         return render_template("players/player.html", **shown), 400
-    numbers = stats.player_stats(player, filters.dates, filters.house, CHART_POINTS)
+    numbers = player_numbers.player_stats(player, filters.dates, filters.house, CHART_POINTS)
     chart = None
     if numbers.sessions_played > CHART_POINTS:
         chart = days_chart(player.name, numbers.days)
@@ -119,7 +119,7 @@ def _player_view(
         stats=numbers,
         chart=chart,
         rated_hands=RATED_HANDS,
-        extremes=stats.best_and_worst(player.id, filters.dates, filters.house),
+        extremes=player_numbers.best_and_worst(player.id, filters.dates, filters.house),
         partners=company.partners(player.id, filters.dates, filters.house)[:PARTNERS_SHOWN],
         opponents=company.opponents(player.id, filters.dates, filters.house),
         **shown,
@@ -128,24 +128,24 @@ def _player_view(
 
 @bp.get("/players/<id(player):player_id>/sessions")
 def player_sessions(player_id: int) -> tuple[str, int]:
-    """A player's older sessions, `stats.SESSIONS_SHOWN` a page, after the newest `before`."""
+    """A player's older sessions, `SESSIONS_SHOWN` a page, after the newest `before`."""
     player = _player_or_404(player_id)
     filters = read_filters(request.args, PLAYER_FILTERS)
     before = max(0, min(request.args.get("before", 0, type=int), MAX_ID))
     if filters.errors:
         shown = {"player": player, "filters": filters, "came": _came_from()}
         return render_template("players/player_sessions.html", **shown), 400
-    lines = stats.sessions_of(
-        player.id, filters.dates, filters.house, stats.SESSIONS_SHOWN + 1, before
+    lines = player_numbers.sessions_of(
+        player.id, filters.dates, filters.house, player_numbers.SESSIONS_SHOWN + 1, before
     )
     shown = {
         "player": player,
         "filters": filters,
         "came": _came_from(),
-        "lines": lines[-stats.SESSIONS_SHOWN :],
+        "lines": lines[-player_numbers.SESSIONS_SHOWN :],
         "before": before,
-        "older": len(lines) > stats.SESSIONS_SHOWN,
-        "per_page": stats.SESSIONS_SHOWN,
+        "older": len(lines) > player_numbers.SESSIONS_SHOWN,
+        "per_page": player_numbers.SESSIONS_SHOWN,
     }
     return render_template("players/player_sessions.html", **shown), 200
 
@@ -213,7 +213,7 @@ CHART_POINTS = 60
 PARTNERS_SHOWN = 10
 
 
-def season_chart(name: str, sessions: Sequence[stats.SessionLine]) -> Markup:
+def season_chart(name: str, sessions: Sequence[player_numbers.SessionLine]) -> Markup:
     """The player's season total from 0 before the first session, then after each session in
     date order: a line even for one session. A long history is drawn a point a day, or a
     week (the week's Monday), so the chart stays as small as a season's."""
@@ -240,7 +240,7 @@ def _chart(name: str, days: Sequence[tuple[date, int]], unit: str) -> Markup:
     return line_chart([Series(name, running)], f"{name}'s season total", f"{unit}, {span}")
 
 
-def rating_chart(name: str, numbers: stats.PlayerStats) -> Markup | None:
+def rating_chart(name: str, numbers: player_numbers.PlayerStats) -> Markup | None:
     """The player's rating from 0.0 before their first session, then after each session their
     history keeps (every session, or every second, fourth... of a long one, and their latest);
     None before their first rated game."""

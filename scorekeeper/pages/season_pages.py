@@ -14,7 +14,7 @@ from wtforms import StringField
 
 from ..exchange.csv_out import csv_lines
 from ..exchange.json_in import season_change, season_request
-from ..insights import stats
+from ..insights.scope import RuleFilter
 from ..insights.season_standings import CSV_HEADER, Standings, standings, standings_rows
 from ..rules import RuleError
 from ..sessions import season_writes
@@ -99,7 +99,7 @@ def days_words(season: Season) -> str:
 def house_words(season: Season) -> str:
     """Which sessions it takes, in words: "every session", "sessions played with bump"."""
     keys = frozenset(season.house_rules)
-    words = stats.RuleFilter(keys - {season_writes.PLAIN}, season_writes.PLAIN in keys).words
+    words = RuleFilter(keys - {season_writes.PLAIN}, season_writes.PLAIN in keys).words
     return f"sessions {words}" if words else "every session"
 
 

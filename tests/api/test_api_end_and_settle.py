@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 from sqlalchemy import select
 
-from scorekeeper.insights import stats
+from scorekeeper.insights import player_numbers
 from scorekeeper.insights.dates import DateRange
 from scorekeeper.rules import RuleError
 from scorekeeper.sessions.extensions import db
@@ -160,7 +160,7 @@ def test_an_ended_session_gives_each_player_a_place_in_the_statistics(
     def places() -> list[int | None]:
         with app.app_context():
             ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
-            return [line.place for line in stats.player_stats(ann, DateRange()).sessions]
+            return [line.place for line in player_numbers.player_stats(ann, DateRange()).sessions]
 
     assert places() == [None]
     patch(client, session_id, {"ended": True})

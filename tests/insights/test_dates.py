@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from scorekeeper.insights import stats
+from scorekeeper.insights import player_numbers, stats
 from scorekeeper.insights.dates import DateRange, day_of, days_of, days_of_quarters
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, Session
@@ -164,8 +164,8 @@ def test_a_players_days_are_the_days_of_their_sessions(app: Flask, api: Api, zon
             db.session.commit()
     with app.app_context():
         ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
-        numbers = stats.player_stats(ann, DateRange())
-        lines = stats.sessions_of(ann.id, DateRange())
+        numbers = player_numbers.player_stats(ann, DateRange())
+        lines = player_numbers.sessions_of(ann.id, DateRange())
     expected: dict[date, int] = {}
     for day, line in zip(days_of(line.created_at for line in lines), lines, strict=True):
         expected[day] = expected.get(day, 0) + line.total

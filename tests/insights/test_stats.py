@@ -20,7 +20,7 @@ from sqlalchemy import select, update
 from werkzeug.http import parse_options_header
 
 from scorekeeper import rules
-from scorekeeper.insights import company, stats
+from scorekeeper.insights import company, player_numbers, scope, stats
 from scorekeeper.insights.dates import DateRange, local
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, PlayerRating, Session
@@ -182,7 +182,7 @@ def season(app: Flask, api: Api) -> list[int]:
     return record_season(app, api)
 
 
-def summary(numbers: stats.PlayerStats) -> tuple[Any, ...]:
+def summary(numbers: player_numbers.PlayerStats) -> tuple[Any, ...]:
     def pair(rate: stats.Rate) -> tuple[int, int]:
         return (rate.count, rate.of)
 
@@ -203,15 +203,15 @@ def summary(numbers: stats.PlayerStats) -> tuple[Any, ...]:
 
 
 def stats_of(
-    app: Flask, name: str, dates: DateRange, house: stats.RuleFilter | None = None
-) -> stats.PlayerStats:
+    app: Flask, name: str, dates: DateRange, house: scope.RuleFilter | None = None
+) -> player_numbers.PlayerStats:
     with app.app_context():
         player = db.session.scalars(select(Player).where(Player.name == name)).one()
-        return stats.player_stats(player, dates, house)
+        return player_numbers.player_stats(player, dates, house)
 
 
 def board(
-    app: Flask, dates: DateRange, min_picks: int = 10, house: stats.RuleFilter | None = None
+    app: Flask, dates: DateRange, min_picks: int = 10, house: scope.RuleFilter | None = None
 ) -> stats.Leaderboard:
     with app.app_context():
         return stats.leaderboard(dates, min_picks, house)
@@ -609,7 +609,7 @@ def night(api: Api) -> int:
     return play_the_night(api)
 
 
-def sizes(numbers: stats.PlayerStats) -> list[tuple[int, int, int, int, int, int]]:
+def sizes(numbers: player_numbers.PlayerStats) -> list[tuple[int, int, int, int, int, int]]:
     """(seated, hands played, hands won, total, picks, picks won) for each table size."""
     return [
         (s.seated, s.hands.of, s.hands.count, s.total, s.picks.of, s.picks.count)
@@ -793,8 +793,8 @@ HOUSE_CARD_POINTS = {
     "Dan": (1, (0, 0, 0)),
     "Eve": (0, (10, 1, 0)),
 }
-HOUSE = stats.RuleFilter(frozenset({"bump"}))
-PLAIN = stats.RuleFilter(plain=True)
+HOUSE = scope.RuleFilter(frozenset({"bump"}))
+PLAIN = scope.RuleFilter(plain=True)
 
 
 @pytest.fixture
@@ -817,7 +817,7 @@ def house_season(app: Flask, api: Api, season: list[int]) -> tuple[int, int]:
 def test_results_penalty_hands_and_card_points_of_the_house_rules_night(
     app: Flask, house_season: tuple[int, int]
 ) -> None:
-    both = stats.RuleFilter(frozenset({"bump", "penalties"}))
+    both = scope.RuleFilter(frozenset({"bump", "penalties"}))
     for name, expected in HOUSE_NIGHT.items():
         numbers = stats_of(app, name, DateRange(), both)
         assert summary(numbers) == expected, name
@@ -860,8 +860,8 @@ def test_statistics_by_house_rules(app: Flask, house_season: tuple[int, int]) ->
     # Every house rule the night plays at once: the night alone, and Ann's Bump only night is
     # left out.
     night_rules = rules.options_from(**HOUSE_RULES)
-    every = stats.RuleFilter(
-        frozenset(key for key, rule in stats.HOUSE_RULES.items() if rule.played(night_rules))
+    every = scope.RuleFilter(
+        frozenset(key for key, rule in scope.HOUSE_RULES.items() if rule.played(night_rules))
     )
     assert {r.player.name: r.player.total for r in board(app, everyone, house=every).by_total} == {
         name: numbers[3] for name, numbers in HOUSE_NIGHT.items()
@@ -878,10 +878,10 @@ def test_statistics_by_house_rules(app: Flask, house_season: tuple[int, int]) ->
 
 
 def test_rule_filters_in_words() -> None:
-    assert stats.RuleFilter().words == ""
+    assert scope.RuleFilter().words == ""
     assert PLAIN.words == "played with no house rule"
     assert HOUSE.words == "played with bump"
-    assert stats.RuleFilter(frozenset({"penalties", "bump", "tricks"})).words == (
+    assert scope.RuleFilter(frozenset({"penalties", "bump", "tricks"})).words == (
         "played with bump, schwarz by tricks and penalty hands"
     )
 
@@ -1030,7 +1030,7 @@ def test_the_champion_of_all_time_and_of_each_year(app: Flask, client: FlaskClie
     assert "2011: Bob and Cat +7" in leaderboard.text
     assert "2010: Ann +5" in leaderboard.text
     with app.app_context():
-        assert stats.champions(stats.RuleFilter(frozenset({"bump"}))) == ()
+        assert stats.champions(scope.RuleFilter(frozenset({"bump"}))) == ()
 
 
 def test_a_players_best_and_worst_night(app: Flask, client: FlaskClient) -> None:
@@ -1038,10 +1038,10 @@ def test_a_players_best_and_worst_night(app: Flask, client: FlaskClient) -> None
     with app.app_context():
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
         assert ann is not None
-        best, worst = stats.best_and_worst(ann, DateRange()) or ((), ())
+        best, worst = player_numbers.best_and_worst(ann, DateRange()) or ((), ())
         assert (best.total, local(best.created_at).date()) == (5, date(2010, 3, 1))
         assert (worst.total, local(worst.created_at).date()) == (-7, date(2011, 2, 1))
-        assert stats.best_and_worst(ann, DateRange(date(2012, 1, 1))) is None
+        assert player_numbers.best_and_worst(ann, DateRange(date(2012, 1, 1))) is None
     text = page(client, f"/players/{ann}").text
     assert "Best and worst night" in text
 
@@ -1138,7 +1138,7 @@ def test_partners_and_opponents_add_up_over_the_years(
     assert opponents[0][:2] == ("Bob", 5)
     # Bob and Ann lost at 30, schneidered: Ann -2.
     with app.app_context():
-        numbers = stats.player_stats(db.session.get_one(Player, ann), DateRange())
+        numbers = player_numbers.player_stats(db.session.get_one(Player, ann), DateRange())
         days = [(day.isoformat(), total) for day, total in numbers.days]
         assert days == [
             ("2010-03-01", 5), ("2010-05-01", 2), ("2011-02-01", -7), ("2011-02-02", -7),

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.insights.stats import SessionLine
+from scorekeeper.insights.player_numbers import SessionLine
 from scorekeeper.pages.players import season_chart
 
 from ..helpers.api import Api, pick

@@ -17,7 +17,7 @@ from scorekeeper import rules
 from scorekeeper.api.openapi import document
 from scorekeeper.commands import import_session_command
 from scorekeeper.exchange import json_in
-from scorekeeper.insights import stats
+from scorekeeper.insights import scope
 from scorekeeper.pages.forms import RulesForm
 from scorekeeper.pages.words import rules_words
 from scorekeeper.sessions.models import Session
@@ -122,10 +122,10 @@ def test_rules_words_say_each_value(option: rules.Option, value: object) -> None
 
 def test_house_rule_filters_are_the_options_that_declare_one() -> None:
     declared = [option for option in rules.OPTIONS if option.about.filter_key]
-    assert list(stats.HOUSE_RULES) == [option.about.filter_key for option in declared]
+    assert list(scope.HOUSE_RULES) == [option.about.filter_key for option in declared]
     for option, value in OTHER_VALUES:
         if option.about.filter_key:
-            house_rule = stats.HOUSE_RULES[option.about.filter_key]
+            house_rule = scope.HOUSE_RULES[option.about.filter_key]
             assert house_rule.label == option.about.filter_label
             assert house_rule.played(rules.options_from(**{option.name: value}))
             assert not house_rule.played(rules.Options())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...insights.stats import HOUSE_RULES, NO_HOUSE_RULE
+from ...insights.scope import HOUSE_RULES, NO_HOUSE_RULE
 from .schemas import BODY_EXAMPLES, COUNT, STRING, Schema, array_of, obj, ref
 
 ERRORS = {

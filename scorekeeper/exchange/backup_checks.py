@@ -793,20 +793,27 @@ def _checked_hand(
 
 # The parts of a hand's JSON (`hand_json`) that were derived, not recorded, each with the check
 # its value passes; those named in `LATER_PARTS` are missing from hands kept before they were.
+_HOLDS: dict[rules.Shape, Callable[[Any], bool]] = {
+    rules.Shape.FACTOR: _is_whole,
+    rules.Shape.FLAG: lambda value: isinstance(value, bool),
+    rules.Shape.NAMES: _is_names,
+    rules.Shape.SCORES: lambda value: (
+        isinstance(value, dict) and all(map(_is_score, value.values()))
+    ),
+}
 DERIVED_PARTS: dict[str, Callable[[Any], bool]] = {
     "number": _is_whole,
-    "multiplier": _is_whole,
-    "doubled": lambda value: isinstance(value, bool),
-    "bumped": lambda value: isinstance(value, bool),
-    "players": _is_names,
+    **{name: _HOLDS[derived.shape] for name, derived in rules.DERIVED_FIELDS},
     "seats": _is_names,
-    "sitting_out": _is_names,
-    "scores": lambda value: isinstance(value, dict) and all(map(_is_score, value.values())),
     "confirmed_by": lambda value: value is None or isinstance(value, str),
 }
 
 
-LATER_PARTS = ("bumped", "players", "seats", "sitting_out", "confirmed_by")
+LATER_PARTS = (
+    *(name for name, derived in rules.DERIVED_FIELDS if derived.later),
+    "seats",
+    "confirmed_by",
+)
 
 
 def _as_read(hand: dict[str, Any]) -> str:

@@ -27,8 +27,7 @@ from . import nights_in
 HAND_KEYS = {"dealer", *(name for name, _about in rules.HAND_FIELDS)}
 # `seats` is read back from a backup only; to the API it is output, like the others here.
 HAND_OUTPUT_KEYS = {
-    "number", "multiplier", "scores", "doubled", "bumped", "players", "seats", "sitting_out",
-    "confirmed_by",
+    "number", "seats", "confirmed_by", *(name for name, _derived in rules.DERIVED_FIELDS)
 }  # fmt: skip
 SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules", "new_players"}
 NIGHT_KEYS = {"name", "played_on", "totals", "new_players"}

@@ -90,7 +90,16 @@ from .options import (
     default_partner,
 )
 from .practice import made_up_hand, made_up_hands
-from .scoring import HandResult, multiplier, opponent_value, schneidered_side, score_hand
+from .scoring import (
+    DERIVED_FIELDS,
+    Derived,
+    HandResult,
+    Shape,
+    multiplier,
+    opponent_value,
+    schneidered_side,
+    score_hand,
+)
 from .settle import (
     EXACT_LIMIT,
     Payment,
@@ -143,6 +152,7 @@ __all__ = [
     "CALLED_CARDS",
     "CARD_POINTS_TOTAL",
     "DEFAULT_HANDS",
+    "DERIVED_FIELDS",
     "EXACT_LIMIT",
     "HAND_FIELDS",
     "KEPT_FIELDS",
@@ -166,6 +176,7 @@ __all__ = [
     "About",
     "Blitz",
     "Cleared",
+    "Derived",
     "Doublers",
     "Draw",
     "EventResults",
@@ -195,6 +206,7 @@ __all__ = [
     "SettleUp",
     "Settled",
     "Settlement",
+    "Shape",
     "Sheet",
     "SittingOut",
     "Standing",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 
 from .hands import Hand, Kind, Result, result_of_points
 from .table import Table
@@ -12,27 +14,79 @@ LEASTER_LOSS = -1
 PENALTY_GAIN = 1
 
 
+class Shape(Enum):
+    """How a hand's JSON holds a part the engine derived."""
+
+    # A whole number from 1.
+    FACTOR = "factor"
+    FLAG = "flag"
+    NAMES = "names"
+    # A score for everyone the session's totals name.
+    SCORES = "scores"
+
+
+@dataclass(frozen=True)
+class Derived:
+    """What the app says of a part of `HandResult` a hand's JSON shows, declared with it: its
+    `shape`, what the API's documentation says of it (`about`), and whether hands kept before
+    it was derived may lack it (`later`). A part declared so is shown with every hand, read
+    back from a backup and checked there, and documented, with nothing else to write."""
+
+    shape: Shape
+    about: str = ""
+    later: bool = False
+
+
+def _shown(derived: Derived) -> dict[str, Derived]:
+    return {"derived": derived}
+
+
 @dataclass(frozen=True)
 class HandResult:
     """What a hand scored: every player seated for it has a score, 0 when they had none or
     sat out."""
 
     hand: Hand
-    multiplier: int
-    doubled: bool
-    scores: dict[str, int]
+    multiplier: int = field(metadata=_shown(Derived(Shape.FACTOR)))
+    doubled: bool = field(metadata=_shown(Derived(Shape.FLAG)))
+    scores: dict[str, int] = field(
+        metadata=_shown(
+            Derived(Shape.SCORES, "Everyone the session's totals name; 0 for who did not play.")
+        )
+    )
     winners: frozenset[str]
     schneidered: frozenset[str] = frozenset()
-    # A lost pick whose base scores were doubled on the bump (not part of the multiplier).
-    bumped: bool = False
-    # Who played the hand, in bidding order, and who sat out, in seat order.
-    players: tuple[str, ...] = ()
-    sitting_out: tuple[str, ...] = ()
+    bumped: bool = field(
+        default=False,
+        metadata=_shown(
+            Derived(
+                Shape.FLAG,
+                "A lost pick doubled on the bump (`bump`), apart from the multiplier.",
+                later=True,
+            )
+        ),
+    )
+    players: tuple[str, ...] = field(
+        default=(),
+        metadata=_shown(Derived(Shape.NAMES, "Who played the hand, in bidding order.", later=True)),
+    )
+    sitting_out: tuple[str, ...] = field(
+        default=(),
+        metadata=_shown(Derived(Shape.NAMES, "Who sat the hand out, in seat order.", later=True)),
+    )
 
     def scores_naming(self, named: Iterable[str]) -> dict[str, int]:
         """Its scores naming `named` (everyone a session's totals name), 0 for who didn't play
         it."""
         return {player: self.scores.get(player, 0) for player in named}
+
+
+# Each part of a hand the engine derives and a hand's JSON shows, in order, by its name there.
+DERIVED_FIELDS: tuple[tuple[str, Derived], ...] = tuple(
+    (part.name, part.metadata["derived"])
+    for part in dataclasses.fields(HandResult)
+    if "derived" in part.metadata
+)
 
 
 # What each opponent scores at M = 1, by the row of the scoring table the result is; the

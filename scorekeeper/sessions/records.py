@@ -45,16 +45,32 @@ def hand_json(number: int, result: rules.HandResult, named: Sequence[str]) -> di
         "winner": hand.winner,
         "points": hand.points,
         "tricks": hand.tricks,
-        "doubled": result.doubled,
-        "bumped": result.bumped,
-        "multiplier": result.multiplier,
         "result": None if hand.result is None else hand.result.value,
         "penalized": hand.penalized,
-        "players": list(result.players),
         "seats": list(hand.seats),
-        "sitting_out": list(result.sitting_out),
-        "scores": result.scores_naming(named),
+        **{
+            name: _shown(result, name, derived.shape, named)
+            for name, derived in rules.DERIVED_FIELDS
+        },
     }
+
+
+def _shown(result: rules.HandResult, name: str, shape: rules.Shape, named: Sequence[str]) -> Any:
+    """A part of a hand the engine derived, as a hand's JSON holds it."""
+    if shape is rules.Shape.SCORES:
+        return result.scores_naming(named)
+    value = getattr(result, name)
+    return list(value) if shape is rules.Shape.NAMES else value
+
+
+# A part of a hand the engine derived, read back from a hand's JSON (where hands kept before
+# it was derived may lack it).
+_READ: dict[rules.Shape, Any] = {
+    rules.Shape.FACTOR: lambda value: value,
+    rules.Shape.FLAG: bool,
+    rules.Shape.NAMES: lambda value: tuple(value or ()),
+    rules.Shape.SCORES: lambda value: value,
+}
 
 
 def hand_input_json(hand: rules.Hand) -> dict[str, Any]:
@@ -125,13 +141,8 @@ def result_of(hand: dict[str, Any]) -> rules.HandResult:
             result=None if hand.get("result") is None else rules.Result(hand["result"]),
             **_recorded(hand),
         ),
-        multiplier=hand["multiplier"],
-        doubled=bool(hand.get("doubled")),
-        scores=hand["scores"],
-        bumped=bool(hand.get("bumped")),
         winners=frozenset(),
-        players=tuple(hand.get("players") or ()),
-        sitting_out=tuple(hand.get("sitting_out") or ()),
+        **{name: _READ[derived.shape](hand.get(name)) for name, derived in rules.DERIVED_FIELDS},
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from ...exchange.nights_in import ZEROS
 from ...rules import (
     CALLED_CARDS,
+    DERIVED_FIELDS,
     MAX_APART,
     MAX_HANDS,
     MAX_NET,
@@ -22,6 +23,7 @@ from ...rules import (
     Kind,
     Option,
     Result,
+    Shape,
     Ties,
 )
 from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
@@ -106,6 +108,19 @@ FROM_ONE: Schema = {**INTEGER, "minimum": 1}
 DATE_TIME: Schema = {**STRING, "format": "date-time"}
 NAMES: Schema = {"type": "array", "items": STRING}
 PER_PLAYER: Schema = {"type": "object", "additionalProperties": INTEGER}
+# A part of a hand the engine derives (`rules.DERIVED_FIELDS`), by its shape.
+DERIVED: dict[Shape, Schema] = {
+    Shape.FACTOR: FROM_ONE,
+    Shape.FLAG: BOOLEAN,
+    Shape.NAMES: NAMES,
+    Shape.SCORES: PER_PLAYER,
+}
+
+
+def described(about: str) -> Schema:
+    return {"description": about} if about else {}
+
+
 ROUNDS: Schema = {**COUNT, "maximum": MAX_ROUNDS}
 RESULT = values(Result, None)
 BLITZES = nullable({"type": "array", "items": values(Blitz)})
@@ -763,9 +778,7 @@ def _hand_inputs() -> dict[str, Schema]:
             description="POST: defaults to the seat after the previous hand's dealer. PUT: "
             "omitted keeps the hand's dealer.",
         ),
-        **_output_only(
-            "number", "multiplier", "scores", "doubled", "bumped", "players", "seats", "sitting_out"
-        ),
+        **_output_only("number", "seats", *(name for name, _derived in DERIVED_FIELDS)),
     }
 
     def hand_input(kind: Kind, fields: Schema, *required: str, **more: Any) -> tuple[Kind, Schema]:
@@ -838,23 +851,15 @@ def _answers() -> dict[str, Schema]:
         "winner": nullable(STRING),
         "points": nullable(PER_PLAYER),
         "tricks": nullable(PER_PLAYER),
-        "doubled": BOOLEAN,
-        "bumped": {
-            **BOOLEAN,
-            "description": "A lost pick doubled on the bump (`bump`), apart from the multiplier.",
-        },
-        "multiplier": FROM_ONE,
         "result": {
             **RESULT,
             "description": "Set for every pick: given, or following from the points.",
         },
         "penalized": nullable(STRING),
-        "players": {**NAMES, "description": "Who played the hand, in bidding order."},
         "seats": {**NAMES, "description": "The seat order the hand was played with."},
-        "sitting_out": {**NAMES, "description": "Who sat the hand out, in seat order."},
-        "scores": {
-            **PER_PLAYER,
-            "description": "Everyone the session's totals name; 0 for who did not play.",
+        **{
+            name: {**DERIVED[derived.shape], **described(derived.about)}
+            for name, derived in DERIVED_FIELDS
         },
         "confirmed_by": {
             **nullable(STRING),

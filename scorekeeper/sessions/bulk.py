@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Dialect, Table, func, insert, select, text
+from sqlalchemy import Boolean, Dialect, Table, func, insert, select, text
+from sqlalchemy.types import TypeEngine
 
 from .. import rules
 from . import ratings, summary
@@ -263,11 +264,22 @@ def _preparer(
 ) -> Callable[[Mapping[str, Any]], list[Any]]:
     """A row's values of `columns` as the column's type sends each in an INSERT, for
     `_insert_rows`."""
-    sent = [
-        table.c[column].type.dialect_impl(dialect).bind_processor(dialect) for column in columns
-    ]
+    sent = [_sender(table.c[column].type, dialect) for column in columns]
     pairs = list(zip(columns, sent, strict=True))
     return lambda row: [row[c] if send is None else send(row[c]) for c, send in pairs]
+
+
+def _sender(kind: TypeEngine[Any], dialect: Dialect) -> Callable[[Any], Any] | None:
+    """How a value of a column of `kind` is sent. A flag is the engine's bool already, which
+    SQLAlchemy's own check would only look at again (a tenth of a restore's rows): sent as it
+    is, or as 0 or 1 where the database has no booleans."""
+    if isinstance(kind, Boolean):
+        return None if dialect.supports_native_boolean else _as_number
+    return kind.dialect_impl(dialect).bind_processor(dialect)
+
+
+def _as_number(flag: bool | None) -> int | None:
+    return None if flag is None else int(flag)
 
 
 def _insert_rows(table: Table, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:

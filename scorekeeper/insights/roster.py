@@ -23,7 +23,9 @@ from ..sessions.models import (
 )
 from ..sessions.records import iso
 from ..sessions.summary import NIGHT
-from . import memo
+from . import memo, years
+from .dates import DateRange
+from .scope import in_scope
 from .stats import rating_of
 
 
@@ -49,6 +51,16 @@ class _Played:
     hands: int
     total: int
     nights: int
+
+    def then(self, later: _Played) -> _Played:
+        """Added up with what the player did after."""
+        return _Played(
+            self.sessions + later.sessions,
+            later.last or self.last,
+            self.hands + later.hands,
+            self.total + later.total,
+            self.nights + later.nights,
+        )
 
 
 def players(search: str = "", player_id: int | None = None) -> list[Listed]:
@@ -77,10 +89,21 @@ def players(search: str = "", player_id: int | None = None) -> list[Listed]:
 
 def _played() -> dict[int, _Played]:
     """What each player who sat in a session did: the sessions, the last one's start, the
-    hands and total, the nights kept without hands."""
+    hands and total, the nights kept without hands; from each year's (`years`)."""
+    of_years = years.each_year(("played each year",), DateRange(), None, _played_in)
+    played: dict[int, _Played] = {}
+    for year in sorted(of_years):
+        for player_id, numbers in of_years[year].items():
+            held = played.get(player_id)
+            played[player_id] = numbers if held is None else held.then(numbers)
+    return played
+
+
+def _played_in(dates: DateRange) -> dict[int, _Played]:
     sessions = db.session.execute(
         select(SessionMember.player_id, func.count(), func.max(Session.created_at))
         .join(Session, Session.id == SessionMember.session_id)
+        .where(*dates.session_conditions())
         .group_by(SessionMember.player_id)
     )
     hands = {
@@ -91,7 +114,9 @@ def _played() -> dict[int, _Played]:
                 func.sum(SessionPlayer.hands),
                 func.sum(SessionPlayer.total),
                 func.count().filter(SessionPlayer.seated == NIGHT),
-            ).group_by(SessionPlayer.player_id)
+            )
+            .where(*in_scope(dates, None))
+            .group_by(SessionPlayer.player_id)
         )
     }
     played = {

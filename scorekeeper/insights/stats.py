@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from functools import partial
+from operator import add
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -182,7 +183,20 @@ class _Summed(NamedTuple):
 
 
 def _summed_by_player(dates: DateRange, house: RuleFilter | None) -> dict[int, _Summed]:
-    """Each player's numbers added up over the sessions in scope, by the player's id."""
+    """Each player's numbers added up over the sessions in scope, by the player's id: from
+    each year's (`years`)."""
+    of_years = years.each_year(
+        ("player totals each year", dates, house), dates, house, partial(_summed_in, house=house)
+    )
+    summed: dict[int, _Summed] = {}
+    for of_year in of_years.values():
+        for player_id, numbers in of_year.items():
+            held = summed.get(player_id)
+            summed[player_id] = numbers if held is None else _Summed(*map(add, held, numbers))
+    return summed
+
+
+def _summed_in(dates: DateRange, house: RuleFilter | None) -> dict[int, _Summed]:
     rows = db.session.execute(
         select(
             SP.player_id,

@@ -20,7 +20,7 @@ from sqlalchemy import select, update
 from werkzeug.http import parse_options_header
 
 from scorekeeper import rules
-from scorekeeper.insights import company, player_numbers, scope, stats
+from scorekeeper.insights import company, player_numbers, roster, scope, stats
 from scorekeeper.insights.dates import DateRange, local
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Player, PlayerRating, Session
@@ -1146,3 +1146,9 @@ def test_partners_and_opponents_add_up_over_the_years(
         ]  # fmt: skip
         assert [line.total for line in numbers.recent] == [total for _, total in days]
         assert numbers.sessions_played == 6
+        # The players list and the leaderboard add up the years too.
+        listed = next(p for p in roster.players() if p.name == "Ann")
+        assert (listed.sessions, listed.hands, listed.total, listed.nights) == (6, 3, -7, 3)
+        assert listed.last_played is not None and local(listed.last_played).date() == date.today()
+        totals = next(t for t in stats.player_totals(DateRange()) if t.name == "Ann")
+        assert (totals.total, totals.hands.of, totals.nights, totals.night_total) == (-7, 3, 3, -9)

@@ -1,9 +1,8 @@
 """Reads of a league's history made of each year's part (every player's totals for the
 leaderboard and the players list, each year's champion, a player's season, partners, opponents
-and best and worst nights): each part is kept by the stamp of its own
-year's sessions (`memo.kept_in_parts`), so that the first view after tonight's hands reads this
-year's sessions again, and not the forty years before. A year is its days in the server's time
-zone.
+and best and worst nights): each part is kept by the stamp of its own year's sessions
+(`memo.kept_in_parts`), so that the first view after tonight's hands reads this year's sessions
+again, and not the forty years before. A year is its days in the server's time zone.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from flask import flash, get_flashed_messages, redirect, request, session, url_f
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..sessions import players, writes
+from ..web.security import BACKGROUND_READS
 from .blueprint import bp
 
 WRITE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -36,8 +37,10 @@ def new_write_key() -> str:
 @bp.app_template_global()
 def shown_flashes() -> list[str]:
     """The messages to show on this page. A hand the outbox sent lands on the scoresheet unseen:
-    its "Hand N saved." is left for the page the phone shows next."""
-    if request.headers.get("X-Sent-By") == "outbox":
+    its "Hand N saved." is left for the page the phone shows next; so is a message that a
+    page's script reading in the background would be answered with, refused (its stream,
+    opened again as the phone goes to sign in, would take the sign-in page's message)."""
+    if request.headers.get("X-Sent-By") == "outbox" or request.endpoint in BACKGROUND_READS:
         return []
     # Two requests at once (a page and its live stream) may each have said the same.
     return list(dict.fromkeys(str(message) for message in get_flashed_messages()))

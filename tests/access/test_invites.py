@@ -580,6 +580,22 @@ def test_with_access_off_an_invite_ends_when_it_expires_or_is_revoked(
     assert revoked.post(f"/api/sessions/{session_id}/hands", json=HAND).status_code == 201
 
 
+def test_the_page_s_live_stream_leaves_the_invite_ended_message_to_the_page(
+    app: Flask, client: FlaskClient, api: Api
+) -> None:
+    """The page watching the session opens its stream again as the phone goes to sign in:
+    refused, the stream shows nothing, and leaves the message for the sign-in page."""
+    session_id = api.new_session()["id"]
+    made = invite(client, session_id, role="reader")
+    phone = opened(app, made["url"])
+    assert client.delete(f"/api/sessions/{session_id}/invites/{made['id']}").status_code == 204
+    assert_sent_to_sign_in(phone.get(f"/sessions/{session_id}"))
+    stream = phone.get(f"/sessions/{session_id}/live", headers={"Accept": "text/event-stream"})
+    assert stream.status_code == 401
+    page = phone.get(f"/sign-in?next=/sessions/{session_id}")
+    assert "has expired or was revoked" in page.text
+
+
 def test_with_access_off_signing_out_ends_the_invite(
     app: Flask, client: FlaskClient, api: Api
 ) -> None:

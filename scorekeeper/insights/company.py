@@ -9,7 +9,7 @@ year's part, each kept by its own year's stamp (`years`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
@@ -74,20 +74,8 @@ def partners(
 
 
 def _partners(player_id: int, dates: DateRange, house: RuleFilter | None) -> tuple[Partner, ...]:
-    of_years = years.each_year(
-        ("partners each year", player_id, dates, house),
-        dates,
-        house,
-        partial(_partners_in, player_id, house=house),
-    )
-    summed: dict[int, list[int]] = {}
-    for of_year in of_years.values():
-        for other, numbers in of_year.items():
-            _add(summed.setdefault(other, [0] * len(numbers)), numbers)
-    names = _names(summed)
-    found = [Partner(other, names[other][0], *numbers) for other, numbers in summed.items()]
-    found.sort(key=lambda p: (-p.hands, names[p.player_id][1]))
-    return tuple(found)
+    together = _each_other("partners each year", _partners_in, player_id, dates, house)
+    return tuple(Partner(other, name, *numbers) for other, name, numbers in together)
 
 
 def _partners_in(
@@ -136,20 +124,8 @@ def opponents(
 def _opponents(
     player_id: int, dates: DateRange, house: RuleFilter | None, regulars: int
 ) -> tuple[Opponent, ...]:
-    of_years = years.each_year(
-        ("opponents each year", player_id, dates, house),
-        dates,
-        house,
-        partial(_opponents_in, player_id, house=house),
-    )
-    summed: dict[int, list[int]] = {}
-    for of_year in of_years.values():
-        for other, numbers in of_year.items():
-            _add(summed.setdefault(other, [0] * len(numbers)), numbers)
-    names = _names(summed)
-    found = [Opponent(other, names[other][0], *numbers) for other, numbers in summed.items()]
-    found.sort(key=lambda o: (-o.sessions, names[o.player_id][1]))
-    return tuple(found[:regulars])
+    against = _each_other("opponents each year", _opponents_in, player_id, dates, house)
+    return tuple(Opponent(other, name, *numbers) for other, name, numbers in against[:regulars])
 
 
 def _opponents_in(
@@ -190,14 +166,27 @@ def _opponents_in(
     return {other: tuple(numbers) for other, *numbers in rows}
 
 
-def _add(into: list[int], numbers: tuple[int, ...]) -> None:
-    for index, number in enumerate(numbers):
-        into[index] += number
-
-
-def _names(player_ids: Iterable[int]) -> dict[int, tuple[str, str]]:
-    """Each player's name and the key their names sort by."""
-    rows = db.session.execute(
-        select(Player.id, Player.name, Player.name_key).where(Player.id.in_(list(player_ids)))
+def _each_other(
+    part: str,
+    read: Callable[..., dict[int, tuple[int, ...]]],
+    player_id: int,
+    dates: DateRange,
+    house: RuleFilter | None,
+) -> list[tuple[int, str, list[int]]]:
+    """Each other player's numbers that `read` finds in each year's part, added up, with their
+    name: the most by the first number first, then by name."""
+    of_years = years.each_year(
+        (part, player_id, dates, house), dates, house, partial(read, player_id, house=house)
     )
-    return {player_id: (name, key) for player_id, name, key in rows}
+    summed: dict[int, list[int]] = {}
+    for of_year in of_years.values():
+        for other, numbers in of_year.items():
+            held = summed.setdefault(other, [0] * len(numbers))
+            for index, number in enumerate(numbers):
+                held[index] += number
+    rows = db.session.execute(
+        select(Player.id, Player.name, Player.name_key).where(Player.id.in_(list(summed)))
+    )
+    names = {other: (name, key) for other, name, key in rows}
+    ordered = sorted(summed, key=lambda other: (-summed[other][0], names[other][1]))
+    return [(other, names[other][0], summed[other]) for other in ordered]

@@ -271,8 +271,8 @@ def _preparer(
 
 def _sender(kind: TypeEngine[Any], dialect: Dialect) -> Callable[[Any], Any] | None:
     """How a value of a column of `kind` is sent. A flag is the engine's bool already, which
-    SQLAlchemy's own check would only look at again (a tenth of a restore's rows): sent as it
-    is, or as 0 or 1 where the database has no booleans."""
+    SQLAlchemy's own check would look at again for every row of a restore: sent as it is, or
+    as 0 or 1 where the database has no booleans."""
     if isinstance(kind, Boolean):
         return None if dialect.supports_native_boolean else _as_number
     return kind.dialect_impl(dialect).bind_processor(dialect)

@@ -1,5 +1,6 @@
-"""A backup brought back: read, checked whole (`backup_checks`), then written a batch of
-sessions at a time, so other writers wait for one batch at most.
+"""A backup brought back: read, checked whole (`backup_checks`, its sessions in
+`check_workers`), then written a batch of sessions at a time, so other writers wait for one
+batch at most.
 
 Restoring replays each hand through the rules engine, so it checks it again and the stored
 scores are derived afresh; nothing derived is read from the file.
@@ -45,15 +46,13 @@ from .backup_checks import (
     checked_merges,
     checked_players,
     checked_seasons,
-    checked_trash,
     created_moment,
-    held_already,
     retired,
-    sessions_then_trash,
 )
 from .backup_file import VALUE_MARKS, BackupFile, Streamed, check_density, not_json
+from .check_workers import Checked, checked_sessions
 from .journal import plural
-from .session_checks import Checked, checked_sessions
+from .session_checks import checked_trash, held_already, sessions_then_trash
 
 CONFLICT = (
     "Someone changed the scorekeeper while the backup was being restored, so nothing was "

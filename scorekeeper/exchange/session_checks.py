@@ -1,213 +1,307 @@
-"""A backup's sessions checked by the rules engine for a restore, in worker processes when it
-is given some (both CPUs of a small server), each session made into the rows its write sends:
-the restore's check. The workers take the sessions in turn, a few at a time, and what they
-find is taken in the backup's order, so a refusal is the one a check in order would give."""
+"""A session as a backup holds it, checked whole by the rules engine before anything is
+written: its table, its hands one after another, its changes (`change_checks`), its early
+payments, confirmations, director's call and substitutes; and the trash's sessions, as a
+restore from the trash will add them."""
 
 from __future__ import annotations
 
-import multiprocessing
-import pickle
-from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
-from itertools import islice
-from multiprocessing.pool import AsyncResult
-from typing import IO, Any
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from typing import Any
 
-from sqlalchemy import Dialect
+from sqlalchemy import select
 
 from .. import rules
 from ..rules import RuleError
-from ..sessions import bulk
-from . import backup_checks
-from .backup_checks import EventTables, located, record_id
-
-# Sessions a worker checks at a time (a task), and the most tasks handed out and not yet taken
-# back, for each worker: enough to keep it busy, few enough to keep memory small.
-SESSIONS_A_TASK = 8
-TASKS_AHEAD = 4
-
-
-@dataclass(frozen=True)
-class Checked:
-    """A session of the backup, checked by the engine, to write: its rows, made with its
-    players' ids when the restore keeps them, else the session (`bulk.insert_sessions` takes
-    either); with merge, as the backup gave it, to tell whether it is here already."""
-
-    session_id: int
-    written: bulk.NewSession | bulk.SessionRows
-    hands: int
-    version: int
-    practice: bool
-    given: dict[str, Any] | None
-    # The event, round and table it is a table of, linked once the event is added.
-    link: tuple[int, int, int] | None = None
-
-
-@dataclass(frozen=True)
-class _Plan:
-    """What checking a session needs to know of the whole backup."""
-
-    keys: frozenset[str]
-    keep_ids: bool
-    # The backup's players' ids, by their names' keys, when the restore keeps them.
-    ids: Mapping[str, int]
-    practice: frozenset[int]
-    dialect: Dialect
+from ..sessions import bulk, loading
+from ..sessions.extensions import db
+from ..sessions.models import Session, TrashedSession
+from .backup import session_backup_json
+from .backup_checks import (
+    MAX_KEPT,
+    checked_moment,
+    checked_version,
+    created_moment,
+    is_whole,
+    located,
+    record_id,
+)
+from .backup_file import Streamed
+from .change_checks import (
+    Proven,
+    as_read,
+    checked_changes,
+    director_call,
+    payment_amount,
+    text_or_empty,
+)
+from .json_in import hand_request, session_request
 
 
-@dataclass(frozen=True)
-class _Found:
-    """What checking one session found: a refusal before its id is known to be new (`early`)
-    or after; else its id and the event table it claims."""
-
-    session_id: int = 0
-    early: RuleError | None = None
-    late: RuleError | None = None
-    claim: tuple[int, int, int] | None = None
-
-
-def checked_sessions(
-    sessions: Iterable[Any],
-    players: dict[int, str],
-    keep_ids: bool,
-    tables: EventTables,
-    spill: IO[bytes],
-    dialect: Dialect,
-    workers: int = 0,
-) -> Iterator[tuple[int, tuple[int, int, int] | None]]:
-    """Check each session of the backup with its hands, in turn, pickling what will be written
-    to `spill` (lists of `Checked`, in order); yield each session's id, with the event table it
-    claims, as it is taken; refuse the first session the check refuses."""
-    plan = _Plan(
-        keys=frozenset(rules.name_key(name) for name in players.values()),
-        keep_ids=keep_ids,
-        ids={rules.name_key(name): player_id for player_id, name in players.items()},
-        practice=frozenset(e for e in tables.ids() if tables.practice(e)),
-        dialect=dialect,
-    )
-    numbered = enumerate(sessions, start=1)
-    # Checked here, a session is a task: each is taken as soon as it is checked.
-    size = SESSIONS_A_TASK if workers > 0 else 1
-    tasks = iter(lambda: list(islice(numbered, size)), [])
-    ids: set[int] = set()
-    for found, blob in _in_workers(plan, tasks, workers):
-        for one in found:
-            if one.early is not None:
-                raise one.early
-            with located(f"Session {one.session_id}"):
-                if one.session_id in ids:
-                    raise RuleError(f"The id {one.session_id} is given to two sessions.", "id")
-            ids.add(one.session_id)
-            if one.late is not None:
-                raise one.late
-            if one.claim is not None:
-                tables.claim(one.session_id, one.claim)
-        spill.write(blob)
-        yield from ((one.session_id, one.claim) for one in found)
-
-
-def _in_workers(
-    plan: _Plan, tasks: Iterator[list[tuple[int, Any]]], workers: int
-) -> Iterator[tuple[list[_Found], bytes]]:
-    """Each task's sessions checked, in order: in this process, or in `workers` processes
-    forked from it (which see `plan` as it is, unpickled)."""
-    if workers < 1:
-        for task in tasks:
-            yield _check_task(plan, task)
+def sessions_then_trash(
+    sessions: Iterable[Any], trash: Iterable[Any], kept: list[Any]
+) -> Iterator[Any]:
+    """The backup's sessions, one at a time, and once they are through, its trash in `kept`: of
+    a backup's file, read along with them in one walk through it."""
+    if (
+        isinstance(sessions, Streamed)
+        and isinstance(trash, Streamed)
+        and sessions.file is trash.file
+    ):
+        for streamed, item in sessions.file.items(sessions, trash):
+            if streamed is sessions:
+                yield item
+            else:
+                kept.append(item)
         return
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers, initializer=_start_worker, initargs=(plan,)) as pool:
-        pending: deque[AsyncResult[tuple[list[_Found], bytes]]] = deque()
-        for task in tasks:
-            pending.append(pool.apply_async(_check_in_worker, (task,)))
-            if len(pending) >= TASKS_AHEAD * workers:
-                yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
+    yield from sessions
+    kept.extend(trash)
 
 
-_PLAN: _Plan | None = None
+def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:
+    """A session as a backup holds it, with its hands, checked and added (see
+    `checked_session`)."""
+    [added] = bulk.insert_sessions([checked_session(given, session_id, where)])
+    return loading.session_or_404(added)
 
 
-def _start_worker(plan: _Plan) -> None:
-    global _PLAN
-    _PLAN = plan
+# What a backup's session holds besides a session's input.
+TABLE_KEYS = ("paid", "changes", "event", "director", "substitutes")
 
 
-def _check_in_worker(task: list[tuple[int, Any]]) -> tuple[list[_Found], bytes]:
-    assert _PLAN is not None
-    return _check_task(_PLAN, task)
-
-
-def _check_task(plan: _Plan, task: list[tuple[int, Any]]) -> tuple[list[_Found], bytes]:
-    """A task's sessions checked, up to the first refused: what was found of each, and those
-    checked, pickled."""
-    found: list[_Found] = []
-    checked: list[Checked] = []
-    for position, given in task:
-        try:
-            session_id = _session_id(position, given)
-        except RuleError as error:
-            found.append(_Found(early=error))
-            break
-        try:
-            one, claim = _checked(plan, session_id, given)
-        except RuleError as error:
-            found.append(_Found(session_id, late=error))
-            break
-        found.append(_Found(session_id, claim=claim))
-        checked.append(one)
-    return found, pickle.dumps(checked, pickle.HIGHEST_PROTOCOL)
-
-
-def _session_id(position: int, given: Any) -> int:
-    with located(f"Session {position} of the backup"):
-        if not isinstance(given, dict):
-            raise RuleError("It is not a JSON object.")
-        return record_id(given.get("id"))
-
-
-def _checked(
-    plan: _Plan, session_id: int, given: dict[str, Any]
-) -> tuple[Checked, tuple[int, int, int] | None]:
-    """A session checked by the engine, and the event table it claims, if any."""
-    with located(f"Session {session_id}"):
-        for name in given.get("players") or ():
-            if isinstance(name, str) and rules.name_key(name) not in plan.keys:
-                raise RuleError(f"{name} is seated but not among the backup's players.", "players")
-        for substitute in given.get("substitutes") or ():
-            named = substitute.values() if isinstance(substitute, dict) else ()
-            for name in named:
-                if isinstance(name, str) and rules.name_key(name) not in plan.keys:
-                    raise RuleError(
-                        f"{name} sits in at the table but is not among the backup's players.",
-                        "substitutes",
-                    )
-    keep_ids = plan.keep_ids
-    new = backup_checks.checked_session(
-        given, session_id if keep_ids else None, f"Session {session_id}"
-    )
-    claim = new.event
-    if claim is not None:
-        new = replace(new, practice=claim[0] in plan.practice)
-    # A table's link to its event is made once the event is added, with the last batch;
-    # merged into sessions here, the backup's events are not added, its tables kept alone.
-    kept = replace(new, event=None)
-    if not keep_ids:
-        kept = replace(kept, director=None, stand_ins={})
-    written: bulk.NewSession | bulk.SessionRows = kept
-    names = bulk.names_in([kept])
-    if keep_ids and all(rules.name_key(name) in plan.ids for name in names):
-        ids = {name: plan.ids[rules.name_key(name)] for name in names}
-        written = bulk.session_rows(kept, ids, plan.dialect)
-    checked = Checked(
+def checked_session(given: dict[str, Any], session_id: int | None, where: str) -> bulk.NewSession:
+    """A session as a backup holds it, with its hands, each checked again by the rules engine;
+    refusals say `where` they come from."""
+    if given.get("totals_only", False) is not False:
+        return _checked_night(given, session_id, where)
+    with located(where):
+        recorded = given.get("hands")
+        if not isinstance(recorded, list):
+            raise RuleError("It has no list of hands.", "hands")
+        ended = given.get("ended", False)
+        if not isinstance(ended, bool):
+            raise RuleError("Its ended must be true or false.", "ended")
+        request = session_request({k: v for k, v in given.items() if k not in TABLE_KEYS})
+        event = _event_link(given.get("event"))
+        table = rules.new_table(
+            list(request.players), request.rounds, request.first_dealer, request.options
+        )
+        name = rules.session_name(request.name)
+        created_at = created_moment(given.get("created_at"))
+        version = checked_version(given.get("version", 1))
+    hands: list[rules.Hand] = []
+    read: Proven = {}
+    for number, hand in enumerate(recorded, start=1):
+        with located(f"{where}, hand {number}"):
+            hands.append(_checked_hand(table, hands, hand, read))
+    sheet = rules.score_sheet(replace(table, ended=ended), hands)
+    confirmed = []
+    for number, (hand, result) in enumerate(zip(recorded, sheet.results, strict=True), start=1):
+        with located(f"{where}, hand {number}"):
+            confirmed.append(_confirmer(hand.get("confirmed_by"), result, number))
+    with located(where):
+        settled = _settled(given.get("paid", []), sheet)
+        director = director_call(given.get("director"))
+        stand_ins = _stand_ins(given.get("substitutes", []))
+        if event is None and (director is not None or stand_ins):
+            raise RuleError("Only a table of an event calls the director or has substitutes.")
+    return bulk.NewSession(
+        name=name,
+        created_at=created_at,
+        version=version,
+        sheet=sheet,
         session_id=session_id,
-        written=written,
-        hands=len(new.sheet.results),
-        version=new.version,
-        practice=new.practice,
-        given=None if keep_ids else given,
-        link=claim if keep_ids else None,
+        settled=settled,
+        changes=checked_changes(given.get("changes", []), where, read),
+        event=event,
+        confirmed=confirmed if any(confirmed) else (),
+        director=director,
+        stand_ins=stand_ins,
     )
-    return checked, claim
+
+
+def _confirmer(given: Any, result: rules.HandResult, number: int) -> str | None:
+    """Who confirmed a backup's hand: a player of the side that did not pick, or None."""
+    if given is None:
+        return None
+    if not isinstance(given, str):
+        raise RuleError("Its confirmed_by must be a player's name or null.", "confirmed_by")
+    return rules.check_confirmer(result, number, given)
+
+
+def _stand_ins(given: Any) -> dict[str, str]:
+    """Who stands in at a table for whom, as a backup keeps it (`[{"in", "for"}]`)."""
+    if not isinstance(given, list):
+        raise RuleError("Its substitutes must be a list.", "substitutes")
+    stand_ins: dict[str, str] = {}
+    for substitute in given:
+        if (
+            not isinstance(substitute, dict)
+            or set(substitute) != {"in", "for"}
+            or not all(isinstance(name, str) for name in substitute.values())
+        ):
+            raise RuleError("A substitute has the names in and for, and nothing else.")
+        player = rules.player_name(substitute["in"], "substitutes")
+        owner = rules.player_name(substitute["for"], "substitutes")
+        if rules.name_key(player) == rules.name_key(owner) or player in stand_ins:
+            raise RuleError(
+                f"{player} sits in for another player once, not for themselves.", "substitutes"
+            )
+        stand_ins[player] = owner
+    return stand_ins
+
+
+def _checked_night(given: dict[str, Any], session_id: int | None, where: str) -> bulk.NewSession:
+    """A night kept without hands as a backup holds it: its nets checked as `POST
+    /api/sessions` checks them, and no hands."""
+    with located(where):
+        if given["totals_only"] is not True:
+            raise RuleError("Its totals_only must be true or false.", "totals_only")
+        if given.get("hands", []) != []:
+            raise RuleError("A night kept without hands has no hands.", "hands")
+        nets = rules.check_night(given.get("totals"))
+        players = given.get("players")
+        if players is not None and players != list(nets):
+            raise RuleError("Its players are the players of its totals, in order.", "players")
+        if given.get("event") is not None or given.get("paid", []) != []:
+            raise RuleError("A night kept without hands is no event's table and pays nobody early.")
+        return bulk.NewSession(
+            name=rules.session_name(text_or_empty(given.get("name"))),
+            created_at=created_moment(given.get("created_at")),
+            version=checked_version(given.get("version", 1)),
+            sheet=rules.night_sheet(nets),
+            session_id=session_id,
+            changes=checked_changes(given.get("changes", []), where),
+        )
+
+
+def _event_link(given: Any) -> tuple[int, int, int] | None:
+    """The event, round and table a session is a table of; None for a session of its own."""
+    if given is None:
+        return None
+    keys = ("id", "round", "table")
+    if not isinstance(given, dict) or set(given) != set(keys):
+        raise RuleError("Its event names the event's id, the round and the table.", "event")
+    for key in keys:
+        if not is_whole(given[key]):
+            raise RuleError(
+                f"Its event's {key} must be a whole number from 1 to {MAX_KEPT}.", "event"
+            )
+    return given["id"], given["round"], given["table"]
+
+
+def checked_trash(given: Iterable[Any]) -> list[dict[str, Any]]:
+    """The backup's trash, each deleted session checked as a restore from the trash will add
+    it, as the rows of the trash here; those deleted too long ago to be kept are left out."""
+    entries: list[dict[str, Any]] = []
+    for position, entry in enumerate(given, start=1):
+        with located(f"Trashed session {position} of the backup"):
+            if not isinstance(entry, dict) or set(entry) != {
+                "id",
+                "deleted_at",
+                "session",
+                "version",
+                "changes",
+            }:
+                raise RuleError(
+                    "A trashed session has an id, deleted_at, session, version and changes, "
+                    "and nothing else."
+                )
+            session_id = record_id(entry["id"])
+            if session_id in (e["session_id"] for e in entries):
+                raise RuleError(f"The id {session_id} is given to two trashed sessions.", "id")
+            deleted_at = checked_moment(entry["deleted_at"], "deleted_at")
+            checked_version(entry["version"])
+            if not isinstance(entry["session"], dict):
+                raise RuleError("Its session is not a JSON object.", "session")
+        where = f"Trashed session {session_id}"
+        new = checked_session(entry["session"], None, where)
+        if new.event is not None:
+            event, round_number, table = new.event
+            with located(where):
+                raise RuleError(
+                    f"It is table {table} of round {round_number} of event {event}, but a "
+                    "table of an event is never deleted.",
+                    "event",
+                )
+        checked_changes(entry["changes"], where)
+        if deleted_at >= TrashedSession.kept_since():
+            data = {key: entry[key] for key in ("session", "version", "changes")}
+            entries.append({"session_id": session_id, "deleted_at": deleted_at, "data": data})
+    return entries
+
+
+def _settled(paid: Any, sheet: rules.Sheet) -> dict[str, tuple[rules.Payment, ...]]:
+    """A backup's early payments (`paid`), by the player each settled, checked against the
+    session: players it names, the leaver paying or paid, and only with a stake."""
+    if not isinstance(paid, list):
+        raise RuleError("Its paid must be a list of payments.", "paid")
+    if paid and not sheet.table.options.stake:
+        raise RuleError("It has payments made early but no stake.", "paid")
+    named = {rules.name_key(name): name for name in sheet.named}
+    settled: dict[str, tuple[rules.Payment, ...]] = {}
+    for given in paid:
+        if not isinstance(given, dict) or set(given) != {"player", "from", "to", "amount"}:
+            raise RuleError(
+                "A payment made early has a player, from, to and amount, and nothing else.",
+                "paid",
+            )
+        leaver, payer, payee = (
+            named.get(rules.name_key(given[key])) if isinstance(given[key], str) else None
+            for key in ("player", "from", "to")
+        )
+        amount = given["amount"]
+        if leaver is None or payer is None or payee is None:
+            raise RuleError("A payment made early names a player not of the session.", "paid")
+        if leaver not in (payer, payee) or payer == payee:
+            raise RuleError(
+                "A payment made early runs between the player it settled and another.", "paid"
+            )
+        payment_amount(amount)
+        settled[leaver] = (*settled.get(leaver, ()), rules.Payment(payer, payee, amount))
+    return settled
+
+
+def held_already(given: dict[str, Any]) -> bool:
+    """Whether a session with the same start time, name, table and hands is here already."""
+    try:
+        started = created_moment(given.get("created_at"))
+    except RuleError:
+        return False
+    name = given.get("name")
+    if not isinstance(name, str):
+        return False
+    alike = db.session.scalars(
+        select(Session)
+        .where(Session.created_at == started, Session.name == name)
+        .options(*loading.WHOLE_SESSION)
+    )
+    wanted = _comparable(given)
+    return any(_comparable(session_backup_json(session)) == wanted for session in alike)
+
+
+def _comparable(session: dict[str, Any]) -> str:
+    # A backup from before sessions could end or settle a leaver has neither key. A session's
+    # changes are how it came to be as it is, not part of what it is.
+    given = {"ended": False, "paid": []} | session
+    return json.dumps(
+        {k: v for k, v in given.items() if k not in ("id", "version", "changes")}, sort_keys=True
+    )
+
+
+def _checked_hand(
+    table: rules.Table, before: list[rules.Hand], hand: Any, read: Proven
+) -> rules.Hand:
+    """A backup's hand checked by the rules as the next after `before`; what was read of it
+    goes in `read`, by its number."""
+    if not isinstance(hand, dict):
+        raise RuleError("It is not a JSON object.")
+    recorded = hand_request(hand)
+    read[len(before) + 1] = (as_read(hand), recorded)
+    if recorded.dealer is None:
+        raise RuleError("Say who dealt the hand.", "dealer")
+    last = before[-1] if before else None
+    return rules.next_hand(
+        table, len(before), last, recorded.entry, recorded.dealer, recorded.seats
+    )

@@ -20,7 +20,7 @@ from ..sessions.models import Change, Session, TrashedSession, as_utc
 from ..sessions.records import change_json, iso
 from ..sessions.writes import SessionWrite, changes_of
 from .backup import session_backup_json
-from .backup_checks import add_session
+from .session_checks import add_session
 
 
 def throw_away(write: SessionWrite) -> None:

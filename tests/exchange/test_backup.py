@@ -29,7 +29,7 @@ from werkzeug.http import parse_options_header
 from werkzeug.test import TestResponse
 
 from scorekeeper.exchange import backup as backup_module
-from scorekeeper.exchange import backup_checks, backup_file, journal
+from scorekeeper.exchange import backup_checks, backup_file, journal, session_checks
 from scorekeeper.exchange import restore as restore_module
 from scorekeeper.exchange.backup import FORMAT
 from scorekeeper.rules import OPTION_NAMES, RuleError
@@ -1100,9 +1100,9 @@ def test_a_restore_checks_each_session_once_and_writes_what_it_checked(
     original, backup = answers(client), backup_of(app)
     monkeypatch.setattr(restore_module, "SESSIONS_A_BATCH", 2)
     checked: list[int | None] = []
-    check = backup_checks.checked_session
+    check = session_checks.checked_session
     monkeypatch.setattr(
-        backup_checks,
+        session_checks,
         "checked_session",
         lambda given, session_id, where: (
             checked.append(session_id) or check(given, session_id, where)

@@ -14,7 +14,7 @@ from flask import Flask
 from scorekeeper import rules
 from scorekeeper.api.openapi import document
 from scorekeeper.api.openapi.schemas import DERIVED
-from scorekeeper.exchange import backup_checks, json_in
+from scorekeeper.exchange import change_checks, json_in
 from scorekeeper.sessions.records import hand_json, result_of
 
 from ..helpers.api import Api, pick
@@ -57,5 +57,5 @@ def test_each_is_documented_as_its_shape_and_refused_as_input(
 def test_each_is_checked_in_a_backup_and_may_be_missing_only_if_later(
     name: str, derived: rules.Derived
 ) -> None:
-    assert name in backup_checks.DERIVED_PARTS
-    assert (name in backup_checks.LATER_PARTS) == derived.later
+    assert name in change_checks.DERIVED_PARTS
+    assert (name in change_checks.LATER_PARTS) == derived.later

@@ -78,12 +78,14 @@ def base_url(live_app: Flask) -> Iterator[str]:
 
 @pytest.fixture
 def shot(request: pytest.FixtureRequest) -> Any:
-    """Save a phone-size screenshot of the page under tests/browser/screenshots/."""
+    """Save a phone-size screenshot of the page under tests/browser/screenshots/, a pixel of the
+    image for each CSS pixel: the phone draws at twice that, and a full page at its own pixels
+    took a screenshot two to three times as long to make and to encode."""
     SCREENSHOTS.mkdir(exist_ok=True)
 
     def take(page: Any, name: str, full_page: bool = False) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=full_page)
+        page.screenshot(path=str(path), full_page=full_page, scale="css")
         return path
 
     return take

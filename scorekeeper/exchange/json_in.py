@@ -18,11 +18,23 @@ from flask import Request
 from .. import rules
 from ..rules import RuleError
 from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
+from ..rules.table import MAX_SEATS, MIN_SEATS
 from ..sessions.event_writes import EventFields
 from ..sessions.models import MAX_ID, is_id
 from ..sessions.season_writes import MAX_MIN_HANDS, SeasonFields
 from ..sessions.shares import KINDS as SHARE_KINDS
 from . import nights_in
+from .json_shapes import (
+    BOOLEAN,
+    FROM_ONE,
+    INTEGER,
+    NO_NUL,
+    STRING,
+    Body,
+    Field,
+    nullable,
+    ref,
+)
 
 HAND_KEYS = {"dealer", *(name for name, _about in rules.HAND_FIELDS)}
 # `seats` is read back from a backup only; to the API it is output, like the others here.
@@ -320,7 +332,43 @@ def _new_players(body: Mapping[str, Any]) -> list[str]:
     return [_text(name, "new_players", "A player's name") for name in value]
 
 
-NIGHTS_IMPORT_KEYS = {"csv", "zeros", "new_players", "same_as"}
+_TEXT = {**STRING, "pattern": NO_NUL}
+NIGHTS_IMPORT = Body(
+    {
+        "csv": Field(
+            {
+                **_TEXT,
+                "description": "The spreadsheet as CSV: a header `Date` and a column for each "
+                "player, then a line a night, its date (YYYY-MM-DD, 2010-7-6 too) and each "
+                "player's net, empty where they did not play.",
+            },
+            "Send the spreadsheet as CSV text in csv.",
+        ),
+        "zeros": Field(
+            {
+                "enum": [*nights_in.ZEROS, None],
+                "description": "What a 0 is: a player who was there and broke even (`played`), "
+                "or one who wasn't there (`absent`). Asked (409, `ask_zeros`) when the sheet "
+                "has a 0.",
+            }
+        ),
+        "new_players": Field(
+            {
+                **nullable({"type": "array", "items": _TEXT}),
+                "description": "Names like a player's (409, `ask`) that are new players.",
+            }
+        ),
+        "same_as": Field(
+            {
+                "type": ["object", "null"],
+                "propertyNames": _TEXT,
+                "additionalProperties": _TEXT,
+                "description": "A name of the file, and the player (here, or another column) "
+                "it is.",
+            }
+        ),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -339,9 +387,7 @@ def nights_import_csv(request: Request) -> NightsImport:
 
 
 def nights_import_request(body: Mapping[str, Any]) -> NightsImport:
-    _check_keys(body, NIGHTS_IMPORT_KEYS)
-    if body.get("csv") is None:
-        raise RuleError("Send the spreadsheet as CSV text in csv.", "csv")
+    NIGHTS_IMPORT.check(body)
     sheet = _text(body["csv"], "csv", "The spreadsheet")
     same_as = body.get("same_as") or {}
     if not isinstance(same_as, dict) or not all(isinstance(p, str) for p in same_as.values()):
@@ -439,11 +485,12 @@ def session_change(body: Mapping[str, Any]) -> SessionChange:
     return change
 
 
+LEAVER = Body({"player": Field(ref("PlayerName"), "Say which player to settle.")})
+
+
 def leaver_request(body: Mapping[str, Any]) -> str:
     """The player to settle early, as typed."""
-    _check_keys(body, {"player"})
-    if body.get("player") is None:
-        raise RuleError("Say which player to settle.", "player")
+    LEAVER.check(body)
     return _text(body["player"], "player", "The player")
 
 
@@ -484,8 +531,13 @@ class PlayerChange:
     active: bool | None
 
 
+PLAYER_CHANGE = Body(
+    {"name": Field(ref("PlayerName")), "active": Field(BOOLEAN)}, more={"minProperties": 1}
+)
+
+
 def player_change(body: Mapping[str, Any]) -> PlayerChange:
-    _check_keys(body, {"name", "active"})
+    PLAYER_CHANGE.check(body)
     if body.get("name") is None and body.get("active") is None:
         raise RuleError('Send a new "name", or "active": true or false.', "name")
     name = body.get("name")
@@ -495,11 +547,12 @@ def player_change(body: Mapping[str, Any]) -> PlayerChange:
     return PlayerChange(None if name is None else _text(name, "name", "A player's name"), active)
 
 
+MERGE = Body({"into": Field(FROM_ONE, "Say which player to merge into: their id.")})
+
+
 def merge_request(body: Mapping[str, Any]) -> int:
     """The id of the player to merge into."""
-    _check_keys(body, {"into"})
-    if body.get("into") is None:
-        raise RuleError("Say which player to merge into: their id.", "into")
+    MERGE.check(body)
     into = _whole(body["into"], "into", "The player's id", 1, MAX_ID)
     if not is_id(into):
         raise rules.whole_number_error("The player's id", 1, MAX_ID, "into")
@@ -600,36 +653,78 @@ class CheckIn:
     new_players: list[str]
 
 
+CHECK_IN = Body(
+    {
+        "name": Field(ref("PlayerName"), "Say who checks in: their name."),
+        "new_players": Field(ref("NewPlayers")),
+    }
+)
+
+
 def check_in_request(body: Mapping[str, Any]) -> CheckIn:
     """A player to check in to an event, as typed; `new_players` as in a session's input."""
-    _check_keys(body, {"name", "new_players"})
-    if body.get("name") is None:
-        raise RuleError("Say who checks in: their name.", "name")
+    CHECK_IN.check(body)
     return CheckIn(_text(body["name"], "name", "A player's name"), _new_players(body))
+
+
+DRAW = Body(
+    {
+        "tables": Field(
+            {
+                "type": ["array", "null"],
+                "items": {**INTEGER, "minimum": MIN_SEATS, "maximum": MAX_SEATS},
+                "minItems": 1,
+                "description": "How many sit at each table, numbered in this order, summing "
+                "to the players checked in; the engine's sizes when not given.",
+            }
+        )
+    }
+)
 
 
 def draw_request(body: Mapping[str, Any]) -> list[int] | None:
     """The table sizes of a draw, in table order, or None for the engine's."""
-    _check_keys(body, {"tables"})
+    DRAW.check(body)
     tables = body.get("tables")
     if tables is None:
         return None
     if not isinstance(tables, list) or not tables:
         raise RuleError("Tables are a list of how many sit at each table.", "tables")
-    return [_whole(size, "tables", "A table's size", 3, 8) for size in tables]
+    return [_whole(size, "tables", "A table's size", MIN_SEATS, MAX_SEATS) for size in tables]
+
+
+CONFIRM = Body(
+    {
+        "by": Field(
+            {**STRING, "description": "A player of the hand's side that did not pick."},
+            "Say who confirms the hand: by, a player's name.",
+        )
+    }
+)
 
 
 def confirm_request(body: Mapping[str, Any]) -> str:
     """Who confirms a hand, as typed."""
-    _check_keys(body, {"by"})
-    if body.get("by") is None:
-        raise RuleError("Say who confirms the hand: by, a player's name.", "by")
+    CONFIRM.check(body)
     return _text(body["by"], "by", "Who confirms")
+
+
+DIRECTOR = Body(
+    {
+        "note": Field(
+            {
+                **nullable(STRING),
+                "maxLength": rules.MAX_NOTE,
+                "description": "What the call is about: misdeal, revoke, a dispute, ...",
+            }
+        )
+    }
+)
 
 
 def director_request(body: Mapping[str, Any]) -> str:
     """A call for the director's note, as typed ("" for none)."""
-    _check_keys(body, {"note"})
+    DIRECTOR.check(body)
     note = body.get("note")
     return "" if note is None else _text(note, "note", "The note for the director")
 
@@ -641,14 +736,25 @@ class SubstituteRequest:
     new_players: list[str]
 
 
+SUBSTITUTE = Body(
+    {
+        "out": Field(
+            {**STRING, "description": "Who leaves their seat."},
+            "Say who leaves their seat: out, a player's name.",
+        ),
+        "in": Field(
+            {**STRING, "description": "Who takes it (a new name becomes a player)."},
+            "Say who takes the seat: in, a player's name.",
+        ),
+        "new_players": Field(ref("NewPlayers")),
+    }
+)
+
+
 def substitute_request(body: Mapping[str, Any]) -> SubstituteRequest:
     """Who leaves their seat and who takes it, as typed; `new_players` as in a session's
     input."""
-    _check_keys(body, {"out", "in", "new_players"})
-    if body.get("out") is None:
-        raise RuleError("Say who leaves their seat: out, a player's name.", "out")
-    if body.get("in") is None:
-        raise RuleError("Say who takes the seat: in, a player's name.", "in")
+    SUBSTITUTE.check(body)
     return SubstituteRequest(
         _text(body["out"], "out", "Who leaves"),
         _text(body["in"], "in", "Who takes the seat"),
@@ -656,9 +762,12 @@ def substitute_request(body: Mapping[str, Any]) -> SubstituteRequest:
     )
 
 
+PRACTICE = Body({}, more={"description": "Nothing: the round is in the address."})
+
+
 def practice_request(body: Mapping[str, Any]) -> None:
     """Made-up hands for a round's tables: nothing to say but which round (in the address)."""
-    _check_keys(body, ())
+    PRACTICE.check(body)
 
 
 SEASON_KEYS = {"name", "first_day", "last_day", "house_rules", "min_hands"}
@@ -719,9 +828,18 @@ def season_change(body: Mapping[str, Any]) -> SeasonFields:
 SHARE_WHAT = 'Say what to share: {"season": id}, {"event": id} or {"session": id}.'
 
 
+SHARE = Body(
+    {
+        kind: Field({**FROM_ONE, "maximum": MAX_ID, "description": f"The {kind}'s id."})
+        for kind in SHARE_KINDS
+    },
+    more={"minProperties": 1, "maxProperties": 1},
+)
+
+
 def share_request(body: Mapping[str, Any]) -> tuple[str, int]:
     """What a share link shows: one of `season`, `event` or `session`, with its id."""
-    _check_keys(body, SHARE_KINDS)
+    SHARE.check(body)
     if len(body) != 1:
         raise RuleError(SHARE_WHAT)
     [kind] = body

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...exchange.json_shapes import COUNT, STRING, Schema, obj, ref
 from ...insights.scope import HOUSE_RULES, NO_HOUSE_RULE
-from .schemas import BODY_EXAMPLES, COUNT, STRING, Schema, array_of, obj, ref
+from .schemas import BODY_EXAMPLES, array_of
 
 ERRORS = {
     400: "Refused: malformed JSON, a wrong type, an unknown player or key, a number out of range, "

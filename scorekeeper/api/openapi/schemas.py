@@ -6,17 +6,32 @@ bodies refuse unknown keys, as the API does.
 
 from __future__ import annotations
 
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any
 
-from ...exchange.nights_in import ZEROS
+from ...exchange import json_in
+from ...exchange.json_shapes import (
+    BOOLEAN,
+    COUNT,
+    FROM_ONE,
+    INTEGER,
+    NO_NUL,
+    NO_NUL_AND_NOT_BLANK,
+    STRING,
+    Schema,
+    nullable,
+    obj,
+    output_only,
+    ref,
+    ref_or_null,
+    values,
+)
 from ...rules import (
     CALLED_CARDS,
     DERIVED_FIELDS,
     MAX_APART,
     MAX_HANDS,
     MAX_NET,
-    MAX_NOTE,
     MAX_ROUNDS,
     OPTIONS,
     Blitz,
@@ -30,7 +45,6 @@ from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
 from ...rules.table import MAX_SEATS, MIN_SEATS
 from ...sessions.event_writes import MAX_ENTRY, MAX_PLACES, MAX_SEED
-from ...sessions.models import MAX_ID
 from ...sessions.renames import PLAYER_ACTIONS
 from ...sessions.season_writes import (
     DEFAULT_MIN_HANDS,
@@ -40,8 +54,6 @@ from ...sessions.season_writes import (
 )
 from ...sessions.shares import KINDS as SHARE_KINDS
 
-Schema = dict[str, Any]
-
 # What the history says of a change to the session itself or to one of its players (no hand
 # number).
 SESSION_ACTIONS = (
@@ -50,34 +62,8 @@ SESSION_ACTIONS = (
 )  # fmt: skip
 
 
-def ref(name: str, kind: str = "schemas") -> Schema:
-    """A reference to a component: a schema unless another kind is named."""
-    return {"$ref": f"#/components/{kind}/{name}"}
-
-
-def nullable(schema: Schema) -> Schema:
-    kind = schema["type"]
-    return {**schema, "type": [*([kind] if isinstance(kind, str) else kind), "null"]}
-
-
-def ref_or_null(name: str, **more: Any) -> Schema:
-    return {"anyOf": [ref(name), {"type": "null"}], **more}
-
-
-def obj(properties: Schema, *required: str, **more: Any) -> Schema:
-    """An object of these properties; `obj(fields, *fields)` requires every one."""
-    schema: Schema = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = list(required)
-    return {**schema, **more}
-
-
 def array_of(name: str) -> Schema:
     return {"type": "array", "items": ref(name)}
-
-
-def values(kind: type[Enum], *more: Any) -> Schema:
-    return {"enum": [*(member.value for member in kind), *more]}
 
 
 def given(**types: str) -> Schema:
@@ -100,11 +86,6 @@ def _unset(*types: str) -> Schema:
     return schema
 
 
-STRING: Schema = {"type": "string"}
-INTEGER: Schema = {"type": "integer"}
-BOOLEAN: Schema = {"type": "boolean"}
-COUNT: Schema = {**INTEGER, "minimum": 0}
-FROM_ONE: Schema = {**INTEGER, "minimum": 1}
 DATE_TIME: Schema = {**STRING, "format": "date-time"}
 NAMES: Schema = {"type": "array", "items": STRING}
 PER_PLAYER: Schema = {"type": "object", "additionalProperties": INTEGER}
@@ -132,9 +113,6 @@ CARD_POINTS: Schema = {
     "which no set of cards adds up to.",
 }
 NAME_LENGTH: Schema = {"minLength": 1, "maxLength": MAX_NAME_LENGTH}
-NO_NUL_AND_NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
-NO_NUL = r"^[^\x00]*$"
-OUTPUT_ONLY: Schema = {"readOnly": True, "description": "Output only: ignored in a body."}
 SESSION_NAME: Schema = {
     "type": ["string", "null"],
     "maxLength": MAX_SESSION_NAME_LENGTH,
@@ -167,10 +145,6 @@ def _option_schema(option: Option) -> Schema:
     return {**COUNT, "maximum": about.high, "description": about.note}
 
 
-def _output_only(*keys: str) -> Schema:
-    return {key: OUTPUT_ONLY for key in keys}
-
-
 RULES = {option.name: _option_schema(option) for option in OPTIONS}
 RULES_INPUT = nullable(obj(RULES, additionalProperties=False))
 
@@ -197,12 +171,8 @@ def _player_names() -> Schema:
 
 def _player_inputs() -> dict[str, Schema]:
     return {
-        "PlayerChange": obj(
-            {"name": ref("PlayerName"), "active": BOOLEAN},
-            additionalProperties=False,
-            minProperties=1,
-        ),
-        "MergeInput": obj({"into": FROM_ONE}, "into", additionalProperties=False),
+        "PlayerChange": json_in.PLAYER_CHANGE.schema(),
+        "MergeInput": json_in.MERGE.schema(),
     }
 
 
@@ -217,7 +187,7 @@ def _session_inputs() -> dict[str, Schema]:
         "first_dealer": ref_or_null("PlayerName"),
         "rules": RULES_INPUT,
         "new_players": ref("NewPlayers"),
-        **_output_only("id", "created_at", "hands", "complete", "ended"),
+        **output_only("id", "created_at", "hands", "complete", "ended"),
     }
     change = {
         "name": SESSION_NAME,
@@ -251,7 +221,7 @@ def _session_inputs() -> dict[str, Schema]:
         },
         "totals": NIGHT_TOTALS,
         "new_players": ref("NewPlayers"),
-        **_output_only("id", "created_at", "hands", "complete", "ended", "totals_only"),
+        **output_only("id", "created_at", "hands", "complete", "ended", "totals_only"),
     }
     change |= {
         "played_on": {
@@ -286,7 +256,7 @@ def _session_inputs() -> dict[str, Schema]:
             ],
             additionalProperties=False,
         ),
-        "LeaverInput": obj({"player": ref("PlayerName")}, "player", additionalProperties=False),
+        "LeaverInput": json_in.LEAVER.schema(),
         "InviteInput": obj(
             {
                 "role": {
@@ -371,7 +341,7 @@ def _event_inputs() -> dict[str, Schema]:
             "made-up hands, count in no total, list or statistic, and the event can be deleted "
             "whole. Set when the event is made; a change is 409.",
         },
-        **_output_only("id", "version", "players", "draws", "standings", "complete"),
+        **output_only("id", "version", "players", "draws", "standings", "complete"),
     }
     name = {**STRING, "minLength": 1, "maxLength": 100, "pattern": NO_NUL_AND_NOT_BLANK}
     return {
@@ -395,53 +365,12 @@ def _event_inputs() -> dict[str, Schema]:
             ],
             additionalProperties=False,
         ),
-        "CheckInInput": obj(
-            {"name": ref("PlayerName"), "new_players": ref("NewPlayers")},
-            "name",
-            additionalProperties=False,
-        ),
-        "ConfirmInput": obj(
-            {"by": {**STRING, "description": "A player of the hand's side that did not pick."}},
-            "by",
-            additionalProperties=False,
-        ),
-        "DirectorInput": obj(
-            {
-                "note": {
-                    **nullable(STRING),
-                    "maxLength": MAX_NOTE,
-                    "description": "What the call is about: misdeal, revoke, a dispute, ...",
-                }
-            },
-            additionalProperties=False,
-        ),
-        "SubstituteInput": obj(
-            {
-                "out": {**STRING, "description": "Who leaves their seat."},
-                "in": {**STRING, "description": "Who takes it (a new name becomes a player)."},
-                "new_players": ref("NewPlayers"),
-            },
-            "out",
-            "in",
-            additionalProperties=False,
-        ),
-        "PracticeInput": obj(
-            {},
-            additionalProperties=False,
-            description="Nothing: the round is in the address.",
-        ),
-        "DrawInput": obj(
-            {
-                "tables": {
-                    "type": ["array", "null"],
-                    "items": {**INTEGER, "minimum": MIN_SEATS, "maximum": MAX_SEATS},
-                    "minItems": 1,
-                    "description": "How many sit at each table, numbered in this order, summing "
-                    "to the players checked in; the engine's sizes when not given.",
-                }
-            },
-            additionalProperties=False,
-        ),
+        "CheckInInput": json_in.CHECK_IN.schema(),
+        "ConfirmInput": json_in.CONFIRM.schema(),
+        "DirectorInput": json_in.DIRECTOR.schema(),
+        "SubstituteInput": json_in.SUBSTITUTE.schema(),
+        "PracticeInput": json_in.PRACTICE.schema(),
+        "DrawInput": json_in.DRAW.schema(),
     }
 
 
@@ -595,7 +524,7 @@ def _seasons() -> dict[str, Schema]:
             "when not given.",
         },
     }
-    output = _output_only("id", "created_at", "standings", "staked", "settle_up")
+    output = output_only("id", "created_at", "standings", "staked", "settle_up")
     season = {
         "id": FROM_ONE,
         "name": STRING,
@@ -667,30 +596,6 @@ def _seasons() -> dict[str, Schema]:
 def _nights_import() -> dict[str, Schema]:
     """A spreadsheet of nights kept without hands to import, in JSON with the answers to its
     questions, and what the import kept."""
-    text = {**STRING, "pattern": NO_NUL}
-    given = {
-        "csv": {
-            **text,
-            "description": "The spreadsheet as CSV: a header `Date` and a column for each player, "
-            "then a line a night, its date (YYYY-MM-DD, 2010-7-6 too) and each player's net, "
-            "empty where they did not play.",
-        },
-        "zeros": {
-            "enum": [*ZEROS, None],
-            "description": "What a 0 is: a player who was there and broke even (`played`), or "
-            "one who wasn't there (`absent`). Asked (409, `ask_zeros`) when the sheet has a 0.",
-        },
-        "new_players": {
-            **nullable({"type": "array", "items": text}),
-            "description": "Names like a player's (409, `ask`) that are new players.",
-        },
-        "same_as": {
-            "type": ["object", "null"],
-            "propertyNames": text,
-            "additionalProperties": text,
-            "description": "A name of the file, and the player (here, or another column) it is.",
-        },
-    }
     day = nullable({**STRING, "format": "date"})
     imported = {
         "nights": {**COUNT, "description": "Nights added."},
@@ -703,7 +608,7 @@ def _nights_import() -> dict[str, Schema]:
         "to": {**day, "description": "The last day of the nights added."},
     }
     return {
-        "NightsImportInput": obj(given, "csv", additionalProperties=False),
+        "NightsImportInput": json_in.NIGHTS_IMPORT.schema(),
         "NightsImported": obj(imported, *imported),
     }
 
@@ -778,7 +683,7 @@ def _hand_inputs() -> dict[str, Schema]:
             description="POST: defaults to the seat after the previous hand's dealer. PUT: "
             "omitted keeps the hand's dealer.",
         ),
-        **_output_only("number", "seats", *(name for name, _derived in DERIVED_FIELDS)),
+        **output_only("number", "seats", *(name for name, _derived in DERIVED_FIELDS)),
     }
 
     def hand_input(kind: Kind, fields: Schema, *required: str, **more: Any) -> tuple[Kind, Schema]:
@@ -1031,16 +936,10 @@ def _share_links() -> dict[str, Schema]:
         "description": "The link, answered only as it is made (only its secret's hash is kept): "
         "under the name the request came by over https, else on the server's network address.",
     }
-    target = {**FROM_ONE, "maximum": MAX_ID}
     return {
         "ShareLink": obj(link, *link),
         "NewShareLink": obj({**link, "url": url}, *link, "url"),
-        "ShareInput": obj(
-            {kind: {**target, "description": f"The {kind}'s id."} for kind in SHARE_KINDS},
-            additionalProperties=False,
-            minProperties=1,
-            maxProperties=1,
-        ),
+        "ShareInput": json_in.SHARE.schema(),
     }
 
 

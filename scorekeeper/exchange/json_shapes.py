@@ -1,0 +1,93 @@
+"""Request bodies declared once (`Body`): each body's fields with their JSON Schema, the fields a
+body must give with the sentence one without them is refused with, and the keys of the answer
+it may send back, ignored. `json_in` checks a body's keys by it, and the OpenAPI document's
+schema of the body is made from it. Here too are the JSON Schema pieces they are written with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from ..rules import RuleError
+
+Schema = dict[str, Any]
+
+STRING: Schema = {"type": "string"}
+INTEGER: Schema = {"type": "integer"}
+BOOLEAN: Schema = {"type": "boolean"}
+COUNT: Schema = {**INTEGER, "minimum": 0}
+FROM_ONE: Schema = {**INTEGER, "minimum": 1}
+NO_NUL_AND_NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
+NO_NUL = r"^[^\x00]*$"
+OUTPUT_ONLY: Schema = {"readOnly": True, "description": "Output only: ignored in a body."}
+
+
+def ref(name: str, kind: str = "schemas") -> Schema:
+    """A reference to a component: a schema unless another kind is named."""
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+def nullable(schema: Schema) -> Schema:
+    kind = schema["type"]
+    return {**schema, "type": [*([kind] if isinstance(kind, str) else kind), "null"]}
+
+
+def ref_or_null(name: str, **more: Any) -> Schema:
+    return {"anyOf": [ref(name), {"type": "null"}], **more}
+
+
+def obj(properties: Schema, *required: str, **more: Any) -> Schema:
+    """An object of these properties; `obj(fields, *fields)` requires every one."""
+    schema: Schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return {**schema, **more}
+
+
+def values(kind: type[Enum], *more: Any) -> Schema:
+    return {"enum": [*(member.value for member in kind), *more]}
+
+
+def output_only(*keys: str) -> Schema:
+    return {key: OUTPUT_ONLY for key in keys}
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field of a body: its schema, and the sentence a body that leaves it out (or null) is
+    refused with, when the body must give it."""
+
+    schema: Schema
+    missing: str = ""
+
+
+@dataclass(frozen=True)
+class Body:
+    """A request body: its fields in the order they are checked, the answer's keys it ignores
+    (`output`), and what more its schema says (`more`: a description, `minProperties`, ...)."""
+
+    fields: Mapping[str, Field]
+    output: tuple[str, ...] = ()
+    more: Mapping[str, Any] = field(default_factory=dict)
+
+    def check(self, body: Mapping[str, Any]) -> None:
+        """Refuse a key it has no field for, then a field it must give and leaves out."""
+        for key in body:
+            if key not in self.fields and key not in self.output:
+                raise RuleError(f"There is no field called {key} here.", key)
+        for key, given in self.fields.items():
+            if given.missing and body.get(key) is None:
+                raise RuleError(given.missing, key)
+
+    def schema(self) -> Schema:
+        properties = {key: given.schema for key, given in self.fields.items()}
+        required = (key for key, given in self.fields.items() if given.missing)
+        return obj(
+            properties | output_only(*self.output),
+            *required,
+            additionalProperties=False,
+            **self.more,
+        )

@@ -21,14 +21,22 @@ from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ..rules.table import MAX_SEATS, MIN_SEATS
 from ..sessions.event_writes import EventFields
 from ..sessions.models import MAX_ID, is_id
-from ..sessions.season_writes import MAX_MIN_HANDS, SeasonFields
+from ..sessions.season_writes import (
+    DEFAULT_MIN_HANDS,
+    HOUSE_RULE_KEYS,
+    MAX_MIN_HANDS,
+    MAX_SEASON_NAME_LENGTH,
+    SeasonFields,
+)
 from ..sessions.shares import KINDS as SHARE_KINDS
 from . import nights_in
 from .json_shapes import (
     BOOLEAN,
+    COUNT,
     FROM_ONE,
     INTEGER,
     NO_NUL,
+    NO_NUL_AND_NOT_BLANK,
     STRING,
     Body,
     Field,
@@ -770,12 +778,59 @@ def practice_request(body: Mapping[str, Any]) -> None:
     PRACTICE.check(body)
 
 
-SEASON_KEYS = {"name", "first_day", "last_day", "house_rules", "min_hands"}
-SEASON_OUTPUT_KEYS = {"id", "created_at", "standings", "staked", "settle_up"}
+_SEASON_NAME = {
+    **STRING,
+    "minLength": 1,
+    "maxLength": MAX_SEASON_NAME_LENGTH,
+    "pattern": NO_NUL_AND_NOT_BLANK,
+    "description": "Unique, case ignored (409 otherwise).",
+}
+DAY_SCHEMA = {**STRING, "format": "date"}
+_FIRST_DAY = {**DAY_SCHEMA, "description": "The first day, in the server's time zone."}
+_LAST_DAY = {**DAY_SCHEMA, "description": "The last day, included; not before the first."}
+_SEASON_SETTINGS = {
+    "house_rules": Field(
+        {
+            "type": ["array", "null"],
+            "items": {"enum": list(HOUSE_RULE_KEYS)},
+            "description": "Only sessions played with every one of these house rules (the "
+            "leaderboard's filters), or `plain` alone: with none of them. Empty: every session.",
+        }
+    ),
+    "min_hands": Field(
+        {
+            **nullable({**COUNT, "maximum": MAX_MIN_HANDS}),
+            "description": f"The fewest hands played to be ranked by average; {DEFAULT_MIN_HANDS} "
+            "when not given.",
+        }
+    ),
+}
+_SEASON_OUTPUT = ("id", "created_at", "standings", "staked", "settle_up")
+# A new season's name is asked for before its keys are checked (`season_request`); its days,
+# by the season's own check.
+SEASON_INPUT = Body(
+    {
+        "name": Field(_SEASON_NAME, required=True),
+        "first_day": Field(_FIRST_DAY, required=True),
+        "last_day": Field(_LAST_DAY, required=True),
+        **_SEASON_SETTINGS,
+    },
+    output=_SEASON_OUTPUT,
+)
+SEASON_CHANGE = Body(
+    {
+        "name": Field(nullable(_SEASON_NAME)),
+        "first_day": Field(nullable(_FIRST_DAY)),
+        "last_day": Field(nullable(_LAST_DAY)),
+        **_SEASON_SETTINGS,
+    },
+    output=_SEASON_OUTPUT,
+    any_of=("name", "first_day", "last_day", "house_rules", "min_hands"),
+)
 
 
 def _season_fields(body: Mapping[str, Any]) -> SeasonFields:
-    _check_keys(body, SEASON_KEYS, SEASON_OUTPUT_KEYS)
+    SEASON_CHANGE.check(body)
     house = body.get("house_rules")
     if house is not None and (
         not isinstance(house, list) or not all(isinstance(key, str) for key in house)

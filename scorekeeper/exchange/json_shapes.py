@@ -55,22 +55,42 @@ def output_only(*keys: str) -> Schema:
     return {key: OUTPUT_ONLY for key in keys}
 
 
+def given(**types: str) -> Schema:
+    """Holds when each key is present with a value of its JSON type (`null` is not)."""
+    return {"required": list(types), "properties": {key: {"type": t} for key, t in types.items()}}
+
+
+_TYPES = {str: "string", bool: "boolean", int: "integer"}
+
+
+def json_type(schema: Schema) -> str:
+    """The JSON type of the values a schema holds but null: its type's, or its choices'."""
+    if "type" in schema:
+        kinds = schema["type"]
+        return kinds if isinstance(kinds, str) else next(k for k in kinds if k != "null")
+    return _TYPES[type(next(value for value in schema["enum"] if value is not None))]
+
+
 @dataclass(frozen=True)
 class Field:
     """A field of a body: its schema, and the sentence a body that leaves it out (or null) is
-    refused with, when the body must give it."""
+    refused with, when the body must give it. A field `required` is one the body must give
+    that a later check refuses the want of (or the parser, before the body's keys)."""
 
     schema: Schema
     missing: str = ""
+    required: bool = False
 
 
 @dataclass(frozen=True)
 class Body:
     """A request body: its fields in the order they are checked, the answer's keys it ignores
-    (`output`), and what more its schema says (`more`: a description, `minProperties`, ...)."""
+    (`output`), the fields a change gives at least one of (`any_of`), and what more its schema
+    says (`more`: a description, `minProperties`, ...)."""
 
     fields: Mapping[str, Field]
     output: tuple[str, ...] = ()
+    any_of: tuple[str, ...] = ()
     more: Mapping[str, Any] = field(default_factory=dict)
 
     def check(self, body: Mapping[str, Any]) -> None:
@@ -78,16 +98,18 @@ class Body:
         for key in body:
             if key not in self.fields and key not in self.output:
                 raise RuleError(f"There is no field called {key} here.", key)
-        for key, given in self.fields.items():
-            if given.missing and body.get(key) is None:
-                raise RuleError(given.missing, key)
+        for key, declared in self.fields.items():
+            if declared.missing and body.get(key) is None:
+                raise RuleError(declared.missing, key)
 
     def schema(self) -> Schema:
-        properties = {key: given.schema for key, given in self.fields.items()}
-        required = (key for key, given in self.fields.items() if given.missing)
+        fields = self.fields.items()
+        properties = {key: declared.schema for key, declared in fields}
+        required = (key for key, declared in fields if declared.missing or declared.required)
+        more = dict(self.more)
+        if self.any_of:
+            kinds = {key: json_type(self.fields[key].schema) for key in self.any_of}
+            more["anyOf"] = [given(**{key: kind}) for key, kind in kinds.items()]
         return obj(
-            properties | output_only(*self.output),
-            *required,
-            additionalProperties=False,
-            **self.more,
+            properties | output_only(*self.output), *required, additionalProperties=False, **more
         )

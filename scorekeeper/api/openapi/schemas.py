@@ -19,6 +19,7 @@ from ...exchange.json_shapes import (
     NO_NUL_AND_NOT_BLANK,
     STRING,
     Schema,
+    given,
     nullable,
     obj,
     output_only,
@@ -47,10 +48,7 @@ from ...rules.table import MAX_SEATS, MIN_SEATS
 from ...sessions.event_writes import MAX_ENTRY, MAX_PLACES, MAX_SEED
 from ...sessions.renames import PLAYER_ACTIONS
 from ...sessions.season_writes import (
-    DEFAULT_MIN_HANDS,
     HOUSE_RULE_KEYS,
-    MAX_MIN_HANDS,
-    MAX_SEASON_NAME_LENGTH,
 )
 from ...sessions.shares import KINDS as SHARE_KINDS
 
@@ -64,11 +62,6 @@ SESSION_ACTIONS = (
 
 def array_of(name: str) -> Schema:
     return {"type": "array", "items": ref(name)}
-
-
-def given(**types: str) -> Schema:
-    """Holds when each key is present with a value of its JSON type (`null` is not)."""
-    return {"required": list(types), "properties": {key: {"type": t} for key, t in types.items()}}
 
 
 def _unset(*types: str) -> Schema:
@@ -501,30 +494,7 @@ def _event_answers() -> dict[str, Schema]:
 
 
 def _seasons() -> dict[str, Schema]:
-    name = {
-        **STRING,
-        "minLength": 1,
-        "maxLength": MAX_SEASON_NAME_LENGTH,
-        "pattern": NO_NUL_AND_NOT_BLANK,
-        "description": "Unique, case ignored (409 otherwise).",
-    }
-    day = {**STRING, "format": "date"}
-    settings = {
-        "first_day": {**day, "description": "The first day, in the server's time zone."},
-        "last_day": {**day, "description": "The last day, included; not before the first."},
-        "house_rules": {
-            "type": ["array", "null"],
-            "items": {"enum": list(HOUSE_RULE_KEYS)},
-            "description": "Only sessions played with every one of these house rules (the "
-            "leaderboard's filters), or `plain` alone: with none of them. Empty: every session.",
-        },
-        "min_hands": {
-            **nullable({**COUNT, "maximum": MAX_MIN_HANDS}),
-            "description": f"The fewest hands played to be ranked by average; {DEFAULT_MIN_HANDS} "
-            "when not given.",
-        },
-    }
-    output = output_only("id", "created_at", "standings", "staked", "settle_up")
+    day = json_in.DAY_SCHEMA
     season = {
         "id": FROM_ONE,
         "name": STRING,
@@ -563,31 +533,8 @@ def _seasons() -> dict[str, Schema]:
         "settle_up": ref("SettleUp"),
     }
     return {
-        "SeasonInput": obj(
-            {"name": name, **settings, **output},
-            "name",
-            "first_day",
-            "last_day",
-            additionalProperties=False,
-        ),
-        "SeasonChange": obj(
-            {
-                "name": nullable(name),
-                "first_day": nullable(settings["first_day"]),
-                "last_day": nullable(settings["last_day"]),
-                "house_rules": settings["house_rules"],
-                "min_hands": settings["min_hands"],
-                **output,
-            },
-            anyOf=[
-                given(name="string"),
-                given(first_day="string"),
-                given(last_day="string"),
-                given(house_rules="array"),
-                given(min_hands="integer"),
-            ],
-            additionalProperties=False,
-        ),
+        "SeasonInput": json_in.SEASON_INPUT.schema(),
+        "SeasonChange": json_in.SEASON_CHANGE.schema(),
         "Season": obj(season, *season),
         "SeasonStandings": obj(standings, *standings),
     }

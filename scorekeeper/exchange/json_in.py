@@ -11,6 +11,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from enum import StrEnum
 from typing import Any
 
 from flask import Request
@@ -19,7 +20,7 @@ from .. import rules
 from ..rules import RuleError
 from ..rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ..rules.table import MAX_SEATS, MIN_SEATS
-from ..sessions.event_writes import EventFields
+from ..sessions.event_writes import MAX_ENTRY, MAX_PLACES, MAX_SEED, EventFields
 from ..sessions.models import MAX_ID, is_id
 from ..sessions.season_writes import (
     DEFAULT_MIN_HANDS,
@@ -40,8 +41,11 @@ from .json_shapes import (
     STRING,
     Body,
     Field,
+    Schema,
     nullable,
+    obj,
     ref,
+    values,
 )
 
 HAND_KEYS = {"dealer", *(name for name, _about in rules.HAND_FIELDS)}
@@ -417,6 +421,23 @@ def nights_import_request(body: Mapping[str, Any]) -> NightsImport:
     )
 
 
+def _option_schema(option: rules.Option) -> Schema:
+    about = option.about
+    if issubclass(option.kind, StrEnum):
+        return values(option.kind)
+    if option.kind is bool:
+        return BOOLEAN
+    if about.values:
+        return {"enum": list(about.values), "description": about.note}
+    return {**COUNT, "maximum": about.high, "description": about.note}
+
+
+RULES_SCHEMA = {option.name: _option_schema(option) for option in rules.OPTIONS}
+RULES_INPUT = nullable(obj(RULES_SCHEMA, additionalProperties=False))
+ROUNDS_SCHEMA: Schema = {**COUNT, "maximum": rules.MAX_ROUNDS}
+PERCENT_SCHEMA: Schema = {**COUNT, "maximum": 100}
+
+
 def rule_options(given: Any) -> dict[str, Any]:
     """The rule options given by name, their types checked (their values are the engine's to
     check); null means not given."""
@@ -567,14 +588,103 @@ def merge_request(body: Mapping[str, Any]) -> int:
     return into
 
 
-EVENT_KEYS = {
-    "name", "date", "hands", "rounds", "rules", "entry", "places", "round_top", "ties", "seed",
-    "confirm", "apart", "practice",
-}  # fmt: skip
-EVENT_OUTPUT_KEYS = {
+_EVENT_NAME = {**STRING, "minLength": 1, "maxLength": 100, "pattern": NO_NUL_AND_NOT_BLANK}
+_EVENT_SETTINGS = {
+    "date": Field({**nullable(STRING), "format": "date", "description": "The day it is played."}),
+    "hands": Field(
+        {
+            **nullable({**FROM_ONE, "maximum": rules.MAX_HANDS}),
+            "description": "The hands each player plays in a round; 20 when not given.",
+        }
+    ),
+    "rounds": Field(
+        {
+            **nullable(ROUNDS_SCHEMA),
+            "description": "The rounds the event plays; 0 (the default): as many as are drawn.",
+        }
+    ),
+    "rules": Field(
+        {
+            **RULES_INPUT,
+            "description": "Every table's rules (a table of three plays alone); only before the "
+            "first draw (409 after).",
+        }
+    ),
+    "entry": Field(
+        {
+            **nullable({**COUNT, "maximum": MAX_ENTRY}),
+            "description": "The entry fee in cents; 0 (the default): points only. Only before "
+            "the first draw.",
+        }
+    ),
+    "places": Field(
+        {
+            "type": ["array", "null"],
+            "items": PERCENT_SCHEMA,
+            "maxItems": MAX_PLACES,
+            "description": "Percents of the pot for places 1, 2, ...; with `round_top` once a "
+            "round, at most 100 in all (400 otherwise).",
+        }
+    ),
+    "round_top": Field(
+        {
+            **nullable(PERCENT_SCHEMA),
+            "description": "Percent of the pot to each round's highest total.",
+        }
+    ),
+    "ties": Field(
+        {
+            **values(rules.Ties, None),
+            "description": "How equal totals are placed: share (the default), hands_won, lot.",
+        }
+    ),
+    "seed": Field(
+        {
+            **nullable({**COUNT, "maximum": MAX_SEED}),
+            "description": "The draw's seed, shown so a draw can be made again; random when not "
+            "given. Only before the first draw.",
+        }
+    ),
+    "confirm": Field(
+        {
+            **nullable(BOOLEAN),
+            "description": "Every hand waits for a player of the side that did not pick to "
+            "confirm it; false when not given.",
+        }
+    ),
+    "apart": Field(
+        {
+            "type": ["array", "null"],
+            "items": {"type": "array", "items": ref("PlayerName"), "minItems": 2, "maxItems": 2},
+            "maxItems": rules.MAX_APART,
+            "description": "Pairs of players the draws seat at different tables whenever some "
+            "draw can, before they seat as few earlier tablemates together as they can: two "
+            "different names a pair (checked in or not), each pair once. May change at any "
+            "time; it applies to the draws after.",
+        }
+    ),
+    "practice": Field(
+        {
+            **nullable(BOOLEAN),
+            "description": "A practice event (a rehearsal): its tables can be filled with "
+            "made-up hands, count in no total, list or statistic, and the event can be deleted "
+            "whole. Set when the event is made; a change is 409.",
+        }
+    ),
+}
+_EVENT_OUTPUT = (
     "id", "created_at", "version", "players", "draws", "standings", "round_leaders", "played",
     "pot", "paid", "house", "complete", "provisional", "calls",
-}  # fmt: skip
+)  # fmt: skip
+# A new event's name is asked for before its keys are checked (`event_request`).
+EVENT_INPUT = Body(
+    {"name": Field(_EVENT_NAME, required=True), **_EVENT_SETTINGS}, output=_EVENT_OUTPUT
+)
+EVENT_CHANGE = Body(
+    {"name": Field(nullable(_EVENT_NAME)), **_EVENT_SETTINGS},
+    output=_EVENT_OUTPUT,
+    any_of=("name", *_EVENT_SETTINGS),
+)
 APART_SHAPE = 'Keep apart is a list of pairs of players\' names, such as [["Ann", "Bob"]].'
 EVENT_NUMBERS = {
     "hands": "Hands a round",
@@ -586,7 +696,7 @@ EVENT_NUMBERS = {
 
 
 def _event_fields(body: Mapping[str, Any]) -> EventFields:
-    _check_keys(body, EVENT_KEYS, EVENT_OUTPUT_KEYS)
+    EVENT_CHANGE.check(body)
     numbers = {
         key: _whole(body[key], key, label, 0, 999_999)
         for key, label in EVENT_NUMBERS.items()

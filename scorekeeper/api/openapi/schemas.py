@@ -6,7 +6,6 @@ bodies refuse unknown keys, as the API does.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any
 
 from ...exchange import json_in
@@ -30,14 +29,9 @@ from ...exchange.json_shapes import (
 from ...rules import (
     CALLED_CARDS,
     DERIVED_FIELDS,
-    MAX_APART,
-    MAX_HANDS,
     MAX_NET,
-    MAX_ROUNDS,
-    OPTIONS,
     Blitz,
     Kind,
-    Option,
     Result,
     Shape,
     Ties,
@@ -45,7 +39,6 @@ from ...rules import (
 from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
 from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
 from ...rules.table import MAX_SEATS, MIN_SEATS
-from ...sessions.event_writes import MAX_ENTRY, MAX_PLACES, MAX_SEED
 from ...sessions.renames import PLAYER_ACTIONS
 from ...sessions.season_writes import (
     HOUSE_RULE_KEYS,
@@ -95,7 +88,6 @@ def described(about: str) -> Schema:
     return {"description": about} if about else {}
 
 
-ROUNDS: Schema = {**COUNT, "maximum": MAX_ROUNDS}
 RESULT = values(Result, None)
 BLITZES = nullable({"type": "array", "items": values(Blitz)})
 CARD_POINTS: Schema = {
@@ -125,21 +117,6 @@ SEATING: Schema = {
     "maxItems": MAX_SEATS,
     "uniqueItems": True,
 }
-
-
-def _option_schema(option: Option) -> Schema:
-    about = option.about
-    if issubclass(option.kind, StrEnum):
-        return values(option.kind)
-    if option.kind is bool:
-        return BOOLEAN
-    if about.values:
-        return {"enum": list(about.values), "description": about.note}
-    return {**COUNT, "maximum": about.high, "description": about.note}
-
-
-RULES = {option.name: _option_schema(option) for option in OPTIONS}
-RULES_INPUT = nullable(obj(RULES, additionalProperties=False))
 
 
 def _player_names() -> Schema:
@@ -176,16 +153,16 @@ def _session_inputs() -> dict[str, Schema]:
             **SEATING,
             "description": "In seat order, each once (case ignored); new names become players.",
         },
-        "rounds": {**ROUNDS, "description": "0 means open-ended."},
+        "rounds": {**json_in.ROUNDS_SCHEMA, "description": "0 means open-ended."},
         "first_dealer": ref_or_null("PlayerName"),
-        "rules": RULES_INPUT,
+        "rules": json_in.RULES_INPUT,
         "new_players": ref("NewPlayers"),
         **output_only("id", "created_at", "hands", "complete", "ended"),
     }
     change = {
         "name": SESSION_NAME,
         "rounds": {
-            **nullable(ROUNDS),
+            **nullable(json_in.ROUNDS_SCHEMA),
             "description": "Never below the rounds already played (409 otherwise).",
         },
         "players": {
@@ -195,7 +172,7 @@ def _session_inputs() -> dict[str, Schema]:
             "is 409.",
         },
         "rules": {
-            **RULES_INPUT,
+            **json_in.RULES_INPUT,
             "description": "Any rule option while no hand is played; after, only the stake (409 "
             "for a change to another).",
         },
@@ -270,94 +247,10 @@ def _session_inputs() -> dict[str, Schema]:
     }
 
 
-PERCENT: Schema = {**COUNT, "maximum": 100}
-
-
 def _event_inputs() -> dict[str, Schema]:
-    settings = {
-        "date": {**nullable(STRING), "format": "date", "description": "The day it is played."},
-        "hands": {
-            **nullable({**FROM_ONE, "maximum": MAX_HANDS}),
-            "description": "The hands each player plays in a round; 20 when not given.",
-        },
-        "rounds": {
-            **nullable(ROUNDS),
-            "description": "The rounds the event plays; 0 (the default): as many as are drawn.",
-        },
-        "rules": {
-            **RULES_INPUT,
-            "description": "Every table's rules (a table of three plays alone); only before the "
-            "first draw (409 after).",
-        },
-        "entry": {
-            **nullable({**COUNT, "maximum": MAX_ENTRY}),
-            "description": "The entry fee in cents; 0 (the default): points only. Only before "
-            "the first draw.",
-        },
-        "places": {
-            "type": ["array", "null"],
-            "items": PERCENT,
-            "maxItems": MAX_PLACES,
-            "description": "Percents of the pot for places 1, 2, ...; with `round_top` once a "
-            "round, at most 100 in all (400 otherwise).",
-        },
-        "round_top": {
-            **nullable(PERCENT),
-            "description": "Percent of the pot to each round's highest total.",
-        },
-        "ties": {
-            **values(Ties, None),
-            "description": "How equal totals are placed: share (the default), hands_won, lot.",
-        },
-        "seed": {
-            **nullable({**COUNT, "maximum": MAX_SEED}),
-            "description": "The draw's seed, shown so a draw can be made again; random when not "
-            "given. Only before the first draw.",
-        },
-        "confirm": {
-            **nullable(BOOLEAN),
-            "description": "Every hand waits for a player of the side that did not pick to "
-            "confirm it; false when not given.",
-        },
-        "apart": {
-            "type": ["array", "null"],
-            "items": {"type": "array", "items": ref("PlayerName"), "minItems": 2, "maxItems": 2},
-            "maxItems": MAX_APART,
-            "description": "Pairs of players the draws seat at different tables whenever some "
-            "draw can, before they seat as few earlier tablemates together as they can: two "
-            "different names a pair (checked in or not), each pair once. May change at any time; "
-            "it applies to the draws after.",
-        },
-        "practice": {
-            **nullable(BOOLEAN),
-            "description": "A practice event (a rehearsal): its tables can be filled with "
-            "made-up hands, count in no total, list or statistic, and the event can be deleted "
-            "whole. Set when the event is made; a change is 409.",
-        },
-        **output_only("id", "version", "players", "draws", "standings", "complete"),
-    }
-    name = {**STRING, "minLength": 1, "maxLength": 100, "pattern": NO_NUL_AND_NOT_BLANK}
     return {
-        "EventInput": obj({"name": name, **settings}, "name", additionalProperties=False),
-        "EventChange": obj(
-            {"name": nullable(name), **settings},
-            anyOf=[
-                given(name="string"),
-                given(date="string"),
-                given(hands="integer"),
-                given(rounds="integer"),
-                given(rules="object"),
-                given(entry="integer"),
-                given(places="array"),
-                given(round_top="integer"),
-                given(ties="string"),
-                given(seed="integer"),
-                given(confirm="boolean"),
-                given(apart="array"),
-                given(practice="boolean"),
-            ],
-            additionalProperties=False,
-        ),
+        "EventInput": json_in.EVENT_INPUT.schema(),
+        "EventChange": json_in.EVENT_CHANGE.schema(),
         "CheckInInput": json_in.CHECK_IN.schema(),
         "ConfirmInput": json_in.CONFIRM.schema(),
         "DirectorInput": json_in.DIRECTOR.schema(),
@@ -382,7 +275,7 @@ def _event_answers() -> dict[str, Schema]:
         "date": {**nullable(STRING), "format": "date"},
         "created_at": DATE_TIME,
         "hands": FROM_ONE,
-        "rounds": ROUNDS,
+        "rounds": json_in.ROUNDS_SCHEMA,
         "version": {**INTEGER, "description": "Grows with every write to the event."},
         "practice": {**BOOLEAN, "description": "A practice event: it counts nowhere else."},
     }
@@ -442,10 +335,10 @@ def _event_answers() -> dict[str, Schema]:
     player = {"name": STRING, "checked_in": BOOLEAN}
     event = {
         **summary,
-        "rules": obj(RULES, *RULES),
+        "rules": obj(json_in.RULES_SCHEMA, *json_in.RULES_SCHEMA),
         "entry": COUNT,
-        "places": {"type": "array", "items": PERCENT},
-        "round_top": PERCENT,
+        "places": {"type": "array", "items": json_in.PERCENT_SCHEMA},
+        "round_top": json_in.PERCENT_SCHEMA,
         "ties": values(Ties),
         "seed": COUNT,
         "apart": {
@@ -724,7 +617,7 @@ def _answers() -> dict[str, Schema]:
         "name": STRING,
         "created_at": DATE_TIME,
         "players": NAMES,
-        "rounds": ROUNDS,
+        "rounds": json_in.ROUNDS_SCHEMA,
         "complete": {**BOOLEAN, "description": "Every round played, or ended."},
         "ended": {
             **BOOLEAN,
@@ -747,7 +640,7 @@ def _answers() -> dict[str, Schema]:
         **summary,
         "version": {**INTEGER, "description": "Grows with every write to the session."},
         "first_dealer": STRING,
-        "rules": obj(RULES, *RULES),
+        "rules": obj(json_in.RULES_SCHEMA, *json_in.RULES_SCHEMA),
         "hands": array_of("Hand"),
         "totals": PER_PLAYER,
         "hands_won": PER_PLAYER,

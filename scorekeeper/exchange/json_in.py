@@ -45,6 +45,7 @@ from .json_shapes import (
     nullable,
     obj,
     ref,
+    ref_or_null,
     values,
 )
 
@@ -52,13 +53,6 @@ HAND_KEYS = {"dealer", *(name for name, _about in rules.HAND_FIELDS)}
 # `seats` is read back from a backup only; to the API it is output, like the others here.
 HAND_OUTPUT_KEYS = {
     "number", "seats", "confirmed_by", *(name for name, _derived in rules.DERIVED_FIELDS)
-}  # fmt: skip
-SESSION_KEYS = {"name", "players", "rounds", "first_dealer", "rules", "new_players"}
-NIGHT_KEYS = {"name", "played_on", "totals", "new_players"}
-SESSION_OUTPUT_KEYS = {
-    "id", "created_at", "hands", "totals", "hands_won", "standings", "next_dealer",
-    "pending_doublers", "complete", "hand_count", "version", "sitting_out_next", "settle_up",
-    "ended", "totals_only",
 }  # fmt: skip
 RULE_FLAGS = {option.name for option in rules.OPTIONS if option.kind is bool}
 RULE_NUMBERS = {option.name for option in rules.OPTIONS if option.kind is int}
@@ -273,6 +267,135 @@ def _names(value: Any, field: str) -> list[str]:
     return value
 
 
+def _option_schema(option: rules.Option) -> Schema:
+    about = option.about
+    if issubclass(option.kind, StrEnum):
+        return values(option.kind)
+    if option.kind is bool:
+        return BOOLEAN
+    if about.values:
+        return {"enum": list(about.values), "description": about.note}
+    return {**COUNT, "maximum": about.high, "description": about.note}
+
+
+RULES_SCHEMA = {option.name: _option_schema(option) for option in rules.OPTIONS}
+RULES_INPUT = nullable(obj(RULES_SCHEMA, additionalProperties=False))
+ROUNDS_SCHEMA: Schema = {**COUNT, "maximum": rules.MAX_ROUNDS}
+PERCENT_SCHEMA: Schema = {**COUNT, "maximum": 100}
+
+
+# The keys of a session's answer, which a body sent back may hold.
+_SESSION_OUTPUT = (
+    "id", "created_at", "hands", "totals", "hands_won", "standings", "next_dealer",
+    "pending_doublers", "complete", "hand_count", "version", "sitting_out_next", "settle_up",
+    "ended", "totals_only",
+)  # fmt: skip
+SESSION_NAME: Schema = {
+    "type": ["string", "null"],
+    "maxLength": rules.MAX_SESSION_NAME_LENGTH,
+    "pattern": NO_NUL,
+}
+_NAMED = {**SESSION_NAME, "description": "Default empty: pages show the date."}
+NIGHT_TOTALS: Schema = {
+    "type": "object",
+    "additionalProperties": {**INTEGER, "minimum": -rules.MAX_NET, "maximum": rules.MAX_NET},
+    "minProperties": 2,
+    "maxProperties": 40,
+    "description": "Each player's net for the night; they add up to 0 (400 otherwise, saying by "
+    "how much they are off).",
+}
+_SEATING: Schema = {
+    "type": "array",
+    "items": ref("PlayerName"),
+    "minItems": MIN_SEATS,
+    "maxItems": MAX_SEATS,
+    "uniqueItems": True,
+}
+_PLAYED_ON: Schema = nullable({**STRING, "format": "date"})
+# Its players and rounds are refused, when left out, as the parser reads them.
+SESSION_INPUT = Body(
+    {
+        "name": Field(_NAMED),
+        "players": Field(
+            {
+                **_SEATING,
+                "description": "In seat order, each once (case ignored); new names become players.",
+            },
+            required=True,
+        ),
+        "rounds": Field({**ROUNDS_SCHEMA, "description": "0 means open-ended."}, required=True),
+        "first_dealer": Field(ref_or_null("PlayerName")),
+        "rules": Field(RULES_INPUT),
+        "new_players": Field(ref("NewPlayers")),
+    },
+    output=_SESSION_OUTPUT,
+)
+NIGHT_INPUT = Body(
+    {
+        "name": Field(_NAMED),
+        "played_on": Field(
+            {
+                **_PLAYED_ON,
+                "description": "The day it was played (default: today); it starts at 00:00 there.",
+            }
+        ),
+        "totals": Field(NIGHT_TOTALS, required=True),
+        "new_players": Field(ref("NewPlayers")),
+    },
+    output=_SESSION_OUTPUT,
+)
+SESSION_CHANGE = Body(
+    {
+        "name": Field(SESSION_NAME),
+        "rounds": Field(
+            {
+                **nullable(ROUNDS_SCHEMA),
+                "description": "Never below the rounds already played (409 otherwise).",
+            }
+        ),
+        "players": Field(
+            {
+                **nullable(_SEATING),
+                "description": "The new seat order, from the next hand on: arrivals and "
+                "departures. A table the rules can't play is 400; one whose hands would exceed "
+                "the fixed rounds is 409.",
+            }
+        ),
+        "rules": Field(
+            {
+                **RULES_INPUT,
+                "description": "Any rule option while no hand is played; after, only the stake "
+                "(409 for a change to another).",
+            }
+        ),
+        "new_players": Field(ref("NewPlayers")),
+        "ended": Field(
+            {
+                **nullable(BOOLEAN),
+                "description": "True ends the session (complete with the hands it has; a new "
+                "hand is 409), false reopens it; applied after the other changes.",
+            }
+        ),
+        "played_on": Field(
+            {
+                **_PLAYED_ON,
+                "description": "A night kept without hands moved to another day (409 for a "
+                "session with hands).",
+            }
+        ),
+        "totals": Field(
+            {
+                **nullable(NIGHT_TOTALS),
+                "description": "A night's new nets, checked as a new night's (409 for a session "
+                "with hands).",
+            }
+        ),
+    },
+    output=_SESSION_OUTPUT,
+    any_of=("name", "rounds", "players", "rules", "ended", "played_on", "totals"),
+)
+
+
 @dataclass(frozen=True)
 class SessionRequest:
     name: str
@@ -284,7 +407,7 @@ class SessionRequest:
 
 
 def session_request(body: Mapping[str, Any]) -> SessionRequest:
-    _check_keys(body, SESSION_KEYS, SESSION_OUTPUT_KEYS)
+    SESSION_INPUT.check(body)
     players = _names(body.get("players"), "players")
     if "rounds" not in body:
         raise RuleError("Say how many rounds to play (0 means open-ended).", "rounds")
@@ -318,7 +441,7 @@ class NightRequest:
 
 
 def night_request(body: Mapping[str, Any]) -> NightRequest:
-    _check_keys(body, NIGHT_KEYS, SESSION_OUTPUT_KEYS)
+    NIGHT_INPUT.check(body)
     return _night_fields(body)
 
 
@@ -421,23 +544,6 @@ def nights_import_request(body: Mapping[str, Any]) -> NightsImport:
     )
 
 
-def _option_schema(option: rules.Option) -> Schema:
-    about = option.about
-    if issubclass(option.kind, StrEnum):
-        return values(option.kind)
-    if option.kind is bool:
-        return BOOLEAN
-    if about.values:
-        return {"enum": list(about.values), "description": about.note}
-    return {**COUNT, "maximum": about.high, "description": about.note}
-
-
-RULES_SCHEMA = {option.name: _option_schema(option) for option in rules.OPTIONS}
-RULES_INPUT = nullable(obj(RULES_SCHEMA, additionalProperties=False))
-ROUNDS_SCHEMA: Schema = {**COUNT, "maximum": rules.MAX_ROUNDS}
-PERCENT_SCHEMA: Schema = {**COUNT, "maximum": 100}
-
-
 def rule_options(given: Any) -> dict[str, Any]:
     """The rule options given by name, their types checked (their values are the engine's to
     check); null means not given."""
@@ -485,11 +591,7 @@ class SessionChange:
 
 
 def session_change(body: Mapping[str, Any]) -> SessionChange:
-    _check_keys(
-        body,
-        {"name", "rounds", "players", "rules", "new_players", "ended", "played_on", "totals"},
-        SESSION_OUTPUT_KEYS,
-    )
+    SESSION_CHANGE.check(body)
     table_keys = ("rounds", "players", "rules", "ended")
     if body.get("played_on") is not None or (
         body.get("totals") is not None and all(body.get(key) is None for key in table_keys)

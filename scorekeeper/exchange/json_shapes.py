@@ -85,7 +85,7 @@ class Field:
 @dataclass(frozen=True)
 class Body:
     """A request body: its fields in the order they are checked, the answer's keys it ignores
-    (`output`), the fields a change gives at least one of (`any_of`), and what more its schema
+    (`output`: those that are no field of it), the fields a change gives at least one of (`any_of`), and what more its schema
     says (`more`: a description, `minProperties`, ...)."""
 
     fields: Mapping[str, Field]
@@ -110,6 +110,5 @@ class Body:
         if self.any_of:
             kinds = {key: json_type(self.fields[key].schema) for key in self.any_of}
             more["anyOf"] = [given(**{key: kind}) for key, kind in kinds.items()]
-        return obj(
-            properties | output_only(*self.output), *required, additionalProperties=False, **more
-        )
+        ignored = output_only(*(key for key in self.output if key not in self.fields))
+        return obj(properties | ignored, *required, additionalProperties=False, **more)

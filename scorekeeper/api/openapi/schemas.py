@@ -29,7 +29,6 @@ from ...exchange.json_shapes import (
 from ...rules import (
     CALLED_CARDS,
     DERIVED_FIELDS,
-    MAX_NET,
     Blitz,
     Kind,
     Result,
@@ -37,8 +36,7 @@ from ...rules import (
     Ties,
 )
 from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
-from ...rules.names import MAX_NAME_LENGTH, MAX_SESSION_NAME_LENGTH
-from ...rules.table import MAX_SEATS, MIN_SEATS
+from ...rules.names import MAX_NAME_LENGTH
 from ...sessions.renames import PLAYER_ACTIONS
 from ...sessions.season_writes import (
     HOUSE_RULE_KEYS,
@@ -98,25 +96,6 @@ CARD_POINTS: Schema = {
     "which no set of cards adds up to.",
 }
 NAME_LENGTH: Schema = {"minLength": 1, "maxLength": MAX_NAME_LENGTH}
-SESSION_NAME: Schema = {
-    "type": ["string", "null"],
-    "maxLength": MAX_SESSION_NAME_LENGTH,
-    "pattern": NO_NUL,
-}
-NIGHT_TOTALS: Schema = {
-    "type": "object",
-    "additionalProperties": {"type": "integer", "minimum": -MAX_NET, "maximum": MAX_NET},
-    "minProperties": 2,
-    "maxProperties": 40,
-    "description": "Each player's net for the night; they add up to 0 (400 otherwise, saying by "
-    "how much they are off).",
-}
-SEATING: Schema = {
-    **array_of("PlayerName"),
-    "minItems": MIN_SEATS,
-    "maxItems": MAX_SEATS,
-    "uniqueItems": True,
-}
 
 
 def _player_names() -> Schema:
@@ -147,85 +126,12 @@ def _player_inputs() -> dict[str, Schema]:
 
 
 def _session_inputs() -> dict[str, Schema]:
-    session_input = {
-        "name": {**SESSION_NAME, "description": "Default empty: pages show the date."},
-        "players": {
-            **SEATING,
-            "description": "In seat order, each once (case ignored); new names become players.",
-        },
-        "rounds": {**json_in.ROUNDS_SCHEMA, "description": "0 means open-ended."},
-        "first_dealer": ref_or_null("PlayerName"),
-        "rules": json_in.RULES_INPUT,
-        "new_players": ref("NewPlayers"),
-        **output_only("id", "created_at", "hands", "complete", "ended"),
-    }
-    change = {
-        "name": SESSION_NAME,
-        "rounds": {
-            **nullable(json_in.ROUNDS_SCHEMA),
-            "description": "Never below the rounds already played (409 otherwise).",
-        },
-        "players": {
-            **nullable(SEATING),
-            "description": "The new seat order, from the next hand on: arrivals and departures. "
-            "A table the rules can't play is 400; one whose hands would exceed the fixed rounds "
-            "is 409.",
-        },
-        "rules": {
-            **json_in.RULES_INPUT,
-            "description": "Any rule option while no hand is played; after, only the stake (409 "
-            "for a change to another).",
-        },
-        "new_players": ref("NewPlayers"),
-        "ended": {
-            **nullable(BOOLEAN),
-            "description": "True ends the session (complete with the hands it has; a new hand is "
-            "409), false reopens it; applied after the other changes.",
-        },
-    }
-    night = {
-        "name": {**SESSION_NAME, "description": "Default empty: pages show the date."},
-        "played_on": {
-            **nullable({**STRING, "format": "date"}),
-            "description": "The day it was played (default: today); it starts at 00:00 there.",
-        },
-        "totals": NIGHT_TOTALS,
-        "new_players": ref("NewPlayers"),
-        **output_only("id", "created_at", "hands", "complete", "ended", "totals_only"),
-    }
-    change |= {
-        "played_on": {
-            **nullable({**STRING, "format": "date"}),
-            "description": "A night kept without hands moved to another day (409 for a session "
-            "with hands).",
-        },
-        "totals": {
-            **nullable(NIGHT_TOTALS),
-            "description": "A night's new nets, checked as a new night's (409 for a session with "
-            "hands).",
-        },
-    }
     return {
         "SessionInput": {
-            "anyOf": [
-                obj(session_input, "players", "rounds", additionalProperties=False),
-                ref("NightInput"),
-            ]
+            "anyOf": [json_in.SESSION_INPUT.schema(), ref("NightInput")],
         },
-        "NightInput": obj(night, "totals", additionalProperties=False),
-        "SessionChange": obj(
-            change,
-            anyOf=[
-                given(name="string"),
-                given(rounds="integer"),
-                given(players="array"),
-                given(rules="object"),
-                given(ended="boolean"),
-                given(played_on="string"),
-                given(totals="object"),
-            ],
-            additionalProperties=False,
-        ),
+        "NightInput": json_in.NIGHT_INPUT.schema(),
+        "SessionChange": json_in.SESSION_CHANGE.schema(),
         "LeaverInput": json_in.LEAVER.schema(),
         "InviteInput": obj(
             {

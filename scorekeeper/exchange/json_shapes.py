@@ -84,9 +84,9 @@ class Field:
 
 @dataclass(frozen=True)
 class Body:
-    """A request body: its fields in the order they are checked, the answer's keys it ignores
-    (`output`: those that are no field of it), the fields a change gives at least one of (`any_of`), and what more its schema
-    says (`more`: a description, `minProperties`, ...)."""
+    """A request body: its fields in the order they are checked, the keys of the answer it
+    ignores (`output`; those that are fields of it are not), the fields a change gives at least
+    one of (`any_of`), and what more its schema says (`more`: a description, ...)."""
 
     fields: Mapping[str, Field]
     output: tuple[str, ...] = ()

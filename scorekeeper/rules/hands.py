@@ -163,7 +163,11 @@ class HandInput:
         HandField("leaster tricks", "Tricks", Kind.LEASTER, "tricks")
     )
     result: str | None = _declared(HandField("result", "The result", Kind.PICK, "a result"))
-    penalized: str | None = _declared(HandField("penalized", "The penalized player", player=True))
+    penalized: str | None = _declared(
+        HandField(
+            "penalized", "The penalized player", Kind.PENALTY, "a penalized player", player=True
+        )
+    )
 
 
 # Every field of a hand as recorded, in `HandInput`'s order, with what is said of it.
@@ -228,14 +232,14 @@ def validate_hand(table: Table, dealer: str, entry: HandInput) -> Hand:
     `table` has the seats the hand is played with."""
     dealer = table.resolve(dealer, "dealer")
     kind = kind_of(entry.kind)
-    if kind is not Kind.PENALTY and _given(entry.penalized):
-        raise RuleError("Only a penalty hand has a penalized player.", "penalized")
+    if kind is not Kind.PENALTY:
+        _refuse_fields_of(Kind.PENALTY, entry)
     if kind is Kind.PICK:
-        _refuse_leaster_fields(entry)
+        _refuse_fields_of(Kind.LEASTER, entry)
         return _validate_pick(table, dealer, entry)
-    _refuse_pick_fields(entry)
+    _refuse_fields_of(Kind.PICK, entry)
     if kind is Kind.PENALTY:
-        _refuse_leaster_fields(entry)
+        _refuse_fields_of(Kind.LEASTER, entry)
         return _validate_penalty(table, dealer, entry)
     if kind is Kind.LEASTER:
         if table.options.no_bid is not NoBid.LEASTER:
@@ -246,14 +250,19 @@ def validate_hand(table: Table, dealer: str, entry: HandInput) -> Hand:
             "This session doesn't re-deal when everyone passes, so a hand can't be a pass.",
             "kind",
         )
-    for key in ("winner", "points", "tricks"):
+    for key in ONLY[Kind.LEASTER]:
         if _given(getattr(entry, key)):
             raise RuleError(f"A pass has no {key}: nobody played it.", key)
     return Hand(dealer=dealer, kind=kind, seats=table.seats)
 
 
-PICK_ONLY = {name: about.had for name, about in HAND_FIELDS if about.only is Kind.PICK}
-LEASTER_ONLY = {name: about.had for name, about in HAND_FIELDS if about.only is Kind.LEASTER}
+# The fields only one kind of hand has, by that kind, each with how a hand of another kind is
+# refused it, and the kind as those refusals name it.
+ONLY = {
+    kind: {name: about.had for name, about in HAND_FIELDS if about.only is kind}
+    for kind in (Kind.PICK, Kind.LEASTER, Kind.PENALTY)
+}
+_ONLY_A = {Kind.PICK: "a pick", Kind.LEASTER: "a leaster", Kind.PENALTY: "a penalty hand"}
 
 
 def _given(value: object) -> bool:
@@ -261,16 +270,10 @@ def _given(value: object) -> bool:
     return value is not None and value is not False and value not in ("", (), {})
 
 
-def _refuse_pick_fields(entry: HandInput) -> None:
-    for key, label in PICK_ONLY.items():
+def _refuse_fields_of(kind: Kind, entry: HandInput) -> None:
+    for key, label in ONLY[kind].items():
         if _given(getattr(entry, key)):
-            raise RuleError(f"Only a pick has {label}.", key)
-
-
-def _refuse_leaster_fields(entry: HandInput) -> None:
-    for key, label in LEASTER_ONLY.items():
-        if _given(getattr(entry, key)):
-            raise RuleError(f"Only a leaster has {label}.", key)
+            raise RuleError(f"Only {_ONLY_A[kind]} has {label}.", key)
 
 
 def _validate_pick(table: Table, dealer: str, entry: HandInput) -> Hand:

@@ -49,11 +49,6 @@ from .json_shapes import (
     values,
 )
 
-HAND_KEYS = {"dealer", *(name for name, _about in rules.HAND_FIELDS)}
-# `seats` is read back from a backup only; to the API it is output, like the others here.
-HAND_OUTPUT_KEYS = {
-    "number", "seats", "confirmed_by", *(name for name, _derived in rules.DERIVED_FIELDS)
-}  # fmt: skip
 RULE_FLAGS = {option.name for option in rules.OPTIONS if option.kind is bool}
 RULE_NUMBERS = {option.name for option in rules.OPTIONS if option.kind is int}
 RULES_KEYS = set(rules.OPTION_NAMES)
@@ -207,6 +202,85 @@ def _per_player(
     return {name: _whole(n, field, f"{name}'s {label}", 0, high) for name, n in value.items()}
 
 
+CARD_POINTS: Schema = {
+    **COUNT,
+    "maximum": CARD_POINTS_TOTAL,
+    "not": {"enum": [1, CARD_POINTS_TOTAL - 1]},
+    "description": f"Card points, 0-{CARD_POINTS_TOTAL}; never 1 or {CARD_POINTS_TOTAL - 1}, "
+    "which no set of cards adds up to.",
+}
+NAME_LENGTH: Schema = {"minLength": 1, "maxLength": rules.MAX_NAME_LENGTH}
+RESULT = values(rules.Result, None)
+BLITZES = nullable({"type": "array", "items": values(rules.Blitz)})
+
+
+def _each_player(value: Schema, description: str) -> Schema:
+    return {
+        "type": ["object", "null"],
+        "propertyNames": NAME_LENGTH,
+        "additionalProperties": value,
+        "description": description,
+    }
+
+
+# The schema of each field of a hand as recorded but its kind: what the API takes of it.
+_RECORDED: dict[str, Schema] = {
+    "picker": ref("PlayerName"),
+    "partner": ref_or_null(
+        "PlayerName", description="Required for a pick; null means the picker went alone."
+    ),
+    "called_card": {
+        "enum": [
+            *sorted({card for cards in rules.CALLED_CARDS.values() for card in cards}),
+            "",
+            None,
+        ],
+        "description": "Any case; JD, JC, JS or JH when the partner is the jack of diamonds, "
+        "AC, AS, AH, 10C, 10S or 10H with a called ace.",
+    },
+    "forced": nullable(BOOLEAN),
+    "picking_points": nullable({**CARD_POINTS, "description": "The picking team's points."}),
+    "opponent_points": nullable({**CARD_POINTS, "description": "The opponents' points."}),
+    "cracked_by": ref_or_null("PlayerName"),
+    "recracked": nullable(BOOLEAN),
+    "blitzes": {**BLITZES, "uniqueItems": True, "maxItems": len(rules.Blitz)},
+    "winner": ref("PlayerName"),
+    "points": _each_player(
+        CARD_POINTS, f"Every player of the hand's card points, adding up to {CARD_POINTS_TOTAL}."
+    ),
+    "tricks": _each_player(
+        {**COUNT, "maximum": MAX_TRICKS},
+        "Every player of the hand's tricks, adding up to the hand's tricks: 10 with 3 "
+        "playing, 7 with 4, 6 with 5, 5 with 6, 4 with 7.",
+    ),
+    "result": {
+        **RESULT,
+        "description": "How the hand went, from the picking team's side; with points, it "
+        "must agree with them (RULES.md, Results instead of points).",
+    },
+    "penalized": ref("PlayerName"),
+}
+# A hand's body: its kind, each field of `rules.HandInput` (one without a schema here fails
+# now), and the dealer; the parts of the hand's answer are ignored in it. `seats` is read back
+# from a backup only; to the API it is output, like the others.
+HAND = Body(
+    {
+        "kind": Field({"enum": [kind.value for kind in rules.Kind]}),
+        **{name: Field(_RECORDED[name]) for name, _about in rules.HAND_FIELDS if name != "kind"},
+        "dealer": Field(
+            ref_or_null(
+                "PlayerName",
+                description="POST: defaults to the seat after the previous hand's dealer. PUT: "
+                "omitted keeps the hand's dealer.",
+            )
+        ),
+    },
+    output=("number", "seats", "confirmed_by", *(name for name, _ in rules.DERIVED_FIELDS)),
+)
+HAND_KEYS = set(HAND.fields)
+HAND_OUTPUT_KEYS = set(HAND.output)
+
+
 @dataclass(frozen=True)
 class HandRequest:
     entry: rules.HandInput
@@ -215,7 +289,7 @@ class HandRequest:
 
 
 def hand_request(body: Mapping[str, Any]) -> HandRequest:
-    _check_keys(body, HAND_KEYS, HAND_OUTPUT_KEYS)
+    HAND.check(body)
     if body.get("kind") is None:
         raise RuleError("Say what kind of hand it was: pick, leaster or pass.", "kind")
     kind = _text(body["kind"], "kind", "The kind of hand")

@@ -6,7 +6,9 @@ bodies refuse unknown keys, as the API does.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from types import NoneType, UnionType
+from typing import Any, get_args, get_origin, get_type_hints
 
 from ...exchange import json_in
 from ...exchange.json_shapes import (
@@ -27,16 +29,13 @@ from ...exchange.json_shapes import (
     values,
 )
 from ...rules import (
-    CALLED_CARDS,
     DERIVED_FIELDS,
-    Blitz,
+    HAND_FIELDS,
+    HandInput,
     Kind,
-    Result,
     Shape,
     Ties,
 )
-from ...rules.hands import CARD_POINTS_TOTAL, MAX_TRICKS
-from ...rules.names import MAX_NAME_LENGTH
 from ...sessions.renames import PLAYER_ACTIONS
 from ...sessions.season_writes import (
     HOUSE_RULE_KEYS,
@@ -86,23 +85,11 @@ def described(about: str) -> Schema:
     return {"description": about} if about else {}
 
 
-RESULT = values(Result, None)
-BLITZES = nullable({"type": "array", "items": values(Blitz)})
-CARD_POINTS: Schema = {
-    **COUNT,
-    "maximum": CARD_POINTS_TOTAL,
-    "not": {"enum": [1, CARD_POINTS_TOTAL - 1]},
-    "description": f"Card points, 0-{CARD_POINTS_TOTAL}; never 1 or {CARD_POINTS_TOTAL - 1}, "
-    "which no set of cards adds up to.",
-}
-NAME_LENGTH: Schema = {"minLength": 1, "maxLength": MAX_NAME_LENGTH}
-
-
 def _player_names() -> Schema:
     return {
         "PlayerName": {
             **STRING,
-            **NAME_LENGTH,
+            **json_in.NAME_LENGTH,
             "pattern": NO_NUL_AND_NOT_BLANK,
             "description": "A player's name, 1-40 characters after trimming, no control or "
             "invisible character; any case, compared in Unicode's composed form (NFC).",
@@ -359,80 +346,43 @@ def _nights_import() -> dict[str, Schema]:
     }
 
 
+def _json_type(hint: Any) -> str:
+    """The JSON type of a field of `HandInput`, by its Python type."""
+    if get_origin(hint) is UnionType:
+        (hint,) = (arg for arg in get_args(hint) if arg is not NoneType)
+    kind = get_origin(hint) or hint
+    return next(name for python, name in _JSON_TYPES if issubclass(kind, python))
+
+
+_JSON_TYPES = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (str, "string"),
+    (tuple, "array"),
+    (Mapping, "object"),
+)
+
+
 def _hand_inputs() -> dict[str, Schema]:
-    """HandInput, one of an input for each kind of hand: PickInput, LeasterInput and so on."""
-    called_cards = sorted({card for cards in CALLED_CARDS.values() for card in cards})
-    pick = {
-        "picker": ref("PlayerName"),
-        "partner": ref_or_null(
-            "PlayerName", description="Required for a pick; null means the picker went alone."
-        ),
-        "called_card": {
-            "enum": [*called_cards, "", None],
-            "description": "Any case; JD, JC, JS or JH when the partner is the jack of diamonds, "
-            "AC, AS, AH, 10C, 10S or 10H with a called ace.",
-        },
-        "forced": nullable(BOOLEAN),
-        "picking_points": nullable({**CARD_POINTS, "description": "The picking team's points."}),
-        "opponent_points": nullable({**CARD_POINTS, "description": "The opponents' points."}),
-        "cracked_by": ref_or_null("PlayerName"),
-        "recracked": nullable(BOOLEAN),
-        "blitzes": {**BLITZES, "uniqueItems": True, "maxItems": len(Blitz)},
-        "result": {
-            **RESULT,
-            "description": "How the hand went, from the picking team's side; with points, it "
-            "must agree with them (RULES.md, Results instead of points).",
-        },
+    """HandInput, one of an input for each kind of hand: PickInput, LeasterInput and so on,
+    each with the fields only that kind has (`rules.HAND_FIELDS`), the other kinds' absent,
+    null or empty."""
+    hints = get_type_hints(HandInput)
+    kinds = (Kind.PICK, Kind.LEASTER, Kind.PENALTY)
+    own = {
+        kind: {name: json_in.HAND.fields[name].schema for name, a in HAND_FIELDS if a.only is kind}
+        for kind in kinds
     }
-
-    def each_player(value: Schema, description: str) -> Schema:
-        return {
-            "type": ["object", "null"],
-            "propertyNames": NAME_LENGTH,
-            "additionalProperties": value,
-            "description": description,
-        }
-
-    leaster = {
-        "winner": ref("PlayerName"),
-        "points": each_player(
-            CARD_POINTS,
-            f"Every player of the hand's card points, adding up to {CARD_POINTS_TOTAL}.",
-        ),
-        "tricks": each_player(
-            {**COUNT, "maximum": MAX_TRICKS},
-            "Every player of the hand's tricks, adding up to the hand's tricks: 10 with 3 "
-            "playing, 7 with 4, 6 with 5, 5 with 6, 4 with 7.",
-        ),
-    }
-    penalty = {"penalized": ref("PlayerName")}
-    unset_pick = {
-        "picker": _unset("string"),
-        "partner": _unset("string"),
-        "called_card": _unset("string"),
-        "forced": _unset("boolean"),
-        "picking_points": _unset(),
-        "opponent_points": _unset(),
-        "cracked_by": _unset("string"),
-        "recracked": _unset("boolean"),
-        "blitzes": _unset("array"),
-    }
-    unset_leaster = {
-        "winner": _unset("string"),
-        "points": _unset("object"),
-        "tricks": _unset("object"),
-    }
-    unset_penalty = {"penalized": _unset("string")}
+    unset = {kind: {name: _unset(_json_type(hints[name])) for name in own[kind]} for kind in kinds}
     every_kind = {
-        "dealer": ref_or_null(
-            "PlayerName",
-            description="POST: defaults to the seat after the previous hand's dealer. PUT: "
-            "omitted keeps the hand's dealer.",
-        ),
-        **output_only("number", "seats", *(name for name, _derived in DERIVED_FIELDS)),
+        "dealer": json_in.HAND.fields["dealer"].schema,
+        **output_only(*json_in.HAND.output),
     }
 
-    def hand_input(kind: Kind, fields: Schema, *required: str, **more: Any) -> tuple[Kind, Schema]:
+    def hand_input(kind: Kind, *required: str, **more: Any) -> tuple[Kind, Schema]:
+        fields: Schema = {}
+        for other in kinds:
+            fields |= own[other] if other is kind else unset[other]
         properties = {"kind": {"const": kind.value}, **fields, **every_kind}
         return kind, obj(properties, "kind", *required, additionalProperties=False, **more)
 
@@ -440,7 +390,6 @@ def _hand_inputs() -> dict[str, Schema]:
         [
             hand_input(
                 Kind.PICK,
-                {**pick, **unset_leaster, **unset_penalty},
                 "picker",
                 "partner",
                 anyOf=[
@@ -454,19 +403,16 @@ def _hand_inputs() -> dict[str, Schema]:
             ),
             hand_input(
                 Kind.LEASTER,
-                {**unset_pick, **leaster, **unset_penalty},
                 "winner",
                 description="Only when the session plays a leaster when everyone passes.",
             ),
             hand_input(
                 Kind.PASS,
-                {**unset_pick, **unset_leaster, **unset_penalty},
                 description="Only when the session re-deals (or plays a doubler) when everyone "
                 "passes.",
             ),
             hand_input(
                 Kind.PENALTY,
-                {**unset_pick, **unset_leaster, **penalty},
                 "penalized",
                 description="Only when the session allows penalty hands: the penalized player "
                 "pays 1 to every other player of the hand.",
@@ -498,12 +444,12 @@ def _answers() -> dict[str, Schema]:
         "picking_points": nullable(INTEGER),
         "cracked_by": nullable(STRING),
         "recracked": nullable(BOOLEAN),
-        "blitzes": BLITZES,
+        "blitzes": json_in.BLITZES,
         "winner": nullable(STRING),
         "points": nullable(PER_PLAYER),
         "tricks": nullable(PER_PLAYER),
         "result": {
-            **RESULT,
+            **json_in.RESULT,
             "description": "Set for every pick: given, or following from the points.",
         },
         "penalized": nullable(STRING),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -143,14 +143,6 @@ def _check_values(body: dict[str, Any]) -> None:
                 pending.append((item, depth + 1, key if field is None else field))
         elif isinstance(value, list):
             pending.extend((item, depth + 1, field) for item in value)
-
-
-def _check_keys(
-    body: Mapping[str, Any], allowed: Collection[str], ignored: Collection[str] = ()
-) -> None:
-    for key in body:
-        if key not in allowed and key not in ignored:
-            raise RuleError(f"There is no field called {key} here.", key)
 
 
 def _whole(value: Any, field: str, label: str, low: int, high: int) -> int:

@@ -1,8 +1,5 @@
-"""Player statistics, the leaderboard and their pages, checked against numbers worked out by hand.
-
-The season below has every kind of hand. Each hand's scores are written next to it, so every
-expected number further down can be added up from these comments.
-"""
+"""Every player's totals, the leaderboard, the champions, partners and opponents and their
+pages, checked against numbers worked out by hand (`helpers/stats_season.py`)."""
 
 from __future__ import annotations
 
@@ -28,186 +25,21 @@ from scorekeeper.sessions.models import Player, PlayerRating, Session
 from ..helpers.api import Api, pick
 from ..helpers.database import player_ids, statements_for
 from ..helpers.pages import Page, page
+from ..helpers.stats_season import (
+    EVERYTHING,
+    HOUSE,
+    HOUSE_NIGHT,
+    PLAIN,
+    nights_of_years,
+    stats_of,
+    summary,
+)
 from ..helpers.tables import (
     HOUSE_RULES,
     PLAYED,
     TOTALS,
     WON,
-    house_rules_night,
-    play_the_night,
 )
-
-SEASON: list[dict[str, Any]] = [
-    {
-        # Session A, 2025-03-01, one round, the default rules. Dealers Ann, Bob, Cat, Dan, Eve.
-        "started": datetime(2025, 3, 1, 19, tzinfo=UTC),
-        "session": {"players": ["Ann", "Bob", "Cat", "Dan", "Eve"], "rounds": 1},
-        "hands": [
-            # Bob & Cat 75: Bob +2, Cat +1, Ann Dan Eve -1. Won by Bob, Cat.
-            pick("Bob", "Cat", 75),
-            # Cat alone 45, cracked by Eve (x2): Cat -8, the others +2. Won by the others.
-            pick("Cat", None, 45, cracked_by="Eve"),
-            # Dan & Ann 95, cracked by Bob, re-cracked (x4): Dan +16, Ann +8, Bob Cat Eve -8.
-            # Won by Dan, Ann; Bob, Cat, Eve schneidered.
-            pick("Dan", "Ann", 95, cracked_by="Bob", recracked=True),
-            # Dan forced, with Eve, 20, red blitz (x2): Dan -8, Eve -4, Ann Bob Cat +4.
-            # Won by Ann, Bob, Cat; Dan, Eve schneidered.
-            pick("Dan", "Eve", 20, forced=True, blitzes=["red"]),
-            # Ann alone 120: Ann +12, the others -3. Won by Ann; the others schneidered.
-            pick("Ann", None, 120),
-        ],
-        # Ann -1+2+8+4+12 = 25, Bob 2+2-8+4-3 = -3, Cat 1-8-8+4-3 = -14, Dan -1+2+16-8-3 = 6,
-        # Eve -1+2-8-4-3 = -14. Hands won: Ann 4, Bob 3, Cat 2, Dan 2, Eve 1. Ann wins.
-        "totals": {"Ann": 25, "Bob": -3, "Cat": -14, "Dan": 6, "Eve": -14},
-    },
-    {
-        # Session B, 2025-03-08, one round, doublers. Dealers Ann, Bob, Cat, Dan, Fay.
-        "started": datetime(2025, 3, 8, 19, tzinfo=UTC),
-        "session": {
-            "players": ["Ann", "Bob", "Cat", "Dan", "Fay"],
-            "rounds": 1,
-            "rules": {"no_bid": "doubler"},
-        },
-        "hands": [
-            # Everyone passed: no scores, one doubler waits.
-            {"kind": "pass"},
-            # Cat & Dan 61, doubled (x2): Cat +4, Dan +2, Ann Bob Fay -2. Won by Cat, Dan.
-            pick("Cat", "Dan", 61),
-            # Ann & Fay 30: Ann -4, Fay -2, Bob Cat Dan +2. Won by Bob, Cat, Dan; Ann, Fay
-            # schneidered.
-            pick("Ann", "Fay", 30),
-            # Fay & Bob 75: Fay +2, Bob +1, Ann Cat Dan -1. Won by Fay, Bob.
-            pick("Fay", "Bob", 75),
-            # Bob & Dan 61: Bob +2, Dan +1, Ann Cat Fay -1. Won by Bob, Dan.
-            pick("Bob", "Dan", 61),
-        ],
-        # Ann -2-4-1-1 = -8, Bob -2+2+1+2 = 3, Cat 4+2-1-1 = 4, Dan 2+2-1+1 = 4,
-        # Fay -2-2+2-1 = -3. Hands won: Ann 0, Bob 3, Cat 2, Dan 3, Fay 1.
-        # Cat and Dan both +4: Dan won more hands, so Dan wins.
-        "totals": {"Ann": -8, "Bob": 3, "Cat": 4, "Dan": 4, "Fay": -3},
-    },
-    {
-        # Session C, late on 2025-03-15 (UTC), one round, leasters. Seats Eve, Dan, Cat, Bob,
-        # Ann, so the dealers are Eve, Dan, Cat, Bob, Ann.
-        "started": datetime(2025, 3, 15, 23, 30, tzinfo=UTC),
-        "session": {
-            "players": ["Eve", "Dan", "Cat", "Bob", "Ann"],
-            "rounds": 1,
-            "rules": {"no_bid": "leaster"},
-        },
-        "hands": [
-            # Leaster won by Ann: Ann +4, the others -1.
-            {"kind": "leaster", "winner": "Ann"},
-            # Leaster won by Bob: Bob +4, the others -1.
-            {"kind": "leaster", "winner": "Bob"},
-            # Cat & Dan 50: Cat -2, Dan -1, Ann Bob Eve +1. Won by Ann, Bob, Eve.
-            pick("Cat", "Dan", 50),
-            # Eve alone 0: Eve -12, the others +3. Won by the others; Eve schneidered.
-            pick("Eve", None, 0),
-            # Leaster won by Dan: Dan +4, the others -1.
-            {"kind": "leaster", "winner": "Dan"},
-        ],
-        # Ann 4-1+1+3-1 = 6, Bob -1+4+1+3-1 = 6, Cat -1-1-2+3-1 = -2, Dan -1-1-1+3+4 = 4,
-        # Eve -1-1+1-12-1 = -14. Hands won: Ann 3, Bob 3, Cat 1, Dan 2, Eve 1.
-        # Ann and Bob are equal on both, so both win.
-        "totals": {"Ann": 6, "Bob": 6, "Cat": -2, "Dan": 4, "Eve": -14},
-    },
-    {
-        # Session D, 2025-04-01, two rounds of which three hands are played: still in progress.
-        "started": datetime(2025, 4, 1, 19, tzinfo=UTC),
-        "session": {"players": ["Ann", "Bob", "Cat", "Dan", "Eve"], "rounds": 2},
-        "hands": [
-            # Bob & Eve 100: Bob +4, Eve +2, Ann Cat Dan -2. Won by Bob, Eve; Ann, Cat, Dan
-            # schneidered.
-            pick("Bob", "Eve", 100),
-            # Ann & Cat 40, cracked by Bob (x2): Ann -4, Cat -2, Bob Dan Eve +2.
-            # Won by Bob, Dan, Eve.
-            pick("Ann", "Cat", 40, cracked_by="Bob"),
-            # Eve alone 61: Eve +4, the others -1. Won by Eve.
-            pick("Eve", None, 61),
-        ],
-        # Ann -2-4-1 = -7, Bob 4+2-1 = 5, Cat -2-2-1 = -5, Dan -2+2-1 = -1, Eve 2+2+4 = 8.
-        # Eve leads, but nobody has won an unfinished session.
-        "totals": {"Ann": -7, "Bob": 5, "Cat": -5, "Dan": -1, "Eve": 8},
-    },
-]
-
-# (sessions played, sessions won, (hands won, hands played), total, (picks won, picks),
-#  (alone won, alone), (won as partner, partner), (cracks won, cracks), re-cracked,
-#  crack points, (leasters won, leasters), schneidered) over the whole season.
-EVERYTHING = {
-    # A, B, C, D; won A and C (shared). Hands 5+5+5+3 = 18, won 4+0+3+0 = 7.
-    # Total 25-8+6-7 = 16. Picks: A5 alone won, B3 lost, D2 lost. Partner: A3 won.
-    # Leasters: won C1, lost C2, C5. Schneidered: B3, D1.
-    "Ann": (4, 2, (7, 18), 16, (1, 3), (1, 1), (1, 1), (0, 0), 0, 0, (1, 3), 2),
-    # A, B, C, D; won C (shared). Hands 18, won 3+3+3+2 = 11. Total -3+3+6+5 = 11.
-    # Picks A1, B5, D1 all won. Partner: B4 won. Cracks: A3 lost and re-cracked (-8),
-    # D2 won (+2): -6. Leasters: won C2. Schneidered: A3, A5.
-    "Bob": (4, 1, (11, 18), 11, (3, 3), (0, 0), (1, 1), (1, 2), 1, -6, (1, 3), 2),
-    # A, B, C, D; won none. Hands 18, won 2+2+1+0 = 5. Total -14+4-2-5 = -17.
-    # Picks: A2 alone lost, B2 won, C3 lost. Partner: A1 won, D2 lost. Schneidered: A3, A5, D1.
-    "Cat": (4, 0, (5, 18), -17, (1, 3), (0, 1), (1, 2), (0, 0), 0, 0, (0, 3), 3),
-    # A, B, C, D; won B. Hands 18, won 2+3+2+1 = 8. Total 6+4+4-1 = 13.
-    # Picks: A3 won, A4 lost. Partner: B2, B5 won, C3 lost. Leasters: won C5.
-    # Schneidered: A4, A5, D1.
-    "Dan": (4, 1, (8, 18), 13, (1, 2), (0, 0), (2, 3), (0, 0), 0, 0, (1, 3), 3),
-    # A, C, D; won none (D is unfinished). Hands 5+5+3 = 13, won 1+1+3 = 5.
-    # Total -14-14+8 = -20. Picks: C4 alone lost, D3 alone won. Partner: A4 lost, D1 won.
-    # Cracks: A2 won (+2). Schneidered: A3, A4, A5, C4.
-    "Eve": (3, 0, (5, 13), -20, (1, 2), (1, 2), (1, 2), (1, 1), 0, 2, (0, 3), 4),
-    # B only. Hands 5, won 1 (B4). Total -3. Picks: B4 won. Partner: B3 lost.
-    # Schneidered: B3.
-    "Fay": (1, 0, (1, 5), -3, (1, 1), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 1),
-}
-
-
-def record_season(app: Flask, api: Api, season: list[dict[str, Any]] = SEASON) -> list[int]:
-    ids = []
-    for entry in season:
-        session_id = api.new_session(**entry["session"])["id"]
-        for hand in entry["hands"]:
-            api.record(session_id, **hand)
-        assert api.session(session_id)["totals"] == entry["totals"]
-        ids.append(session_id)
-        with app.app_context():
-            db.session.execute(
-                update(Session).where(Session.id == session_id).values(created_at=entry["started"])
-            )
-            db.session.commit()
-    return ids
-
-
-@pytest.fixture
-def season(app: Flask, api: Api) -> list[int]:
-    return record_season(app, api)
-
-
-def summary(numbers: player_numbers.PlayerStats) -> tuple[Any, ...]:
-    def pair(rate: stats.Rate) -> tuple[int, int]:
-        return (rate.count, rate.of)
-
-    return (
-        numbers.sessions_played,
-        numbers.sessions_won,
-        pair(numbers.hands),
-        numbers.total,
-        pair(numbers.picks),
-        pair(numbers.alone),
-        pair(numbers.partner),
-        pair(numbers.cracks),
-        numbers.recracked,
-        numbers.crack_points,
-        pair(numbers.leasters),
-        numbers.schneidered,
-    )
-
-
-def stats_of(
-    app: Flask, name: str, dates: DateRange, house: scope.RuleFilter | None = None
-) -> player_numbers.PlayerStats:
-    with app.app_context():
-        player = db.session.scalars(select(Player).where(Player.name == name)).one()
-        return player_numbers.player_stats(player, dates, house)
 
 
 def board(
@@ -219,72 +51,6 @@ def board(
 
 def ranking(rows: tuple[stats.Ranked, ...]) -> list[tuple[int, str]]:
     return [(r.place, r.player.name) for r in rows]
-
-
-# --- the numbers
-
-
-def test_every_statistic_of_every_player(app: Flask, season: list[int]) -> None:
-    for name, expected in EVERYTHING.items():
-        assert summary(stats_of(app, name, DateRange())) == expected, name
-
-
-def test_cracks_lost_rates_and_averages(app: Flask, season: list[int]) -> None:
-    bob = stats_of(app, "Bob", DateRange())
-    assert bob.cracks_lost == 1  # A3
-    assert str(bob.picks) == "3 of 3, 100%"
-    assert str(bob.cracks) == "1 of 2, 50%"
-    assert str(bob.alone) == "0 of 0"  # no division by zero
-    assert bob.alone.percent is None
-    assert str(stats_of(app, "Ann", DateRange()).picks) == "1 of 3, 33%"
-    assert str(stats_of(app, "Dan", DateRange()).partner) == "2 of 3, 67%"
-    assert str(stats.Rate(7, 12)) == "7 of 12, 58%"
-    assert stats.Rate(1, 8).percent == 13  # 12.5 rounds half up
-    averages = {name: stats_of(app, name, DateRange()).average_shown for name in EVERYTHING}
-    # 16/18, 11/18, -17/18, 13/18, -20/13, -3/5
-    assert {name: str(value) for name, value in averages.items()} == {
-        "Ann": "0.89", "Bob": "0.61", "Cat": "-0.94", "Dan": "0.72", "Eve": "-1.54", "Fay": "-0.60",
-    }  # fmt: skip
-
-
-def test_sessions_of_a_player_with_places(app: Flask, season: list[int]) -> None:
-    a, b, c, d = season
-    lines = stats_of(app, "Ann", DateRange()).sessions
-    assert [(s.session_id, s.hands, s.hands_won, s.total, s.place) for s in lines] == [
-        (a, 5, 4, 25, 1),
-        (b, 5, 0, -8, 5),
-        (c, 5, 3, 6, 1),  # shared with Bob
-        (d, 3, 0, -7, None),  # unfinished: no place
-    ]
-    cat = stats_of(app, "Cat", DateRange()).sessions
-    # A: -14 with 2 hands won beats Eve's -14 with 1. B: behind Dan on hands won. C: behind
-    # Ann and Bob (sharing 1st) and Dan.
-    assert [s.place for s in cat] == [4, 2, 4, None]
-
-
-def test_places_match_the_standings_of_the_api(api: Api, app: Flask, season: list[int]) -> None:
-    for session_id in season[:3]:
-        standings = api.session(session_id)["standings"]
-        for standing in standings:
-            lines = stats_of(app, standing["player"], DateRange()).sessions
-            (line,) = (line for line in lines if line.session_id == session_id)
-            assert (line.place, line.total) == (standing["place"], standing["total"])
-
-
-def test_a_date_range_takes_the_sessions_started_in_it(app: Flask, season: list[int]) -> None:
-    # B and C: C started at 23:30 on the last day, which counts.
-    march = DateRange(date(2025, 3, 8), date(2025, 3, 15))
-    assert summary(stats_of(app, "Ann", march)) == (
-        # Hands 5+5, won 0+3, total -8+6; picks B3; leasters C1 won; schneidered B3.
-        2, 1, (3, 10), -2, (0, 1), (0, 0), (0, 0), (0, 0), 0, 0, (1, 3), 1,
-    )  # fmt: skip
-    assert summary(stats_of(app, "Eve", march)) == (
-        1, 0, (1, 5), -14, (0, 1), (0, 1), (0, 0), (0, 0), 0, 0, (0, 3), 1,
-    )  # fmt: skip
-    assert stats_of(app, "Ann", DateRange(date(2025, 3, 16))).total == -7  # D only
-    assert stats_of(app, "Ann", DateRange(end=date(2025, 3, 1))).total == 25  # A only
-    nothing = stats_of(app, "Fay", DateRange(date(2025, 3, 9)))
-    assert (nothing.hands_played, nothing.sessions, nothing.average) == (0, (), None)
 
 
 # --- the leaderboard
@@ -604,19 +370,6 @@ def test_names_are_escaped(api: Api, app: Flask, client: FlaskClient) -> None:
 # --- a table that changes: hands played are the hands a player played
 
 
-@pytest.fixture
-def night(api: Api) -> int:
-    return play_the_night(api)
-
-
-def sizes(numbers: player_numbers.PlayerStats) -> list[tuple[int, int, int, int, int, int]]:
-    """(seated, hands played, hands won, total, picks, picks won) for each table size."""
-    return [
-        (s.seated, s.hands.of, s.hands.count, s.total, s.picks.of, s.picks.count)
-        for s in numbers.by_size
-    ]
-
-
 def test_hands_played_leave_out_hands_sat_out_and_after_leaving(
     app: Flask, client: FlaskClient, night: int
 ) -> None:
@@ -642,57 +395,6 @@ def test_hands_played_leave_out_hands_sat_out_and_after_leaving(
         ), name
     assert str(stats_of(app, "Gus", DateRange()).hands) == "3 of 3, 100%"
     assert str(stats_of(app, "Ann", DateRange()).hands) == "2 of 5, 40%"
-
-
-def test_the_whole_record_of_players_who_sat_out_arrived_and_left(app: Flask, night: int) -> None:
-    # Ann: partner lost 6 (and schneidered 3, 5, 6), picked and won 4.
-    assert summary(stats_of(app, "Ann", DateRange())) == (
-        1, 0, (2, 5), -4, (1, 1), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 3
-    )  # fmt: skip
-    # Dan: partner lost 2, schneidered 3; left after 4, still his session, 7th of 7.
-    assert summary(stats_of(app, "Dan", DateRange())) == (
-        1, 0, (0, 4), -5, (0, 0), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 1
-    )  # fmt: skip
-    # Gus: alone and won 3, partner won 5; won the session.
-    assert summary(stats_of(app, "Gus", DateRange())) == (
-        1, 1, (3, 3), 13, (1, 1), (1, 1), (1, 1), (0, 0), 0, 0, (0, 0), 0
-    )  # fmt: skip
-    places = {
-        name: [(s.session_id, s.hands, s.hands_won, s.total, s.place) for s in numbers.sessions]
-        for name in TOTALS
-        for numbers in [stats_of(app, name, DateRange())]
-    }
-    assert places == {
-        "Gus": [(night, 3, 3, 13, 1)],
-        "Fay": [(night, 5, 2, 3, 2)],
-        "Bob": [(night, 4, 2, 0, 3)],
-        "Cat": [(night, 4, 2, -2, 4)],
-        "Ann": [(night, 5, 2, -4, 5)],
-        "Eve": [(night, 5, 2, -5, 6)],
-        "Dan": [(night, 4, 0, -5, 7)],  # Eve won more hands
-    }
-
-
-def test_statistics_by_table_size(app: Flask, night: int) -> None:
-    # Six seated for hands 1, 2, 5 and 6; seven for 3 and 4.
-    assert sizes(stats_of(app, "Ann", DateRange())) == [
-        (6, 3, 1, -4, 0, 0),  # 2 +1 won, 5 -3, 6 -2
-        (7, 2, 1, 0, 1, 1),  # 3 -2, 4 +2 picked and won
-    ]
-    assert sizes(stats_of(app, "Dan", DateRange())) == [
-        (6, 2, 0, -2, 0, 0),  # 1 -1, 2 -1
-        (7, 2, 0, -3, 0, 0),  # 3 -2, 4 -1
-    ]
-    assert sizes(stats_of(app, "Gus", DateRange())) == [
-        (6, 2, 2, 5, 0, 0),  # 5 +3, 6 +2
-        (7, 1, 1, 8, 1, 1),  # 3 +8 alone; sat out 4
-    ]
-    gus = stats_of(app, "Gus", DateRange()).by_size
-    assert [str(s.average_shown) for s in gus] == ["2.50", "8.00"]
-
-
-def test_the_season_is_all_five_seated(app: Flask, season: list[int]) -> None:
-    assert sizes(stats_of(app, "Eve", DateRange())) == [(5, 13, 5, -20, 2, 1)]
 
 
 def test_player_page_shows_numbers_by_table_size(
@@ -760,84 +462,7 @@ def test_queries_are_as_few_at_a_table_that_changes(app: Flask, api: Api, night:
     ]
 
 
-# --- house rules: results, penalty hands, statistics by rule set
-
-# The night of test_csv_export.house_rules_night, every hand played by all five:
-# 1 Ann & Bob, result lost, no points (bump): Ann -4, Bob -2, Cat Dan Eve +2. Won by Cat Dan Eve.
-# 2, 3 passes: nobody wins.
-# 4 penalty, Dan: Dan -4, the others +1. Won by nobody.
-# 5 Bob & Cat 95 (won schneider), cracked by Dan, re-cracked, two stacked doublers: x16 capped
-#   at x8: Bob +32, Cat +16, Ann Dan Eve -16. Won by Bob, Cat; Ann, Dan, Eve schneidered.
-# 6 Cat alone 120, result won schneider (by tricks): Cat +8, the others -2. Won by Cat; the
-#   others schneidered.
-# 7 Eve & Ann 10, lost schwarz (bump): Ann -6, Eve -12, Bob Cat Dan +6. Won by Bob, Cat, Dan;
-#   Eve, Ann schneidered.
-HOUSE_NIGHT = {
-    # Won none; picked 1 (lost, by result only); partner 1 (lost); schneidered 5, 6, 7.
-    "Ann": (1, 0, (0, 7), -27, (0, 1), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 3),
-    # Won 5, 7; picked 5 (won); partner 1 (lost); schneidered 6. An open-ended session has no
-    # winner.
-    "Bob": (1, 0, (2, 7), 35, (1, 1), (0, 0), (0, 1), (0, 0), 0, 0, (0, 0), 1),
-    # Won 1, 5, 6, 7; picked 6 alone (won by its result); partner 5 (won).
-    "Cat": (1, 0, (4, 7), 33, (1, 1), (1, 1), (1, 1), (0, 0), 0, 0, (0, 0), 0),
-    # Won 1, 7; cracked 5 (lost, re-cracked, -16); schneidered 5, 6.
-    "Dan": (1, 0, (2, 7), -14, (0, 0), (0, 0), (0, 0), (0, 1), 1, -16, (0, 0), 2),
-    # Won 1; picked 7 (lost); schneidered 5, 6, 7.
-    "Eve": (1, 0, (1, 7), -27, (0, 1), (0, 0), (0, 0), (0, 0), 0, 0, (0, 0), 3),
-}
-# (penalties, (card points, picks with points, picks by result only)) on that night.
-HOUSE_CARD_POINTS = {
-    "Ann": (0, (0, 0, 1)),
-    "Bob": (0, (95, 1, 0)),
-    "Cat": (0, (120, 1, 0)),
-    "Dan": (1, (0, 0, 0)),
-    "Eve": (0, (10, 1, 0)),
-}
-HOUSE = scope.RuleFilter(frozenset({"bump"}))
-PLAIN = scope.RuleFilter(plain=True)
-
-
-@pytest.fixture
-def house_season(app: Flask, api: Api, season: list[int]) -> tuple[int, int]:
-    """The season (played with no house rule), the house rules night on 2025-05-01, and on
-    2025-05-02 a night of bump alone: Ann & Bob 45, Ann -4, Bob -2, Cat Dan Eve +2."""
-    night = house_rules_night(api)
-    bump = api.new_session(name="Bump only", rules={"bump": True})["id"]
-    api.record(bump, **pick("Ann", "Bob", 45))
-    with app.app_context():
-        for session_id, day in ((night, 1), (bump, 2)):
-            started = datetime(2025, 5, day, 19, tzinfo=UTC)
-            db.session.execute(
-                update(Session).where(Session.id == session_id).values(created_at=started)
-            )
-        db.session.commit()
-    return night, bump
-
-
-def test_results_penalty_hands_and_card_points_of_the_house_rules_night(
-    app: Flask, house_season: tuple[int, int]
-) -> None:
-    both = scope.RuleFilter(frozenset({"bump", "penalties"}))
-    for name, expected in HOUSE_NIGHT.items():
-        numbers = stats_of(app, name, DateRange(), both)
-        assert summary(numbers) == expected, name
-        points = numbers.card_points
-        assert (numbers.penalties, (points.total, points.picks, points.left_out)) == (
-            HOUSE_CARD_POINTS[name]
-        ), name
-    assert stats_of(app, "Bob", DateRange(), both).card_points.average_shown == Decimal(95)
-    assert stats_of(app, "Ann", DateRange(), both).card_points.average_shown is None
-
-
-def test_card_points_leave_out_picks_recorded_by_result_only(
-    app: Flask, house_season: tuple[int, int]
-) -> None:
-    # Ann's picks: A5 120, B3 30, D2 40, the night's 1 (by result only), Bump only 45.
-    ann = stats_of(app, "Ann", DateRange())
-    assert (ann.picks.count, ann.picks.of) == (1, 5)
-    points = ann.card_points
-    assert (points.total, points.picks, points.left_out) == (235, 4, 1)
-    assert points.average_shown == Decimal("58.8")
+# --- house rules
 
 
 def test_statistics_by_house_rules(app: Flask, house_season: tuple[int, int]) -> None:
@@ -1005,19 +630,7 @@ def test_money_is_not_shown_where_no_session_had_a_stake(
     assert "Money won or lost" not in ann.text and "$" not in ann.text
 
 
-# Nights of three years: Ann wins 2010; Bob and Cat share 2011; Bob has the best total of all.
-YEARS = [
-    ("2010-03-01", {"Ann": 5, "Bob": -5}),
-    ("2010-06-01", {"Bob": 3, "Cat": -3}),
-    ("2011-02-01", {"Cat": 7, "Ann": -7}),
-    ("2011-02-02", {"Bob": 7, "Ann": -7}),
-]
-
-
-def nights_of_years(client: FlaskClient) -> None:
-    for day, totals in YEARS:
-        made = client.post("/api/sessions", json={"played_on": day, "totals": totals})
-        assert made.status_code == 201, made.json
+# --- nights of three years
 
 
 def test_the_champion_of_all_time_and_of_each_year(app: Flask, client: FlaskClient) -> None:
@@ -1031,19 +644,6 @@ def test_the_champion_of_all_time_and_of_each_year(app: Flask, client: FlaskClie
     assert "2010: Ann +5" in leaderboard.text
     with app.app_context():
         assert stats.champions(scope.RuleFilter(frozenset({"bump"}))) == ()
-
-
-def test_a_players_best_and_worst_night(app: Flask, client: FlaskClient) -> None:
-    nights_of_years(client)
-    with app.app_context():
-        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
-        assert ann is not None
-        best, worst = player_numbers.best_and_worst(ann, DateRange()) or ((), ())
-        assert (best.total, local(best.created_at).date()) == (5, date(2010, 3, 1))
-        assert (worst.total, local(worst.created_at).date()) == (-7, date(2011, 2, 1))
-        assert player_numbers.best_and_worst(ann, DateRange(date(2012, 1, 1))) is None
-    text = page(client, f"/players/{ann}").text
-    assert "Best and worst night" in text
 
 
 def test_a_players_partners_and_regular_opponents(

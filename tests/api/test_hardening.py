@@ -20,11 +20,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, text
+from sqlalchemy import text
 
 from harness.threaded_server import serving
 from scorekeeper.config import upload_limit
 from scorekeeper.serving import HEADER_SECONDS
+from scorekeeper.sessions import database
 from scorekeeper.sessions.extensions import db
 from scorekeeper.web.stylesheet import minified
 
@@ -594,27 +595,16 @@ def test_strict_transport_security_is_sent_over_https_alone(client: FlaskClient)
 
 @contextmanager
 def lock_timeouts(app: Flask, milliseconds: int) -> Iterator[None]:
-    """Short waits for the database's write lock while the `with` lasts, so the test needn't
-    wait seconds."""
-
-    def on_connect(connection: Any, _record: Any) -> None:
-        cursor = connection.cursor()
-        if isinstance(connection, sqlite3.Connection):
-            cursor.execute(f"PRAGMA busy_timeout={milliseconds}")
-        else:
-            cursor.execute(f"SET lock_timeout = {milliseconds}")
-            connection.commit()  # or the pool's rollback undoes the SET
-        cursor.close()
-
+    """The app's wait for the database's write lock made short while the `with` lasts (SQLite's
+    busy timeout of each new connection, PostgreSQL's lock_timeout of each write), so the test
+    needn't wait seconds."""
     with app.app_context():
         engine = db.engine
     engine.dispose()
-    event.listen(engine, "connect", on_connect)
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(database, "LOCK_WAIT_SECONDS", milliseconds / 1000)
         yield
-    finally:
-        event.remove(engine, "connect", on_connect)
-        engine.dispose()
+    engine.dispose()
 
 
 def test_a_busy_database_is_503_with_retry_after(

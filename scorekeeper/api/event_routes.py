@@ -10,14 +10,14 @@ from typing import Any
 from flask import Response, request
 
 from ..exchange.csv_out import event_standings_csv
-from ..exchange.json_in import (
+from ..exchange.event_bodies import (
     check_in_request,
     draw_request,
     event_change,
     event_request,
-    json_object,
     practice_request,
 )
+from ..exchange.json_in import json_object
 from ..sessions import event_reads, event_writes, writes
 from .blueprint import bp
 from .routes import answer_of, etag, if_match, write_key

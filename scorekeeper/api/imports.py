@@ -7,7 +7,8 @@ from __future__ import annotations
 from flask import Response, request
 
 from ..exchange import nights_in
-from ..exchange.json_in import json_object, nights_import_csv, nights_import_request
+from ..exchange.json_in import json_object
+from ..exchange.session_bodies import nights_import_csv, nights_import_request
 from ..insights.dates import days_of, start_of
 from ..sessions import writes
 from .blueprint import bp

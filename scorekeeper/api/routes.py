@@ -14,19 +14,17 @@ from flask.typing import ResponseReturnValue
 
 from .. import rules
 from ..exchange import trash
-from ..exchange.json_in import (
+from ..exchange.json_in import day_in, json_object, whole_in
+from ..exchange.session_bodies import (
     NightRequest,
-    day_in,
     hand_request,
     is_night,
-    json_object,
     leaver_request,
     merge_request,
     night_request,
     player_change,
     session_change,
     session_request,
-    whole_in,
 )
 from ..insights import roster, scope, sessions_list
 from ..insights.dates import DateRange, start_of, today

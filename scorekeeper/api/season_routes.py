@@ -7,7 +7,8 @@ from typing import Any
 
 from flask import Response, request
 
-from ..exchange.json_in import json_object, season_change, season_request
+from ..exchange.json_in import json_object
+from ..exchange.season_bodies import season_change, season_request
 from ..insights.season_standings import standings, standings_json
 from ..sessions import season_writes, writes
 from .blueprint import bp

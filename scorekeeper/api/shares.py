@@ -8,7 +8,8 @@ from typing import Any
 
 from flask import Response, request
 
-from ..exchange.json_in import json_object, share_request
+from ..exchange.json_in import json_object
+from ..exchange.season_bodies import share_request
 from ..sessions import shares, writes
 from ..sessions.errors import NotFound
 from ..web import hosts

@@ -8,12 +8,8 @@ from contextlib import AbstractContextManager
 
 from flask import Response, request
 
-from ..exchange.json_in import (
-    confirm_request,
-    director_request,
-    json_object,
-    substitute_request,
-)
+from ..exchange.event_bodies import confirm_request, director_request, substitute_request
+from ..exchange.json_in import json_object
 from ..sessions import writes
 from ..sessions.records import director_json
 from .blueprint import bp

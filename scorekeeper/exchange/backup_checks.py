@@ -16,8 +16,9 @@ from ..rules import RuleError
 from ..sessions import event_writes, season_writes
 from ..sessions.records import iso
 from . import rule_sets as rule_sets_module
+from .event_bodies import event_request
 from .journal import plural
-from .json_in import event_request, season_request
+from .season_bodies import season_request
 
 # The largest id or version a backup may give: far below 2**31 - 1 (PostgreSQL's integer, and
 # the largest id the routes take), so the ids and versions that come after never run out.

@@ -16,7 +16,7 @@ from ..rules.choices import choice
 from ..sessions import writes
 from ..sessions.renames import PLAYER_ACTIONS
 from .backup_checks import MAX_KEPT, checked_moment, is_whole, located, or_words
-from .json_in import HAND_KEYS, HAND_OUTPUT_KEYS, HandRequest, hand_request
+from .session_bodies import HAND_KEYS, HAND_OUTPUT_KEYS, HandRequest, hand_request
 
 # A session's hands as its check read them, by number: what `hand_request` reads of each
 # (`as_read`), and what it read.

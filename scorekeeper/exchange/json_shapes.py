@@ -1,6 +1,6 @@
 """Request bodies declared once (`Body`): each body's fields with their JSON Schema, the fields a
 body must give with the sentence one without them is refused with, and the keys of the answer
-it may send back, ignored. `json_in` checks a body's keys by it, and the OpenAPI document's
+it may send back, ignored. Its parser checks a body's keys by it, and the OpenAPI document's
 schema of the body is made from it. Here too are the JSON Schema pieces they are written with.
 """
 

@@ -36,7 +36,7 @@ from .change_checks import (
     payment_amount,
     text_or_empty,
 )
-from .json_in import hand_request, session_request
+from .session_bodies import hand_request, session_request
 
 
 def sessions_then_trash(

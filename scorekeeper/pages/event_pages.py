@@ -1,6 +1,6 @@
 """Club events: a new event, checking players in, drawing a round (shown before it is made),
 the tables' cards to print, the board for the TV and the final results. Every form is read into
-the API's terms (`exchange.json_in`) and written through `event_writes.event_write`, as the API
+the API's terms (`exchange.event_bodies`) and written through `event_writes.event_write`, as the API
 writes, so a form and the API refuse with the same sentence."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from wtforms import BooleanField, RadioField, SelectChoice, SelectField, StringF
 
 from .. import rules
 from ..exchange import rule_sets
-from ..exchange.json_in import check_in_request, draw_request, event_change, event_request
+from ..exchange.event_bodies import check_in_request, draw_request, event_change, event_request
 from ..insights.dates import day_of
 from ..rules import RuleError
 from ..sessions import event_reads, event_writes, loading

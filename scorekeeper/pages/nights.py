@@ -1,5 +1,5 @@
 """Nights kept without hands: a night added from paper (its date, name, and each player's net),
-its page, and its edit. A form is read into the API's terms (`exchange.json_in`) and its nets
+its page, and its edit. A form is read into the API's terms (`exchange.session_bodies`) and its nets
 checked by the engine (`rules.check_nets`), then written as the API writes them, so a form
 and the API refuse with the same sentence."""
 
@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import HiddenField, StringField
 
 from .. import rules
-from ..exchange.json_in import NightRequest, night_request
+from ..exchange.session_bodies import NightRequest, night_request
 from ..insights.dates import day_of, start_of, today
 from ..rules import RuleError
 from ..rules.nights import MAX_PLAYERS

@@ -1,6 +1,6 @@
 """The seasons' pages: the list with New season, a season's page with its standings and
 settle-up, its CSV, Edit and Delete. A form is read into the API's terms
-(`json_in.season_request`) and written inside a roster write with the form's write key, so a
+(`season_bodies.season_request`) and written inside a roster write with the form's write key, so a
 form and the API refuse with the same sentence and a form sent twice writes once."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import StringField
 
 from ..exchange.csv_out import csv_lines
-from ..exchange.json_in import season_change, season_request
+from ..exchange.season_bodies import season_change, season_request
 from ..insights.scope import RuleFilter
 from ..insights.season_standings import CSV_HEADER, Standings, standings, standings_rows
 from ..rules import RuleError

@@ -12,7 +12,7 @@ from flask import flash, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rules
-from ..exchange.json_in import substitute_request
+from ..exchange.event_bodies import substitute_request
 from ..rules import RuleError
 from ..sessions import event_reads, event_writes, loading
 from ..sessions.records import director_json

@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.api.openapi import document
 from scorekeeper.api.openapi.schemas import schemas
-from scorekeeper.exchange import json_in
+from scorekeeper.exchange import event_bodies, season_bodies, session_bodies
 from scorekeeper.exchange.json_shapes import BOOLEAN, STRING, Body, Field, json_type, nullable
 from scorekeeper.rules import HAND_FIELDS, Kind, RuleError
 
@@ -73,7 +73,12 @@ MADE_OTHERWISE = {"HandInput", "InviteInput"}
 
 def test_every_request_body_of_the_document_is_one_declared() -> None:
     components = schemas()
-    declared = [body.schema() for body in vars(json_in).values() if isinstance(body, Body)]
+    declared = [
+        body.schema()
+        for module in (session_bodies, event_bodies, season_bodies)
+        for body in vars(module).values()
+        if isinstance(body, Body)
+    ]
     bodies = {
         content["schema"]["$ref"].rsplit("/", 1)[1]
         for path in document()["paths"].values()
@@ -96,8 +101,8 @@ def test_each_kind_of_hands_input_has_every_field_of_a_hand_its_own_or_unset(kin
     """A field only another kind of hand has is there too, absent, null or empty."""
     component = schemas()[f"{kind.value.capitalize()}Input"]
     properties = component["properties"]
-    assert set(properties) == set(json_in.HAND.fields) | set(json_in.HAND.output)
+    assert set(properties) == set(session_bodies.HAND.fields) | set(session_bodies.HAND.output)
     for name, about in HAND_FIELDS:
         if about.only is not None and name in properties:
-            own = properties[name] == json_in.HAND.fields[name].schema
+            own = properties[name] == session_bodies.HAND.fields[name].schema
             assert own is (about.only is kind), name

@@ -14,7 +14,7 @@ from flask import Flask
 from scorekeeper import rules
 from scorekeeper.api.openapi import document
 from scorekeeper.api.openapi.schemas import DERIVED
-from scorekeeper.exchange import change_checks, json_in
+from scorekeeper.exchange import change_checks, session_bodies
 from scorekeeper.sessions.records import hand_json, result_of
 
 from ..helpers.api import Api, pick
@@ -50,7 +50,7 @@ def test_each_is_documented_as_its_shape_and_refused_as_input(
     assert shown.get("description", "") == derived.about
     for kind in ("Pick", "Leaster", "Pass", "Penalty"):
         assert name in schemas[f"{kind}Input"]["properties"]
-    assert name in json_in.HAND_OUTPUT_KEYS
+    assert name in session_bodies.HAND_OUTPUT_KEYS
 
 
 @pytest.mark.parametrize(("name", "derived"), rules.DERIVED_FIELDS)

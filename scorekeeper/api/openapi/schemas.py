@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import NoneType, UnionType
 from typing import Any, get_args, get_origin, get_type_hints
 
-from ...exchange import json_in
+from ...exchange import event_bodies, json_in, season_bodies, session_bodies
 from ...exchange.json_shapes import (
     BOOLEAN,
     COUNT,
@@ -107,19 +107,19 @@ def _player_names() -> Schema:
 
 def _player_inputs() -> dict[str, Schema]:
     return {
-        "PlayerChange": json_in.PLAYER_CHANGE.schema(),
-        "MergeInput": json_in.MERGE.schema(),
+        "PlayerChange": session_bodies.PLAYER_CHANGE.schema(),
+        "MergeInput": session_bodies.MERGE.schema(),
     }
 
 
 def _session_inputs() -> dict[str, Schema]:
     return {
         "SessionInput": {
-            "anyOf": [json_in.SESSION_INPUT.schema(), ref("NightInput")],
+            "anyOf": [session_bodies.SESSION_INPUT.schema(), ref("NightInput")],
         },
-        "NightInput": json_in.NIGHT_INPUT.schema(),
-        "SessionChange": json_in.SESSION_CHANGE.schema(),
-        "LeaverInput": json_in.LEAVER.schema(),
+        "NightInput": session_bodies.NIGHT_INPUT.schema(),
+        "SessionChange": session_bodies.SESSION_CHANGE.schema(),
+        "LeaverInput": session_bodies.LEAVER.schema(),
         "InviteInput": obj(
             {
                 "role": {
@@ -142,14 +142,14 @@ def _session_inputs() -> dict[str, Schema]:
 
 def _event_inputs() -> dict[str, Schema]:
     return {
-        "EventInput": json_in.EVENT_INPUT.schema(),
-        "EventChange": json_in.EVENT_CHANGE.schema(),
-        "CheckInInput": json_in.CHECK_IN.schema(),
-        "ConfirmInput": json_in.CONFIRM.schema(),
-        "DirectorInput": json_in.DIRECTOR.schema(),
-        "SubstituteInput": json_in.SUBSTITUTE.schema(),
-        "PracticeInput": json_in.PRACTICE.schema(),
-        "DrawInput": json_in.DRAW.schema(),
+        "EventInput": event_bodies.EVENT_INPUT.schema(),
+        "EventChange": event_bodies.EVENT_CHANGE.schema(),
+        "CheckInInput": event_bodies.CHECK_IN.schema(),
+        "ConfirmInput": event_bodies.CONFIRM.schema(),
+        "DirectorInput": event_bodies.DIRECTOR.schema(),
+        "SubstituteInput": event_bodies.SUBSTITUTE.schema(),
+        "PracticeInput": event_bodies.PRACTICE.schema(),
+        "DrawInput": event_bodies.DRAW.schema(),
     }
 
 
@@ -230,8 +230,8 @@ def _event_answers() -> dict[str, Schema]:
         **summary,
         "rules": obj(json_in.RULES_SCHEMA, *json_in.RULES_SCHEMA),
         "entry": COUNT,
-        "places": {"type": "array", "items": json_in.PERCENT_SCHEMA},
-        "round_top": json_in.PERCENT_SCHEMA,
+        "places": {"type": "array", "items": event_bodies.PERCENT_SCHEMA},
+        "round_top": event_bodies.PERCENT_SCHEMA,
         "ties": values(Ties),
         "seed": COUNT,
         "apart": {
@@ -319,8 +319,8 @@ def _seasons() -> dict[str, Schema]:
         "settle_up": ref("SettleUp"),
     }
     return {
-        "SeasonInput": json_in.SEASON_INPUT.schema(),
-        "SeasonChange": json_in.SEASON_CHANGE.schema(),
+        "SeasonInput": season_bodies.SEASON_INPUT.schema(),
+        "SeasonChange": season_bodies.SEASON_CHANGE.schema(),
         "Season": obj(season, *season),
         "SeasonStandings": obj(standings, *standings),
     }
@@ -341,7 +341,7 @@ def _nights_import() -> dict[str, Schema]:
         "to": {**day, "description": "The last day of the nights added."},
     }
     return {
-        "NightsImportInput": json_in.NIGHTS_IMPORT.schema(),
+        "NightsImportInput": session_bodies.NIGHTS_IMPORT.schema(),
         "NightsImported": obj(imported, *imported),
     }
 
@@ -370,13 +370,17 @@ def _hand_inputs() -> dict[str, Schema]:
     hints = get_type_hints(HandInput)
     kinds = (Kind.PICK, Kind.LEASTER, Kind.PENALTY)
     own = {
-        kind: {name: json_in.HAND.fields[name].schema for name, a in HAND_FIELDS if a.only is kind}
+        kind: {
+            name: session_bodies.HAND.fields[name].schema
+            for name, a in HAND_FIELDS
+            if a.only is kind
+        }
         for kind in kinds
     }
     unset = {kind: {name: _unset(_json_type(hints[name])) for name in own[kind]} for kind in kinds}
     every_kind = {
-        "dealer": json_in.HAND.fields["dealer"].schema,
-        **output_only(*json_in.HAND.output),
+        "dealer": session_bodies.HAND.fields["dealer"].schema,
+        **output_only(*session_bodies.HAND.output),
     }
 
     def hand_input(kind: Kind, *required: str, **more: Any) -> tuple[Kind, Schema]:
@@ -444,12 +448,12 @@ def _answers() -> dict[str, Schema]:
         "picking_points": nullable(INTEGER),
         "cracked_by": nullable(STRING),
         "recracked": nullable(BOOLEAN),
-        "blitzes": json_in.BLITZES,
+        "blitzes": session_bodies.BLITZES,
         "winner": nullable(STRING),
         "points": nullable(PER_PLAYER),
         "tricks": nullable(PER_PLAYER),
         "result": {
-            **json_in.RESULT,
+            **session_bodies.RESULT,
             "description": "Set for every pick: given, or following from the points.",
         },
         "penalized": nullable(STRING),
@@ -631,7 +635,7 @@ def _share_links() -> dict[str, Schema]:
     return {
         "ShareLink": obj(link, *link),
         "NewShareLink": obj({**link, "url": url}, *link, "url"),
-        "ShareInput": json_in.SHARE.schema(),
+        "ShareInput": season_bodies.SHARE.schema(),
     }
 
 

@@ -69,7 +69,7 @@ LONG_MODULES = {
     "sessions/writes.py": "the one write path of a session",
     "pages/event_pages.py": "an event's pages",
     "sessions/ratings.py": "the players' ratings, kept and recomputed",
-    "pages/forms.py": "the forms of a session's pages",
+    "pages/forms.py": "the pages' forms, read into the engine's input",
 }
 
 

@@ -346,14 +346,7 @@ def _nights_import() -> dict[str, Schema]:
     }
 
 
-def _json_type(hint: Any) -> str:
-    """The JSON type of a field of `HandInput`, by its Python type."""
-    if get_origin(hint) is UnionType:
-        (hint,) = (arg for arg in get_args(hint) if arg is not NoneType)
-    kind = get_origin(hint) or hint
-    return next(name for python, name in _JSON_TYPES if issubclass(kind, python))
-
-
+# JSON's type of a value of each Python type, a bool's before an int's.
 _JSON_TYPES = (
     (bool, "boolean"),
     (int, "integer"),
@@ -363,31 +356,36 @@ _JSON_TYPES = (
 )
 
 
+def _json_type(hint: Any) -> str:
+    """The JSON type of a field of `HandInput`, by its Python type."""
+    if get_origin(hint) is UnionType:
+        (hint,) = (arg for arg in get_args(hint) if arg is not NoneType)
+    kind = get_origin(hint) or hint
+    return next(name for python, name in _JSON_TYPES if issubclass(kind, python))
+
+
 def _hand_inputs() -> dict[str, Schema]:
     """HandInput, one of an input for each kind of hand: PickInput, LeasterInput and so on,
     each with the fields only that kind has (`rules.HAND_FIELDS`), the other kinds' absent,
     null or empty."""
     hints = get_type_hints(HandInput)
     kinds = (Kind.PICK, Kind.LEASTER, Kind.PENALTY)
+    fields = session_bodies.HAND.fields
     own = {
-        kind: {
-            name: session_bodies.HAND.fields[name].schema
-            for name, a in HAND_FIELDS
-            if a.only is kind
-        }
+        kind: {name: fields[name].schema for name, about in HAND_FIELDS if about.only is kind}
         for kind in kinds
     }
     unset = {kind: {name: _unset(_json_type(hints[name])) for name in own[kind]} for kind in kinds}
     every_kind = {
-        "dealer": session_bodies.HAND.fields["dealer"].schema,
+        "dealer": fields["dealer"].schema,
         **output_only(*session_bodies.HAND.output),
     }
 
     def hand_input(kind: Kind, *required: str, **more: Any) -> tuple[Kind, Schema]:
-        fields: Schema = {}
+        those: Schema = {}
         for other in kinds:
-            fields |= own[other] if other is kind else unset[other]
-        properties = {"kind": {"const": kind.value}, **fields, **every_kind}
+            those |= own[other] if other is kind else unset[other]
+        properties = {"kind": {"const": kind.value}, **those, **every_kind}
         return kind, obj(properties, "kind", *required, additionalProperties=False, **more)
 
     inputs = dict(

@@ -13,6 +13,7 @@ from ..rules import RuleError
 from ..rules.table import MAX_SEATS, MIN_SEATS
 from ..sessions.event_writes import MAX_ENTRY, MAX_PLACES, MAX_SEED, EventFields
 from .json_in import (
+    DAY_SCHEMA,
     ROUNDS_SCHEMA,
     RULES_INPUT,
     day_of,
@@ -44,7 +45,7 @@ _EVENT_NAME = {**STRING, "minLength": 1, "maxLength": 100, "pattern": NO_NUL_AND
 
 
 _EVENT_SETTINGS = {
-    "date": Field({**nullable(STRING), "format": "date", "description": "The day it is played."}),
+    "date": Field({**nullable(DAY_SCHEMA), "description": "The day it is played."}),
     "hands": Field(
         {
             **nullable({**FROM_ONE, "maximum": rules.MAX_HANDS}),

@@ -17,6 +17,7 @@ from ..rules.table import MAX_SEATS, MIN_SEATS
 from ..sessions.models import MAX_ID, is_id
 from . import nights_in
 from .json_in import (
+    DAY_SCHEMA,
     NAME_LENGTH,
     ROUNDS_SCHEMA,
     RULES_INPUT,
@@ -263,7 +264,7 @@ _SEATING: Schema = {
 }
 
 
-_PLAYED_ON: Schema = nullable({**STRING, "format": "date"})
+_PLAYED_ON: Schema = nullable(DAY_SCHEMA)
 
 
 # Its players and rounds are refused, when left out, as the parser reads them.

@@ -165,7 +165,7 @@ def _event_answers() -> dict[str, Schema]:
     summary = {
         "id": FROM_ONE,
         "name": STRING,
-        "date": {**nullable(STRING), "format": "date"},
+        "date": nullable(json_in.DAY_SCHEMA),
         "created_at": DATE_TIME,
         "hands": FROM_ONE,
         "rounds": json_in.ROUNDS_SCHEMA,
@@ -329,7 +329,7 @@ def _seasons() -> dict[str, Schema]:
 def _nights_import() -> dict[str, Schema]:
     """A spreadsheet of nights kept without hands to import, in JSON with the answers to its
     questions, and what the import kept."""
-    day = nullable({**STRING, "format": "date"})
+    day = nullable(json_in.DAY_SCHEMA)
     imported = {
         "nights": {**COUNT, "description": "Nights added."},
         "already_here": {**COUNT, "description": "Nights of the file already kept, skipped."},

@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import settings
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import make_url, text
 from xdist.scheduler import LoadScopeScheduling
 
 from scorekeeper import create_app
@@ -25,7 +25,7 @@ from scorekeeper.sessions.extensions import db
 
 from .faults.server import copy_schema
 from .helpers.api import Api
-from .helpers.database import BACKENDS, Fresh, NewApp, database_url
+from .helpers.database import BACKENDS, Fresh, NewApp, database_beside, database_url
 
 # Timings belong in bench/: no example fails for being slow on a busy machine.
 settings.register_profile("scorekeeper", deadline=None)
@@ -61,23 +61,7 @@ def pytest_configure(config: pytest.Config) -> None:
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     url = os.environ.get("TEST_DATABASE_URL")
     if worker and url:
-        os.environ["TEST_DATABASE_URL"] = database_of_worker(url, worker)
-
-
-def database_of_worker(url: str, worker: str) -> str:
-    given = make_url(url)
-    own = given.set(database=f"{given.database}_{worker}")
-    engine = create_engine(given, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as connection:
-            exists = connection.scalar(
-                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own.database}
-            )
-            if not exists:
-                connection.execute(text(f'CREATE DATABASE "{own.database}"'))
-    finally:
-        engine.dispose()
-    return own.render_as_string(hide_password=False)
+        os.environ["TEST_DATABASE_URL"] = database_beside(url, worker)
 
 
 # A test's SQLite database lives in memory-backed storage where there is one: its commits then

@@ -396,10 +396,12 @@ REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     [pytest.param(change, message, id=name) for name, change, message in REFUSALS],
 )
 def test_an_invalid_backup_is_refused_and_changes_nothing(
-    app: Flask, api: Api, fresh: Fresh, change: Callable[[dict[str, Any]], Any], message: str
+    built_backup: dict[str, Any],
+    fresh: Fresh,
+    change: Callable[[dict[str, Any]], Any],
+    message: str,
 ) -> None:
-    build_sessions(api)
-    backup = tamper(backup_of(app), change)
+    backup = tamper(built_backup, change)
     target = fresh()
     with pytest.raises(RuleError) as refused:
         restore(target, backup)
@@ -518,15 +520,13 @@ HOSTILE: list[tuple[str, Callable[[dict[str, Any]], str], str]] = [
     [pytest.param(change, message, id=name) for name, change, message in HOSTILE],
 )
 def test_a_hostile_backup_is_refused_with_a_sentence_on_the_page_and_the_command_line(
-    app: Flask,
-    api: Api,
+    built_backup: dict[str, Any],
     fresh: Fresh,
     tmp_path: Path,
     change: Callable[[dict[str, Any]], str],
     message: str,
 ) -> None:
-    build_sessions(api)
-    text = change(backup_of(app))
+    text = change(built_backup)
     target = fresh()
     page = target.test_client().post("/settings/restore", data=upload(text.encode()))
     body = refused_page(page)

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import create_engine, make_url, select, text
 
 from harness.database import counted_statements
 from scorekeeper import create_app
@@ -35,6 +35,24 @@ def database_url(backend: str, folder: Path) -> str:
     if backend == "sqlite":
         return f"sqlite:///{folder / 'test.sqlite3'}"
     return os.environ["TEST_DATABASE_URL"]
+
+
+def database_beside(url: str, name: str) -> str:
+    """A PostgreSQL database of its own beside `url`'s, named after it and `name`, made if it
+    is not there yet."""
+    given = make_url(url)
+    own = given.set(database=f"{given.database}_{name}")
+    engine = create_engine(given, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            exists = connection.scalar(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own.database}
+            )
+            if not exists:
+                connection.execute(text(f'CREATE DATABASE "{own.database}"'))
+    finally:
+        engine.dispose()
+    return own.render_as_string(hide_password=False)
 
 
 @contextmanager

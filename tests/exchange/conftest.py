@@ -1,34 +1,27 @@
-"""The backup most exchange tests start from, built once a process."""
+"""The backups most exchange tests start from, each built once a process."""
 
 from __future__ import annotations
 
-import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import make_url
 
-from ..helpers.api import Api
-from ..helpers.backups import backup_of, build_sessions
-from ..helpers.database import NewApp, database_beside
-
-# The backup of `build_sessions`, by the test database it was built beside.
-BUILT: dict[str, dict[str, Any]] = {}
+from ..helpers.backups import Build, BuiltBackup, backup_built_beside, every_kind_of_hand
+from ..helpers.database import NewApp
 
 
 @pytest.fixture
-def built_backup(database: str, new_app: NewApp) -> dict[str, Any]:
-    """A copy of the backup of `build_sessions`, for a test that changes it and restores it
-    elsewhere: built once a process on each backend, in a database of its own beside the
-    test's, which stays empty."""
-    if database not in BUILT:
-        url = make_url(database)
-        if url.get_backend_name() == "sqlite":
-            beside = f"sqlite:///{Path(url.database or '').with_name('built.sqlite3')}"
-        else:
-            beside = database_beside(database, "built")
-        with new_app(beside) as app:
-            build_sessions(Api(app.test_client()))
-            BUILT[database] = backup_of(app)
-    return copy.deepcopy(BUILT[database])
+def backup_built(database: str, new_app: NewApp) -> BuiltBackup:
+    """`backup_built(build)`: a copy of the backup of what `build` makes, for a test that
+    changes it and restores it elsewhere, built once a process on each backend."""
+
+    def backup(build: Build) -> dict[str, Any]:
+        return backup_built_beside(database, new_app, build)
+
+    return backup
+
+
+@pytest.fixture
+def built_backup(backup_built: BuiltBackup) -> dict[str, Any]:
+    """A copy of the backup of `build_sessions`."""
+    return backup_built(every_kind_of_hand)

@@ -31,7 +31,7 @@ from scorekeeper.sessions.models import (
 )
 
 from ..helpers.api import Api, pick
-from ..helpers.backups import backup_of, restore
+from ..helpers.backups import BuiltBackup, backup_of, restore
 from ..helpers.database import Fresh
 
 NAMES = [f"Player {n:02d}" for n in range(1, 11)]
@@ -63,9 +63,8 @@ def build_league(client: FlaskClient) -> None:
     ok(client.post(f"/api/players/{ids['Bobby']}/merge", json={"into": ids["Bob"]}), 200)
 
 
-def league_backup(app: Flask, client: FlaskClient) -> dict[str, Any]:
-    build_league(client)
-    backup = backup_of(app)
+def league_backup(backup_built: BuiltBackup) -> dict[str, Any]:
+    backup = backup_built(build_league)
     assert len(backup["events"]) == 1 and len(backup["merges"]) == 1
     return backup
 
@@ -281,14 +280,13 @@ def page_error(response: Any) -> str:
 @pytest.mark.parametrize("merge", [False, True], ids=["restore", "merge"])
 @pytest.mark.parametrize("change", list(HOSTILE.values()), ids=list(HOSTILE))
 def test_a_backup_whose_events_or_merges_contradict_it_is_refused_before_anything_is_written(
-    app: Flask,
-    client: FlaskClient,
+    backup_built: BuiltBackup,
     fresh: Fresh,
     tmp_path: Path,
     change: Change,
     merge: bool,
 ) -> None:
-    backup = league_backup(app, client)
+    backup = league_backup(backup_built)
     message = change(backup)
     target = fresh()
     if merge:
@@ -310,9 +308,9 @@ def test_a_backup_whose_events_or_merges_contradict_it_is_refused_before_anythin
     assert held(target) == before
 
 
-def test_the_league_restores_whole(app: Flask, client: FlaskClient, fresh: Fresh) -> None:
+def test_the_league_restores_whole(backup_built: BuiltBackup, fresh: Fresh) -> None:
     """The backup every hostile one is made from is itself restored."""
-    backup = league_backup(app, client)
+    backup = league_backup(backup_built)
     target = fresh()
     restore(target, copy.deepcopy(backup))
     assert held(target)["Event"] == 1 and held(target)["PlayerMerge"] == 1
@@ -352,12 +350,12 @@ def test_a_merge_into_a_player_merged_later_restores_and_undoes(
 
 
 def test_a_restore_keeps_the_ids_its_merges_name_from_new_players_and_sessions(
-    app: Flask, client: FlaskClient, fresh: Fresh
+    backup_built: BuiltBackup, fresh: Fresh
 ) -> None:
     """Bobby, merged away, had the largest id of any player, and the merge names a session in
     the trash since gone from it with a larger id than any session's: neither id is handed out
     again, so the merge still undoes as it did."""
-    backup = league_backup(app, client)
+    backup = league_backup(backup_built)
     (merge,) = backup["merges"]
     assert merge["player"] > max(p["id"] for p in backup["players"])
     gone = max(s["id"] for s in backup["sessions"]) + 5

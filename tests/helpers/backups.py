@@ -6,11 +6,12 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import func, make_url, select
 
 from scorekeeper.exchange.backup import backup_text
 from scorekeeper.exchange.restore import Restore, Restored
@@ -18,6 +19,7 @@ from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import Hand, Player, Session
 
 from .api import Api, pick
+from .database import NewApp, database_beside
 
 
 def export_backup() -> dict[str, Any]:
@@ -150,3 +152,31 @@ def count_rows(app: Flask) -> tuple[int, int, int]:
 def restore(app: Flask, backup: Any, merge: bool = False) -> str:
     with app.app_context():
         return str(import_backup(copy.deepcopy(backup), merge=merge))
+
+
+# What a test database's client is given to build, then backed up.
+Build = Callable[[FlaskClient], object]
+# `backup_built(build)`, the fixture.
+BuiltBackup = Callable[[Build], dict[str, Any]]
+
+# Each backup built, by the test database it was built beside and what built it.
+BUILT: dict[tuple[str, Build], dict[str, Any]] = {}
+
+
+def backup_built_beside(database: str, new_app: NewApp, build: Build) -> dict[str, Any]:
+    """A copy of the backup of what `build` makes, built once a process beside the test
+    database `database`, in a database of its own that the test never touches."""
+    if (database, build) not in BUILT:
+        url = make_url(database)
+        if url.get_backend_name() == "sqlite":
+            beside = f"sqlite:///{Path(url.database or '').with_name('built.sqlite3')}"
+        else:
+            beside = database_beside(database, "built")
+        with new_app(beside) as app:
+            build(app.test_client())
+            BUILT[database, build] = backup_of(app)
+    return copy.deepcopy(BUILT[database, build])
+
+
+def every_kind_of_hand(client: FlaskClient) -> None:
+    build_sessions(Api(client))

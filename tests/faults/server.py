@@ -21,6 +21,8 @@ from harness.live_server import LiveServer, upgrade
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.ratings import RECOMPUTE_LOCK
 
+from ..helpers.database import remake_database
+
 # The files SQLite keeps beside a database in WAL mode.
 WAL_FILES = ("-wal", "-shm")
 
@@ -62,23 +64,9 @@ def upgraded_postgresql(url: str) -> str:
     for the fault servers' databases to be made from."""
     given = make_url(url)
     template = f"{given.database}_upgraded"
-    _remake(url, template)
+    remake_database(url, template)
     upgrade(given.set(database=template).render_as_string(hide_password=False))
     return template
-
-
-def _remake(url: str, name: str, template: str | None = None) -> None:
-    """Drop the database `name` (its connections cut) and create it again, empty or as a copy of
-    `template`, through the server's maintenance database."""
-    maintenance = make_url(url).set(database="postgres")
-    engine = create_engine(maintenance, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            copy = f' TEMPLATE "{template}"' if template else ""
-            connection.execute(text(f'CREATE DATABASE "{name}"{copy}'))
-    finally:
-        engine.dispose()
 
 
 class FaultServer(LiveServer):
@@ -96,7 +84,7 @@ class FaultServer(LiveServer):
             shutil.copyfile(upgraded_sqlite(), target)
             return
         if url.get_backend_name() == "postgresql" and url.database:
-            _remake(self.database, url.database, upgraded_postgresql(self.database))
+            remake_database(self.database, url.database, upgraded_postgresql(self.database))
             return
         drop_everything(self.database)
         upgrade(self.database)

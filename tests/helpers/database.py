@@ -4,11 +4,12 @@ app on the same database, and the statements a request sends."""
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -55,17 +56,54 @@ def database_beside(url: str, name: str) -> str:
     return own.render_as_string(hide_password=False)
 
 
-@contextmanager
-def second_worker(first: Flask) -> Iterator[Flask]:
-    """Another app on the same database, as a second server worker (or the server restarted)
-    is."""
-    second = create_app(dict(first.config))
+def remake_database(url: str, name: str, template: str | None = None) -> None:
+    """Drop the database `name` (its connections cut) and create it again, empty or as a copy of
+    `template`, through the server's maintenance database."""
+    maintenance = make_url(url).set(database="postgres")
+    engine = create_engine(maintenance, isolation_level="AUTOCOMMIT")
     try:
-        yield second
+        with engine.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            copy = f' TEMPLATE "{template}"' if template else ""
+            connection.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     finally:
-        with second.app_context():
+        engine.dispose()
+
+
+@contextmanager
+def app_of(config: dict[str, Any]) -> Iterator[Flask]:
+    """An app made with `config` on its database as it is, its connections let go of when the
+    `with` ends."""
+    app = create_app(config)
+    try:
+        yield app
+    finally:
+        with app.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def second_worker(first: Flask) -> AbstractContextManager[Flask]:
+    """Another app on the same database, as a second server worker (or the server restarted)
+    is."""
+    return app_of(dict(first.config))
+
+
+def copied_database(built: str, name: str) -> str:
+    """A copy of the database `built`, made afresh beside it under `name`: a SQLite file copied
+    through SQLite, or a PostgreSQL database made from it as a template (no one connected to
+    it)."""
+    url = make_url(built)
+    if url.get_backend_name() == "sqlite":
+        source = Path(url.database or "")
+        target = source.with_name(f"{name}.sqlite3")
+        target.unlink(missing_ok=True)
+        with closing(sqlite3.connect(source)) as original, closing(sqlite3.connect(target)) as copy:
+            original.backup(copy)
+        return f"sqlite:///{target}"
+    copy_name = f"{url.database}_{name}"
+    remake_database(built, copy_name, url.database)
+    return url.set(database=copy_name).render_as_string(hide_password=False)
 
 
 def player_ids(app: Flask) -> dict[str, int]:

@@ -6,14 +6,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 
 from harness.sessions import COMERS, SIX, session_of
 
-from ..helpers.database import BACKENDS, NewApp, database_url, statements, statements_for
+from ..helpers.database import (
+    BACKENDS,
+    NewApp,
+    app_of,
+    copied_database,
+    database_beside,
+    database_url,
+    statements,
+    statements_for,
+)
 
 MAX_STATEMENTS = 8
 
@@ -31,21 +40,33 @@ def same_at_any_length(counts: list[int]) -> None:
     assert counts[2] == counts[3]
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def sessions_to_read(
+# The database of `four_sessions()` on each backend, built once a process: each test has a
+# copy of its own.
+BUILT: dict[str, tuple[dict[str, Any], list[int]]] = {}
+
+
+@pytest.fixture(params=BACKENDS)
+def four_sessions_copy(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, new_app: NewApp
 ) -> Iterator[tuple[Flask, list[int]]]:
-    """An app with `four_sessions()`, for tests that only read them."""
-    with new_app(database_url(request.param, tmp_path_factory.mktemp("db"))) as app:
-        with app.app_context():
-            sessions = four_sessions()
+    """An app on a copy of a database with `four_sessions()`."""
+    backend = request.param
+    if backend not in BUILT:
+        folder = tmp_path_factory.mktemp("seats")
+        url = database_url(backend, folder)
+        built = url if backend == "sqlite" else database_beside(url, "seats")
+        with new_app(built) as app, app.app_context():
+            BUILT[backend] = dict(app.config), four_sessions()
+    config, sessions = BUILT[backend]
+    copy = copied_database(config["SQLALCHEMY_DATABASE_URI"], "copy")
+    with app_of({**config, "SQLALCHEMY_DATABASE_URI": copy}) as app:
         yield app, sessions
 
 
 def test_the_long_changing_session_had_every_table_size(
-    sessions_to_read: tuple[Flask, list[int]],
+    four_sessions_copy: tuple[Flask, list[int]],
 ) -> None:
-    app, sessions = sessions_to_read
+    app, sessions = four_sessions_copy
     changed = app.test_client().get(f"/api/sessions/{sessions[3]}").json
     assert changed is not None and len(changed["hands"]) == 200
     assert len({tuple(hand["seats"]) for hand in changed["hands"]}) == 23
@@ -59,9 +80,9 @@ MAX_SCORESHEET_BYTES = 60_000
 
 
 def test_a_long_scoresheet_shows_its_last_hands_and_the_rest_on_demand(
-    sessions_to_read: tuple[Flask, list[int]],
+    four_sessions_copy: tuple[Flask, list[int]],
 ) -> None:
-    app, sessions = sessions_to_read
+    app, sessions = four_sessions_copy
     client = app.test_client()
     for session_id in sessions[1::2]:
         page = client.get(f"/sessions/{session_id}").text
@@ -82,9 +103,9 @@ def test_a_long_scoresheet_shows_its_last_hands_and_the_rest_on_demand(
 
 @pytest.mark.parametrize("path", ["/sessions/{}", "/api/sessions/{}"])
 def test_the_scoresheet_takes_the_same_statements_at_any_length_and_seats(
-    sessions_to_read: tuple[Flask, list[int]], path: str
+    four_sessions_copy: tuple[Flask, list[int]], path: str
 ) -> None:
-    app, sessions = sessions_to_read
+    app, sessions = four_sessions_copy
     client = app.test_client()
     counts = [statements_for(app, client, path.format(session_id)) for session_id in sessions]
     assert counts == [counts[0]] * 4
@@ -92,9 +113,9 @@ def test_the_scoresheet_takes_the_same_statements_at_any_length_and_seats(
 
 
 def test_the_record_page_takes_the_same_statements_at_any_length(
-    sessions_to_read: tuple[Flask, list[int]],
+    four_sessions_copy: tuple[Flask, list[int]],
 ) -> None:
-    app, sessions = sessions_to_read
+    app, sessions = four_sessions_copy
     client = app.test_client()
     counts = [
         statements_for(app, client, f"/sessions/{session_id}/hands/new") for session_id in sessions
@@ -104,10 +125,10 @@ def test_the_record_page_takes_the_same_statements_at_any_length(
 
 
 def test_recording_a_hand_takes_the_same_statements_at_any_length(
-    app: Flask, client: FlaskClient
+    four_sessions_copy: tuple[Flask, list[int]],
 ) -> None:
-    with app.app_context():
-        sessions = four_sessions()
+    app, sessions = four_sessions_copy
+    client = app.test_client()
     # A hand recorded into a session older than its players' later ones makes the ratings
     # stale, in as many statements as it takes to update them; the recompute that follows runs
     # in a process of its own, outside the request.
@@ -131,10 +152,10 @@ def test_recording_a_hand_takes_the_same_statements_at_any_length(
 
 
 def test_a_seat_change_takes_the_same_statements_at_any_length(
-    app: Flask, client: FlaskClient
+    four_sessions_copy: tuple[Flask, list[int]],
 ) -> None:
-    with app.app_context():
-        sessions = four_sessions()
+    app, sessions = four_sessions_copy
+    client = app.test_client()
     arriving = [*SIX, *COMERS[:2]]
 
     def change(session_id: int) -> int:

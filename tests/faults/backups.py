@@ -18,8 +18,8 @@ from .server import copy_schema
 SESSIONS = 600
 
 
-def large_backup(folder: Path, hands: int) -> Path:
-    """A backup of SESSIONS sessions of `hands` hands: one session made through the API of an
+def large_backup(folder: Path, hands: int, sessions: int = SESSIONS) -> Path:
+    """A backup of `sessions` sessions of `hands` hands: one session made through the API of an
     app in this process on a database of its own, exported, and copied under new ids and names.
     The servers' databases stay empty for it."""
     database = folder / "template.sqlite3"
@@ -43,7 +43,7 @@ def large_backup(folder: Path, hands: int) -> Path:
     assert len(template["hands"]) == hands
     backup["sessions"] = [
         {**template, "id": number, "name": f"Restored {number}"}
-        for number in range(1, SESSIONS + 1)
+        for number in range(1, sessions + 1)
     ]
     path = folder / "backup.json"
     path.write_text(json.dumps(backup))

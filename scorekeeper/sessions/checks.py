@@ -34,8 +34,8 @@ def problems(session: Session, counted: Rows, kept: Rows, members: set[int]) -> 
     limit = table.hands_per_session
     if limit is not None and len(numbers) > limit:
         yield f"{where}: it has {len(numbers)} hands, more than its {table.rounds} rounds allow."
-    for position, row in enumerate(session.hands, start=1):
-        hand = loading.hand_of(row)
+    hands = [loading.hand_of(row) for row in session.hands]
+    for position, (row, hand) in enumerate(zip(session.hands, hands, strict=True), start=1):
         entry, dealer, _seats = recorded_hand(hand_input_json(hand))
         seated = table.seated_as(hand.seats)
         try:
@@ -60,7 +60,7 @@ def problems(session: Session, counted: Rows, kept: Rows, members: set[int]) -> 
             f"{where}: hand {since} was played with other seats than the seats now, "
             f"but the session says every hand after hand {session.seats_since} has them."
         )
-    sheet = loading.sheet_of(session)
+    sheet = loading.sheet_of(session, hands)
     for position, (row, result) in enumerate(zip(session.hands, sheet.results, strict=True), 1):
         if row.multiplier != result.multiplier:
             yield (

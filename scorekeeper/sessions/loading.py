@@ -377,10 +377,13 @@ def hand_of(row: Hand) -> rules.Hand:
     return hand_of_row(row, seated, names)
 
 
-def sheet_of(session: Session) -> rules.Sheet:
+def sheet_of(session: Session, hands: Sequence[rules.Hand] | None = None) -> rules.Sheet:
+    """The session's scoresheet, of `hands` when its hands are already read (`hand_of`)."""
     if session.totals_only:
         return rules.night_sheet(nets_of(session), table_of(session).options)
-    return rules.score_sheet(table_of(session), [hand_of(row) for row in session.hands])
+    if hands is None:
+        hands = [hand_of(row) for row in session.hands]
+    return rules.score_sheet(table_of(session), hands)
 
 
 def preview_hand(

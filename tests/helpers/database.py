@@ -1,5 +1,6 @@
-"""The test databases and the apps on them: the backends every storage test runs on, another
-app on the same database, and the statements a request sends."""
+"""The test databases and the apps on them: the backends every storage test runs on, databases
+made beside them and copies of them, another app on the same database, and the statements a
+request sends."""
 
 from __future__ import annotations
 
@@ -97,7 +98,8 @@ def copied_database(built: str, name: str) -> str:
     if url.get_backend_name() == "sqlite":
         source = Path(url.database or "")
         target = source.with_name(f"{name}.sqlite3")
-        target.unlink(missing_ok=True)
+        for stale in (target, *(target.with_name(target.name + end) for end in ("-wal", "-shm"))):
+            stale.unlink(missing_ok=True)
         with closing(sqlite3.connect(source)) as original, closing(sqlite3.connect(target)) as copy:
             original.backup(copy)
         return f"sqlite:///{target}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from flask import Response
 from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -27,4 +28,26 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(directory=str(Path(__file__).parent.parent / "migrations"), render_as_batch=True)
 csrf = CSRFProtect()
-compress = Compress()
+
+
+class RefusalsCompressed(Compress):
+    """flask-compress, which compresses a 2xx answer alone, for the pages a refusal answers
+    with too: a form again with its errors (400) or a page not found (404) reaches a phone as
+    small as the page it stands in for."""
+
+    def after_request(self, response: Response | None) -> Response:
+        if (
+            response is None
+            or response.mimetype != "text/html"
+            or not 400 <= response.status_code < 500
+        ):
+            return super().after_request(response)
+        status = response.status
+        response.status_code = 200
+        try:
+            return super().after_request(response)
+        finally:
+            response.status = status
+
+
+compress = RefusalsCompressed()

@@ -12,11 +12,14 @@ from typing import Any
 
 import pytest
 from flask import Flask, request
+from flask.testing import FlaskClient
 from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.config import database_url, proxy_addresses, proxy_count
 from scorekeeper.sessions.extensions import db
+
+from ..helpers.api import Api
 
 
 @pytest.fixture(autouse=True)
@@ -164,6 +167,27 @@ def test_pages_styles_and_scripts_go_compressed_and_the_api_does_not(
         assert "Content-Encoding" not in plain.headers
     with client.get("/api/sessions", headers={"Accept-Encoding": "gzip, br"}) as api:
         assert api.status_code == 200 and "Content-Encoding" not in api.headers
+
+
+def test_a_page_a_refusal_answers_with_goes_compressed_and_keeps_its_status(
+    client: FlaskClient, api: Api
+) -> None:
+    """flask-compress leaves a non-2xx answer as it is; a page not found, or a form sent again
+    with what was wrong, goes compressed like the page it stands in for."""
+    missing = "/sessions/999"
+    with client.get(missing, headers={"Accept-Encoding": "gzip"}) as response:
+        assert (response.status_code, response.headers["Content-Encoding"]) == (404, "gzip")
+        with client.get(missing) as plain:
+            assert plain.status_code == 404 and "Content-Encoding" not in plain.headers
+            assert gzip.decompress(response.data) == plain.data
+            assert len(response.data) < len(plain.data) * 0.3
+    form = f"/sessions/{api.new_session()['id']}/hands/new"
+    with client.post(form, data={}, headers={"Accept-Encoding": "gzip"}) as response:
+        assert response.status_code == 409
+        assert response.headers["Content-Encoding"] == "gzip"
+        assert b"<h1>Hand 1</h1>" in gzip.decompress(response.data)
+    with client.get("/api/sessions/999", headers={"Accept-Encoding": "gzip"}) as api_refusal:
+        assert api_refusal.status_code == 404 and "Content-Encoding" not in api_refusal.headers
 
 
 def seen_by_the_app(app: Flask) -> tuple[str | None, bool]:

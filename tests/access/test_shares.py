@@ -20,7 +20,7 @@ from scorekeeper import create_app
 from scorekeeper.access.guard import OPEN_ENDPOINTS
 from scorekeeper.sessions import shares
 from scorekeeper.sessions.extensions import db
-from scorekeeper.sessions.models import ShareLink, ShareView
+from scorekeeper.sessions.models import ShareLink, ShareView, utcnow
 from scorekeeper.web import hosts, logs
 
 from ..helpers.access import set_passcode, signed_in
@@ -251,6 +251,15 @@ def test_a_link_whose_target_goes_as_it_is_read_is_gone(
 # --- The rate limit
 
 
+@pytest.fixture
+def one_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limit counts views a minute of the clock at a time: its clock stopped at the moment
+    the test starts, every view a test counts falls in one minute, even one begun at 59 s."""
+    moment = utcnow()
+    monkeypatch.setattr(shares, "utcnow", lambda: moment)
+
+
+@pytest.mark.usefixtures("one_minute")
 def test_past_the_limit_an_address_waits_for_the_next_minute(
     app: Flask, client: FlaskClient, api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -272,6 +281,7 @@ def test_past_the_limit_an_address_waits_for_the_next_minute(
     assert stranger.get(path, environ_overrides=elsewhere).status_code == 200
 
 
+@pytest.mark.usefixtures("one_minute")
 def test_the_limit_holds_across_server_workers(
     app: Flask, client: FlaskClient, api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:

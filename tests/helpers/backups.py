@@ -6,12 +6,11 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, make_url, select
+from sqlalchemy import func, select
 
 from scorekeeper.exchange.backup import backup_text
 from scorekeeper.exchange.restore import Restore, Restored
@@ -167,12 +166,7 @@ def backup_built_beside(database: str, new_app: NewApp, build: Build) -> dict[st
     """A copy of the backup of what `build` makes, built once a process beside the test
     database `database`, in a database of its own that the test never touches."""
     if (database, build) not in BUILT:
-        url = make_url(database)
-        if url.get_backend_name() == "sqlite":
-            beside = f"sqlite:///{Path(url.database or '').with_name('built.sqlite3')}"
-        else:
-            beside = database_beside(database, "built")
-        with new_app(beside) as app:
+        with new_app(database_beside(database, "built")) as app:
             build(app.test_client())
             BUILT[database, build] = backup_of(app)
     return copy.deepcopy(BUILT[database, build])

@@ -39,12 +39,24 @@ def database_url(backend: str, folder: Path) -> str:
     return os.environ["TEST_DATABASE_URL"]
 
 
-def database_beside(url: str, name: str) -> str:
-    """A PostgreSQL database of its own beside `url`'s, named after it and `name`, made if it
-    is not there yet."""
+def named_beside(url: str, name: str) -> str:
+    """The address of a database beside `url`'s, named after it and `name`: a SQLite file in the
+    same folder, or a PostgreSQL database on the same server. Nothing is made."""
     given = make_url(url)
+    if given.get_backend_name() == "sqlite":
+        path = Path(given.database or "")
+        return f"sqlite:///{path.with_name(f'{path.stem}_{name}.sqlite3')}"
     own = given.set(database=f"{given.database}_{name}")
-    engine = create_engine(given, isolation_level="AUTOCOMMIT")
+    return own.render_as_string(hide_password=False)
+
+
+def database_beside(url: str, name: str) -> str:
+    """A database of its own beside `url`'s (`named_beside`): a PostgreSQL one is made if it is
+    not there yet, a SQLite file when it is first opened."""
+    own = make_url(named_beside(url, name))
+    if own.get_backend_name() == "sqlite":
+        return own.render_as_string(hide_password=False)
+    engine = create_engine(make_url(url), isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as connection:
             exists = connection.scalar(
@@ -94,18 +106,17 @@ def copied_database(built: str, name: str) -> str:
     """A copy of the database `built`, made afresh beside it under `name`: a SQLite file copied
     through SQLite, or a PostgreSQL database made from it as a template (no one connected to
     it)."""
-    url = make_url(built)
-    if url.get_backend_name() == "sqlite":
-        source = Path(url.database or "")
-        target = source.with_name(f"{name}.sqlite3")
+    copy = make_url(named_beside(built, name))
+    if copy.get_backend_name() == "sqlite":
+        source, target = Path(make_url(built).database or ""), Path(copy.database or "")
         for stale in (target, *(target.with_name(target.name + end) for end in ("-wal", "-shm"))):
             stale.unlink(missing_ok=True)
-        with closing(sqlite3.connect(source)) as original, closing(sqlite3.connect(target)) as copy:
-            original.backup(copy)
-        return f"sqlite:///{target}"
-    copy_name = f"{url.database}_{name}"
-    remake_database(built, copy_name, url.database)
-    return url.set(database=copy_name).render_as_string(hide_password=False)
+        with closing(sqlite3.connect(source)) as original, closing(sqlite3.connect(target)) as kept:
+            original.backup(kept)
+    else:
+        assert copy.database is not None
+        remake_database(built, copy.database, make_url(built).database)
+    return copy.render_as_string(hide_password=False)
 
 
 def player_ids(app: Flask) -> dict[str, int]:

@@ -52,9 +52,7 @@ def four_sessions_copy(
     """An app on a copy of a database with `four_sessions()`."""
     backend = request.param
     if backend not in BUILT:
-        folder = tmp_path_factory.mktemp("seats")
-        url = database_url(backend, folder)
-        built = url if backend == "sqlite" else database_beside(url, "seats")
+        built = database_beside(database_url(backend, tmp_path_factory.mktemp("db")), "seats")
         with new_app(built) as app, app.app_context():
             BUILT[backend] = dict(app.config), four_sessions()
     config, sessions = BUILT[backend]

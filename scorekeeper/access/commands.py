@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup
 
+from ..exchange.access_bodies import DEFAULT_HOURS, MAX_HOURS, Role
 from ..sessions.extensions import db
 from ..sessions.models import MAX_ID, Session
-from . import invites, state
-from .state import AccessRefused, Role
+from . import state
+from .state import AccessRefused
 
 
 def how_to_set_a_passcode() -> str:
@@ -77,8 +78,8 @@ def off_command() -> None:
 )
 @click.option(
     "--hours",
-    type=click.IntRange(1, invites.MAX_HOURS),
-    help=f"With --session: how long it lasts, 1 to {invites.MAX_HOURS}.  [default: 12]",
+    type=click.IntRange(1, MAX_HOURS),
+    help=f"With --session: how long it lasts, 1 to {MAX_HOURS}.  [default: 12]",
 )
 def create_token_command(
     name: str, session_id: int | None, role: str | None, hours: int | None
@@ -89,7 +90,7 @@ def create_token_command(
     if session_id is not None and db.session.get(Session, session_id) is None:
         raise click.ClickException(f"There is no session {session_id}.")
     chosen = Role(role or Role.SCORER.value)
-    lasts = hours or invites.DEFAULT_HOURS
+    lasts = hours or DEFAULT_HOURS
     try:
         token = state.create_token(name, session_id, chosen, lasts)
     except AccessRefused as refused:

@@ -13,12 +13,13 @@ from urllib.parse import urlsplit
 from flask import flash, g, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 
+from ..exchange.access_bodies import Role
 from ..sessions.extensions import db
 from ..web.errors import error_answer
 from . import invites, state
 from .invites import Scope
 from .models import Invite
-from .state import Access, Role
+from .state import Access
 
 # The session key of a sign-in: `<id>.<secret>` of its row (`state.new_sign_in`).
 SIGNED_IN = "access"

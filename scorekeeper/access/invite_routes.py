@@ -14,6 +14,7 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..exchange.access_bodies import DEFAULT_HOURS, Role, invite_request
 from ..exchange.json_in import json_object
 from ..exchange.rule_sets import qr_svg
 from ..insights.dates import local
@@ -27,7 +28,6 @@ from ..web.errors import error_answer
 from . import invites, state
 from .guard import invited_in, signed_in
 from .invites import Scope
-from .state import Role
 
 bp = Blueprint("invites", __name__)
 api_bp = Blueprint("invites_api", __name__, url_prefix="/api")
@@ -53,7 +53,7 @@ def _create(
     digest: str,
     if_match: str | None = None,
 ) -> writes.Answer:
-    role, hours = invites.invite_request(given)
+    role, hours = invite_request(given)
     with writes.session_write(session_id, key, digest, if_match) as write:
         invite, token = invites.new_invite(session_id, role, hours)
         return write.answered(201, invites.invite_json(invite, invite_url(token)))
@@ -131,7 +131,7 @@ def invite_sheet(session_id: int) -> str | tuple[str, int]:
     made: dict[str, Any] | None = None
     error: RuleError | None = None
     role = request.form.get("role", Role.SCORER.value)
-    hours = request.form.get("hours", str(invites.DEFAULT_HOURS))
+    hours = request.form.get("hours", str(DEFAULT_HOURS))
     if form.validate_on_submit():
         given = {"role": role, "hours": int(hours) if hours.strip().isdigit() else hours}
         try:
@@ -242,7 +242,7 @@ def _kept_invite(session_id: int, role: Role, cookie: str, most: int) -> tuple[S
     scope = invites.link_scope(token) if isinstance(token, str) else None
     if token is None or scope is None or as_utc(scope.expires_at) - utcnow() < TABLE_CODE_LEFT:
         with state.access_write():
-            invite, token = invites.new_invite(session_id, role, invites.DEFAULT_HOURS)
+            invite, token = invites.new_invite(session_id, role, DEFAULT_HOURS)
             scope = invites.scope_of_invite(invite)
         kept = dict(list(kept.items())[-(most - 1) :])
         kept[str(session_id)] = token

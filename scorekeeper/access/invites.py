@@ -14,17 +14,12 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
-from ..rules import RuleError
+from ..exchange.access_bodies import Role
 from ..sessions.extensions import db
 from ..sessions.models import as_utc, utcnow
 from ..sessions.records import iso
 from .models import ApiToken, Invite, InviteSignIn
-from .state import Role, access_write
-
-DEFAULT_HOURS = 12
-MAX_HOURS = 72
-HOURS_RULE = f"An invite lasts a whole number of hours from 1 to {MAX_HOURS}."
-ROLE_RULE = 'An invite\'s role is "scorer" (records and edits hands) or "reader" (only looks).'
+from .state import access_write
 
 
 @dataclass(frozen=True)
@@ -39,34 +34,6 @@ class Scope:
     @property
     def holds(self) -> bool:
         return as_utc(self.expires_at) > utcnow()
-
-
-def invite_request(given: dict[str, Any]) -> tuple[Role, int]:
-    """An invite's role and hours, from the API's body (both optional)."""
-    for key in given:
-        if key not in ("role", "hours"):
-            raise RuleError(f"An invite takes role and hours; {key} is not one of them.", key)
-    return checked_role(given.get("role")), checked_hours(given.get("hours"))
-
-
-def checked_role(given: Any) -> Role:
-    if given is None:
-        return Role.SCORER
-    if isinstance(given, str):
-        for role in Role:
-            if given.strip().lower() == role.value:
-                return role
-    raise RuleError(ROLE_RULE, "role")
-
-
-def checked_hours(given: Any) -> int:
-    if given is None:
-        return DEFAULT_HOURS
-    if isinstance(given, bool) or not isinstance(given, int | float) or given != int(given):
-        raise RuleError(HOURS_RULE, "hours")
-    if not 1 <= given <= MAX_HOURS:
-        raise RuleError(HOURS_RULE, "hours")
-    return int(given)
 
 
 def new_invite(session_id: int, role: Role, hours: int) -> tuple[Invite, str]:

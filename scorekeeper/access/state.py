@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from enum import StrEnum
 
 from sqlalchemy import delete, func, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from ..exchange.access_bodies import Role
 from ..sessions.database import begin_write
 from ..sessions.extensions import db
 from ..sessions.models import as_utc, utcnow
@@ -37,11 +37,6 @@ MAX_TOKEN_NAME = 100
 # read, so a revoked token is refused at once.
 _verified: dict[str, str] = {}
 MAX_VERIFIED = 1000
-
-
-class Role(StrEnum):
-    SCORER = "scorer"  # every change needs a sign-in or a token; reading is open
-    READER = "reader"  # reading needs one too
 
 
 class AccessRefused(Exception):

@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.api.openapi import document
 from scorekeeper.api.openapi.schemas import schemas
-from scorekeeper.exchange import event_bodies, season_bodies, session_bodies
+from scorekeeper.exchange import access_bodies, event_bodies, season_bodies, session_bodies
 from scorekeeper.exchange.json_shapes import BOOLEAN, STRING, Body, Field, json_type, nullable
 from scorekeeper.rules import HAND_FIELDS, Kind, RuleError
 
@@ -66,16 +66,15 @@ def test_the_json_type_of_a_schema_is_its_type_or_its_choices_but_null() -> None
     assert json_type({"type": ["null", "array"]}) == "array"
 
 
-# The request bodies whose schemas are made otherwise: a hand's, one of each kind's (below),
-# and an invite's, which the access layer reads beside the API.
-MADE_OTHERWISE = {"HandInput", "InviteInput"}
+# The request body whose schema is made otherwise: a hand's, one of each kind's (below).
+MADE_OTHERWISE = {"HandInput"}
 
 
 def test_every_request_body_of_the_document_is_one_declared() -> None:
     components = schemas()
     declared = [
         body.schema()
-        for module in (session_bodies, event_bodies, season_bodies)
+        for module in (session_bodies, event_bodies, season_bodies, access_bodies)
         for body in vars(module).values()
         if isinstance(body, Body)
     ]

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import NoneType, UnionType
 from typing import Any, get_args, get_origin, get_type_hints
 
-from ...exchange import event_bodies, json_in, season_bodies, session_bodies
+from ...exchange import access_bodies, event_bodies, json_in, season_bodies, session_bodies
 from ...exchange.json_shapes import (
     BOOLEAN,
     COUNT,
@@ -120,23 +120,7 @@ def _session_inputs() -> dict[str, Schema]:
         "NightInput": session_bodies.NIGHT_INPUT.schema(),
         "SessionChange": session_bodies.SESSION_CHANGE.schema(),
         "LeaverInput": session_bodies.LEAVER.schema(),
-        "InviteInput": obj(
-            {
-                "role": {
-                    "enum": ["scorer", "reader", None],
-                    "description": "scorer (the default) records and edits hands there; reader "
-                    "only looks.",
-                },
-                "hours": {
-                    "type": ["integer", "null"],
-                    "minimum": 1,
-                    "maximum": 72,
-                    "description": "How long the link and the phones it signs in hold; 12 when "
-                    "not given.",
-                },
-            },
-            additionalProperties=False,
-        ),
+        "InviteInput": access_bodies.INVITE.schema(),
     }
 
 

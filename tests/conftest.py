@@ -25,7 +25,14 @@ from scorekeeper.sessions.extensions import db
 
 from .faults.server import copy_schema
 from .helpers.api import Api
-from .helpers.database import BACKENDS, Fresh, NewApp, database_beside, database_url
+from .helpers.database import (
+    BACKENDS,
+    EachApp,
+    Fresh,
+    NewApp,
+    database_beside,
+    database_url,
+)
 
 # Timings belong in bench/: no example fails for being slow on a busy machine.
 settings.register_profile("scorekeeper", deadline=None)
@@ -158,8 +165,8 @@ def empty_tables(database: str) -> None:
 HELD: dict[str, tuple[Flask, dict[str, Any]]] = {}
 
 
-@pytest.fixture
-def app(database: str) -> Iterator[Flask]:
+@contextmanager
+def held_app(database: str) -> Iterator[Flask]:
     if database not in HELD:
         made = create_app(app_config(database))
         HELD[database] = made, dict(made.config)
@@ -174,6 +181,26 @@ def app(database: str) -> Iterator[Flask]:
             db.engine.dispose()
         app.config.clear()
         app.config.update(config)
+
+
+@pytest.fixture
+def app(database: str) -> Iterator[Flask]:
+    with held_app(database) as app:
+        yield app
+
+
+@pytest.fixture
+def each_app(tmp_path: Path) -> Iterator[EachApp]:
+    """Each database's app in turn, on emptied tables as `app`'s: for a test that sends the
+    same requests to every database, its cases made once."""
+    with ExitStack() as held:
+
+        def apps() -> Iterator[tuple[str, Flask]]:
+            for backend in BACKENDS:
+                folder = sqlite_folder() if backend == "sqlite" else tmp_path
+                yield backend, held.enter_context(held_app(database_url(backend, folder)))
+
+        yield apps
 
 
 @pytest.fixture

@@ -1,8 +1,10 @@
 """Schemathesis fuzzes the API from /api/openapi.json: no 5xx, every answer as the document says.
 
-Each operation gets a fresh database seeded with three sessions and their hands, and a club event
+Each operation gets a database seeded with three sessions and their hands, and a club event
 with its first round drawn, so that besides the ids the generator invents, a share of the
-requests name real sessions, hands, changes, events and their players.
+requests name real sessions, hands, changes, events and their players. The seeded rows are
+written once a process and put back for each operation (`kept`, `put_back`); the cases are made
+on the first database and sent as they are to the others.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -21,6 +24,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import Case, GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.schemas import APIOperation
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_headers_conformance,
@@ -31,6 +35,7 @@ from schemathesis.specs.openapi.checks import (
 from scorekeeper.api.openapi import document
 
 from ..helpers.api import SEATS, pick
+from ..helpers.database import EachApp, Kept, kept, put_back
 
 CHECKS = [
     not_a_server_error,
@@ -155,18 +160,55 @@ def _real_path_values(
 
 
 @pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
-def test_fuzz_operation(app: Flask, method: str, path: str, tally: Tally) -> None:
-    session_ids = _seed(app)
-    event_ids = [_seed_event(app), _seed_practice_event(app)]
-    season_id = _seed_season(app)
-    schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
-    operation = schema[path][method]
-    # Valid requests name real rows; invalid ones also make up their own path values.
+def test_fuzz_operation(each_app: EachApp, method: str, path: str, tally: Tally) -> None:
+    """Hypothesis makes the cases on the first database (the same ones on every run); each
+    other database is sent those cases again, which a generation of its own would make too."""
+    made: list[Case] = []
+    for backend, app in each_app():
+        seeded = _seeded(app)
+        operation = schemathesis.openapi.from_wsgi("/api/openapi.json", app)[path][method]
+        if made:
+            for case in made:
+                _sent_again(operation, case, backend, tally)
+        else:
+            real = _real_path_values(path, seeded.sessions, seeded.events, seeded.season)
+            made = _fuzzed(operation, real, tally)
+
+
+@dataclass(frozen=True)
+class Seeded:
+    sessions: list[int]
+    events: list[int]
+    season: int
+
+
+# Each database's seeded rows, seeded once a process and put back for each operation.
+SEEDED: dict[str, tuple[Kept, Seeded]] = {}
+
+
+def _seeded(app: Flask) -> Seeded:
+    database = app.config["SQLALCHEMY_DATABASE_URI"]
+    if database in SEEDED:
+        put_back(app, SEEDED[database][0])
+    else:
+        seeded = Seeded(
+            _seed(app), [_seed_event(app), _seed_practice_event(app)], _seed_season(app)
+        )
+        SEEDED[database] = kept(app, "seeded"), seeded
+    return SEEDED[database][1]
+
+
+def _fuzzed(
+    operation: APIOperation, real: st.SearchStrategy[dict[str, Any]], tally: Tally
+) -> list[Case]:
+    """The cases Hypothesis makes for the operation, each sent as it is made: valid requests
+    naming `real` rows, and invalid ones making up their own path values too."""
+    made: list[Case] = []
     strategy = st.one_of(
-        *schema.get_strategies_from_examples(operation),
+        *operation.schema.get_strategies_from_examples(operation),
         operation.as_strategy(GenerationMode.NEGATIVE),
         *(
-            _real_path_values(path, session_ids, event_ids, season_id).flatmap(
+            real.flatmap(
                 lambda values, mode=mode: operation.as_strategy(mode, path_parameters=values)
             )
             for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
@@ -183,13 +225,36 @@ def test_fuzz_operation(app: Flask, method: str, path: str, tally: Tally) -> Non
     )
     @given(case=strategy)
     def call(case: Case) -> None:
-        started = time.perf_counter()
-        response = case.call()
-        tally.seconds += time.perf_counter() - started
-        tally.statuses[response.status_code] += 1
-        case.validate_response(response, checks=CHECKS)
+        made.append(case)
+        _sent(case, tally)
 
     call()
+    return made
+
+
+def _sent_again(operation: APIOperation, case: Case, backend: str, tally: Tally) -> None:
+    again = operation.Case(
+        method=case.method,
+        path_parameters=case.path_parameters,
+        headers=case.headers,
+        cookies=case.cookies,
+        query=case.query,
+        body=case.body,
+        media_type=case.media_type,
+        _meta=case.meta,
+    )
+    try:
+        _sent(again, tally)
+    except AssertionError as failed:
+        raise AssertionError(f"On {backend}: {case.as_curl_command()}\n{failed}") from failed
+
+
+def _sent(case: Case, tally: Tally) -> None:
+    started = time.perf_counter()
+    response = case.call()
+    tally.seconds += time.perf_counter() - started
+    tally.statuses[response.status_code] += 1
+    case.validate_response(response, checks=CHECKS)
 
 
 @pytest.mark.parametrize(

@@ -8,13 +8,14 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, closing, contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import create_engine, make_url, select, text
+from sqlalchemy import create_engine, delete, insert, make_url, select, text
 
 from harness.database import counted_statements
 from scorekeeper import create_app
@@ -25,6 +26,9 @@ from scorekeeper.sessions.models import Player, Session
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 
 Fresh = Callable[..., Flask]
+
+# Each database's app in turn, with its backend's name (`each_app`).
+EachApp = Callable[[], Iterator[tuple[str, Flask]]]
 
 
 class NewApp(Protocol):
@@ -117,6 +121,67 @@ def copied_database(built: str, name: str) -> str:
         assert copy.database is not None
         remake_database(built, copy.database, make_url(built).database)
     return copy.render_as_string(hide_password=False)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What an app's database holds at a moment, to be put back into it once emptied (`kept`,
+    `put_back`): for SQLite a copy of the file beside it; for PostgreSQL every table's rows and
+    where each sequence stands."""
+
+    copy: str | None = None
+    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    sequences: dict[str, tuple[int, bool]] = field(default_factory=dict)
+
+
+def kept(app: Flask, name: str) -> Kept:
+    database = app.config["SQLALCHEMY_DATABASE_URI"]
+    if make_url(database).get_backend_name() == "sqlite":
+        return Kept(copy=copied_database(database, name))
+    with app.app_context():
+        rows = {
+            table.name: [dict(row) for row in db.session.execute(select(table)).mappings()]
+            for table in db.metadata.sorted_tables
+        }
+        stands = db.session.execute(
+            text(
+                "SELECT schemaname || '.' || sequencename, coalesce(last_value, 1), "
+                "last_value IS NOT NULL FROM pg_sequences WHERE schemaname = current_schema()"
+            )
+        )
+        sequences = {name: (value, called) for name, value, called in stands}
+        db.session.rollback()
+    return Kept(rows=rows, sequences=sequences)
+
+
+def put_back(app: Flask, what: Kept) -> None:
+    """The rows `kept` read put back into the app's database, emptied: SQLite's file copied over
+    through SQLite, so that the app's connections see it; PostgreSQL's rows inserted with the
+    tables' triggers off, in place of any a trigger wrote as the tables were emptied (the count
+    of the history's writes), and each sequence where it stood."""
+    database = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if what.copy is not None:
+        source = make_url(what.copy).database
+        with (
+            closing(sqlite3.connect(source)) as copy,
+            closing(sqlite3.connect(database.database or "")) as target,
+        ):
+            copy.backup(target)
+        return
+    with app.app_context():
+        connection = db.session.connection()
+        for table in db.metadata.sorted_tables:
+            if what.rows[table.name]:
+                connection.execute(text(f'ALTER TABLE "{table.name}" DISABLE TRIGGER USER'))
+                connection.execute(delete(table))
+                connection.execute(insert(table), what.rows[table.name])
+                connection.execute(text(f'ALTER TABLE "{table.name}" ENABLE TRIGGER USER'))
+        for sequence, (value, called) in what.sequences.items():
+            connection.execute(
+                text("SELECT setval(:sequence, :value, :called)"),
+                {"sequence": sequence, "value": value, "called": called},
+            )
+        db.session.commit()
 
 
 def player_ids(app: Flask) -> dict[str, int]:

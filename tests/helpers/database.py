@@ -155,10 +155,10 @@ def kept(app: Flask, name: str) -> Kept:
 
 
 def put_back(app: Flask, what: Kept) -> None:
-    """The rows `kept` read put back into the app's database, emptied: SQLite's file copied over
-    through SQLite, so that the app's connections see it; PostgreSQL's rows inserted with the
-    tables' triggers off, in place of any a trigger wrote as the tables were emptied (the count
-    of the history's writes), and each sequence where it stood."""
+    """The rows `kept` read put back into the app's database in place of what it holds: SQLite's
+    file copied over through SQLite, so that the app's connections see it; PostgreSQL's tables
+    emptied and filled with the tables' triggers off (a trigger counts the history's writes as
+    sessions come and go), and each sequence set where it stood."""
     database = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if what.copy is not None:
         source = make_url(what.copy).database
@@ -170,12 +170,15 @@ def put_back(app: Flask, what: Kept) -> None:
         return
     with app.app_context():
         connection = db.session.connection()
-        for table in db.metadata.sorted_tables:
+        tables = db.metadata.sorted_tables
+        for table in tables:
+            connection.execute(text(f'ALTER TABLE "{table.name}" DISABLE TRIGGER USER'))
+        for table in reversed(tables):
+            connection.execute(delete(table))
+        for table in tables:
             if what.rows[table.name]:
-                connection.execute(text(f'ALTER TABLE "{table.name}" DISABLE TRIGGER USER'))
-                connection.execute(delete(table))
                 connection.execute(insert(table), what.rows[table.name])
-                connection.execute(text(f'ALTER TABLE "{table.name}" ENABLE TRIGGER USER'))
+            connection.execute(text(f'ALTER TABLE "{table.name}" ENABLE TRIGGER USER'))
         for sequence, (value, called) in what.sequences.items():
             connection.execute(
                 text("SELECT setval(:sequence, :value, :called)"),

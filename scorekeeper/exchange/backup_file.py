@@ -31,7 +31,6 @@ VALUE_MARKS = (",", ":", "[", "{")
 DENSITY_CHECKED_FROM = 256 * 1024
 # The longest number a backup holds is an id or a version; a longer one is damage.
 MAX_DIGITS = 20
-LONG_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
 # The lists of a backup's object left in the file, read an item at a time as they are walked.
 STREAMED = ("sessions", "trash")
@@ -128,10 +127,8 @@ class _Text:
         self._held = ""
         self._lines = 0
         self._column = 0
-        # The decoder's own scanner (in C), which reads one value at a time: with the ints as
-        # int() reads them, and again with each one checked where it may be too long.
-        self._scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-        self._scan_checked = json.JSONDecoder(parse_int=backup_int).scan_once  # type: ignore[attr-defined]
+        # The decoder's own scanner (in C), which reads one value at a time.
+        self._scan = json.JSONDecoder(parse_int=backup_int).scan_once  # type: ignore[attr-defined]
 
     def more(self) -> None:
         """Read on (at least a character, unless the file has ended), letting go of what
@@ -178,7 +175,7 @@ class _Text:
         while True:
             text, start = self.text, self.pos
             try:
-                value, end = self._scanned(text, start)
+                value, end = self._scan(text, start)
             except StopIteration as stop:
                 message, at = "Expecting value", stop.value
             except json.JSONDecodeError as error:
@@ -198,23 +195,6 @@ class _Text:
             if self.ended or not cut_short:
                 raise self.refused(message, at)
             self.more()
-
-    def _scanned(self, text: str, start: int) -> tuple[Any, int]:
-        """The value at `start` and where it ends. Read again with each int checked where its
-        text holds a run of digits longer than any number of a backup (a number, or now and
-        then a text), or a number too long for int(): one hook a number slows the read."""
-        try:
-            value, end = self._scan(text, start)
-        except json.JSONDecodeError as error:
-            # A number read before the fault is refused first, as the checked read refuses it.
-            if LONG_DIGITS.search(text, start, error.pos) is None:
-                raise
-            return self._scan_checked(text, start)  # type: ignore[no-any-return]
-        except ValueError:
-            return self._scan_checked(text, start)  # type: ignore[no-any-return]
-        if LONG_DIGITS.search(text, start, end) is not None:
-            return self._scan_checked(text, start)  # type: ignore[no-any-return]
-        return value, end
 
     def refused(self, message: str, at: int) -> RuleError:
         """A refusal of the text at `at`, saying its line and column in the whole file."""

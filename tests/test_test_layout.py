@@ -55,6 +55,7 @@ def test_each_folder_of_tests_is_a_layer_of_the_app_or_a_kind_of_test() -> None:
     assert sorted(path.name for path in (ROOT / "tests").glob("test_*.py")) == [
         "test_deploy.py",
         "test_layers.py",
+        "test_test_databases.py",
         "test_test_layout.py",
         "test_test_server.py",
     ]

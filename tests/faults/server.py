@@ -9,9 +9,7 @@ import atexit
 import fcntl
 import functools
 import shutil
-import sqlite3
 import tempfile
-from contextlib import closing
 from pathlib import Path
 
 from sqlalchemy import create_engine, make_url, text
@@ -21,7 +19,7 @@ from harness.live_server import LiveServer, upgrade
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.ratings import RECOMPUTE_LOCK
 
-from ..helpers.database import remake_database
+from ..helpers.database import copy_through_sqlite, remake_database
 
 # The files SQLite keeps beside a database in WAL mode.
 WAL_FILES = ("-wal", "-shm")
@@ -44,11 +42,7 @@ def copy_schema(target: Path) -> None:
     if not target.exists():
         shutil.copyfile(upgraded_sqlite(), target)
         return
-    with (
-        closing(sqlite3.connect(upgraded_sqlite())) as schema,
-        closing(sqlite3.connect(target)) as copy,
-    ):
-        schema.backup(copy)
+    copy_through_sqlite(upgraded_sqlite(), target)
 
 
 def fault_database(url: str) -> str:

@@ -106,6 +106,13 @@ def second_worker(first: Flask) -> AbstractContextManager[Flask]:
     return app_of(dict(first.config))
 
 
+def copy_through_sqlite(source: Path, target: Path) -> None:
+    """The SQLite database `source` copied over `target` page by page through SQLite (its backup
+    API): an app still connected to `target` sees the copy."""
+    with closing(sqlite3.connect(source)) as original, closing(sqlite3.connect(target)) as copy:
+        original.backup(copy)
+
+
 def copied_database(built: str, name: str) -> str:
     """A copy of the database `built`, made afresh beside it under `name`: a SQLite file copied
     through SQLite, or a PostgreSQL database made from it as a template (no one connected to
@@ -115,8 +122,7 @@ def copied_database(built: str, name: str) -> str:
         source, target = Path(make_url(built).database or ""), Path(copy.database or "")
         for stale in (target, *(target.with_name(target.name + end) for end in ("-wal", "-shm"))):
             stale.unlink(missing_ok=True)
-        with closing(sqlite3.connect(source)) as original, closing(sqlite3.connect(target)) as kept:
-            original.backup(kept)
+        copy_through_sqlite(source, target)
     else:
         assert copy.database is not None
         remake_database(built, copy.database, make_url(built).database)
@@ -161,12 +167,7 @@ def put_back(app: Flask, what: Kept) -> None:
     sessions come and go), and each sequence set where it stood."""
     database = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if what.copy is not None:
-        source = make_url(what.copy).database
-        with (
-            closing(sqlite3.connect(source)) as copy,
-            closing(sqlite3.connect(database.database or "")) as target,
-        ):
-            copy.backup(target)
+        copy_through_sqlite(Path(make_url(what.copy).database or ""), Path(database.database or ""))
         return
     with app.app_context():
         connection = db.session.connection()

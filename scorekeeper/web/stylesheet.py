@@ -1,8 +1,9 @@
 """The stylesheets, sent inside every page: a phone on a slow network paints after one round
 trip instead of two. `style.css` is in every page. The pages a player opens at the table carry
 only what they use besides it: the hand form `form.css`, the scoresheet `sheet.css`, the home
-page and the table view `pages.css`; every other page has them all. The Content-Security-Policy
-allows exactly these texts by their hashes.
+page `sessions.css` (the lists of sessions) and the table view `tv.css`; other pages carry what
+they use of these and `pages.css`, the rest's rules. The Content-Security-Policy allows exactly
+these texts by their hashes.
 
 What the scoresheet shows below its first screen, the grid and the chart, is styled by
 `grid.css`, which it links just above them instead: the parser waits at the link, so the first
@@ -20,7 +21,7 @@ from pathlib import Path
 from flask import Flask, current_app, url_for
 from markupsafe import Markup
 
-NAMES = ("style.css", "form.css", "sheet.css", "grid.css", "pages.css")
+NAMES = ("style.css", "form.css", "sheet.css", "grid.css", "sessions.css", "tv.css", "pages.css")
 COMMENT = re.compile(r"/\*.*?\*/", re.S)
 SPACE = re.compile(r"\s+")
 AROUND = re.compile(r" ?([{};,>]) ?")

@@ -27,7 +27,7 @@ from scorekeeper.config import upload_limit
 from scorekeeper.serving import HEADER_SECONDS
 from scorekeeper.sessions import database
 from scorekeeper.sessions.extensions import db
-from scorekeeper.web.stylesheet import minified
+from scorekeeper.web.stylesheet import NAMES, minified
 
 from ..helpers.api import Api, pick
 from ..helpers.database import NewApp
@@ -506,7 +506,7 @@ def test_security_headers_on_every_page(client: FlaskClient, sid: int) -> None:
 def inline_styles(client: FlaskClient) -> dict[str, str]:
     """Each stylesheet as a page carries it."""
     styles = {}
-    for name in ("style.css", "form.css", "sheet.css", "grid.css", "pages.css"):
+    for name in NAMES:
         with client.get(f"/static/{name}") as file:
             styles[name] = f"<style>{minified(file.get_data(as_text=True))}</style>"
     return styles
@@ -521,17 +521,27 @@ def test_the_stylesheets_come_inside_the_page_allowed_by_their_hashes(
     record = client.get(f"/sessions/{session['id']}/hands/new")
     sheet = client.get(f"/sessions/{session['id']}")
     settings = client.get("/settings")
-    assert "--accent: #1d6b4c;" in styles["style.css"] and ".tv{" in styles["pages.css"]
+    assert list(styles) == [
+        "style.css",
+        "form.css",
+        "sheet.css",
+        "grid.css",
+        "sessions.css",
+        "tv.css",
+        "pages.css",
+    ]
+    assert "--accent: #1d6b4c;" in styles["style.css"] and ".tv{" in styles["tv.css"]
+    assert ".sessions{" in styles["sessions.css"] and ".seats{" in styles["pages.css"]
     assert ".hand-form{" in styles["form.css"] and ".next .deal{" in styles["sheet.css"]
     assert ".grid{" in styles["grid.css"] and ".chart{" in styles["grid.css"]
-    # Every page carries them all, but the pages a player opens at the table only style.css and
-    # the ones their first screen uses.
-    assert [settings.text.count(style) for style in styles.values()] == [1, 1, 1, 1, 1]
-    assert [home.text.count(style) for style in styles.values()] == [1, 0, 0, 0, 1]
-    assert [record.text.count(style) for style in styles.values()] == [1, 1, 0, 0, 0]
-    assert [sheet.text.count(style) for style in styles.values()] == [1, 0, 1, 0, 0]
+    # A page carries all but the table view's, and the pages a player opens at the table only
+    # style.css and the ones their first screen uses.
+    assert [settings.text.count(style) for style in styles.values()] == [1, 1, 1, 1, 1, 0, 1]
+    assert [home.text.count(style) for style in styles.values()] == [1, 0, 0, 0, 1, 0, 0]
+    assert [record.text.count(style) for style in styles.values()] == [1, 1, 0, 0, 0, 0, 0]
+    assert [sheet.text.count(style) for style in styles.values()] == [1, 0, 1, 0, 0, 0, 0]
     table = client.get(f"/sessions/{session['id']}/table")
-    assert [table.text.count(style) for style in styles.values()] == [1, 0, 0, 0, 1]
+    assert [table.text.count(style) for style in styles.values()] == [1, 0, 0, 0, 0, 1, 0]
     sources = " ".join(
         f"'sha256-{base64.b64encode(hashlib.sha256(style[7:-8].encode()).digest()).decode()}'"
         for style in styles.values()
@@ -540,7 +550,7 @@ def test_the_stylesheets_come_inside_the_page_allowed_by_their_hashes(
     assert sheet.text.count('rel="stylesheet"') == 1
     for page in (home, record, settings, table):
         assert 'rel="stylesheet"' not in page.text
-    for page in (home, record, sheet, settings):
+    for page in (home, record, sheet, settings, table):
         csp = page.headers["Content-Security-Policy"]
         assert f"style-src 'self' {sources};" in csp
 

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import rules
 from scorekeeper.sessions import rows, writes
+from scorekeeper.web import stylesheet
 
 from ..helpers.api import SEATS, Api, pick, session_with
 from ..helpers.database import NewApp, statements_for
@@ -230,12 +231,13 @@ def test_names_are_escaped(api: Api, client: FlaskClient) -> None:
 
 
 def test_stylesheets_are_served_and_carried_by_the_page(client: FlaskClient) -> None:
-    for name in ("style.css", "form.css", "sheet.css", "grid.css", "pages.css"):
+    for name in stylesheet.NAMES:
         with client.get(f"/static/{name}") as response:
             assert response.status_code == 200
             assert response.mimetype == "text/css"
             assert response.data.strip()
-    assert client.get("/settings").text.count("<style>") == 5
+    # All but the table view's.
+    assert client.get("/settings").text.count("<style>") == len(stylesheet.NAMES) - 1
 
 
 # --- a fixed number of queries, whatever the number of hands

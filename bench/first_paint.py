@@ -9,6 +9,10 @@ came over the wire, and as gzip at level 6 would send every body, the service wo
 install included where the page registers one. With --no-worker the service worker is
 blocked, as on a phone reaching `make run` over plain http on the LAN.
 
+The last row, a blank page (a heading and nothing else, from a server in this process), is the
+floor under every page's figure here: what the network's round trip and the browser's own start
+take on this machine, which no page can go below.
+
     .venv/bin/python bench/first_paint.py [--runs 5] [--no-worker]
 """
 
@@ -19,8 +23,12 @@ import gzip
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from playwright.sync_api import Browser, Response, sync_playwright
@@ -42,6 +50,11 @@ PHONE = {"width": 390, "height": 844}
 # How long after the load event requests are still counted: the service worker's first
 # install fetches what it keeps then.
 SETTLE_S = 1.5
+BLANK = (
+    b'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+    b'content="width=device-width, initial-scale=1"><title>Blank</title></head><body>'
+    b"<h1>Sheepshead</h1></body></html>"
+)
 
 
 @dataclass
@@ -79,12 +92,18 @@ def run(server: LiveServer, runs: int, workers: str = "allow") -> None:
         server.call("POST", f"/api/sessions/{session_id}/hands", body)
     base = f"http://127.0.0.1:{server.port}"
     pages = {
-        "scoresheet": f"/sessions/{session_id}",
-        "record form": f"/sessions/{session_id}/hands/new",
-        "home": "/",
+        "scoresheet": f"{base}/sessions/{session_id}",
+        "record form": f"{base}/sessions/{session_id}/hands/new",
+        "home": f"{base}/",
     }
     if server.call("GET", f"/sessions/{session_id}/table").status == 200:
-        pages["table view"] = f"/sessions/{session_id}/table"
+        pages["table view"] = f"{base}/sessions/{session_id}/table"
+    with blank_page() as blank:
+        pages["blank page"] = blank
+        measure(pages, runs, workers)
+
+
+def measure(pages: dict[str, str], runs: int, workers: str) -> None:
     print(
         f"Chromium {PHONE['width']}x{PHONE['height']}, slow 4G (150 ms, 1.6 Mbit/s down, "
         f"750 kbit/s up), CPU x{CPU_SLOWDOWN}, cold cache, {runs} runs each"
@@ -99,8 +118,8 @@ def run(server: LiveServer, runs: int, workers: str = "allow") -> None:
         # Run by run, each page in turn: a passing load on the machine weighs on every page alike.
         loads: dict[str, list[Load]] = {name: [] for name in pages}
         for _ in range(runs):
-            for name, path in pages.items():
-                loads[name].append(load(browser, base + path, workers))
+            for name, url in pages.items():
+                loads[name].append(load(browser, url, workers))
         for name, measured in loads.items():
             paints = [one.fcp_ms for one in measured]
             last = measured[-1]
@@ -154,6 +173,31 @@ def load(browser: Browser, url: str, workers: str = "allow") -> Load:
         measured.gzipped += len(gzip.compress(body, 6)) + headers
     context.close()
     return measured
+
+
+@contextmanager
+def blank_page() -> Iterator[str]:
+    """The address of BLANK, served from this process while the block runs."""
+
+    class Blank(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(BLANK)))
+            self.end_headers()
+            self.wfile.write(BLANK)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Blank)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 if __name__ == "__main__":

@@ -88,8 +88,8 @@ endif
 # Two pytest workers (pytest-xdist): the browser and server tests one after another on one,
 # the rest shared between both (three took longer: 1,577 s against 1,388 s).
 # Python writes its bytecode caches during the tests even where PYTHONDONTWRITEBYTECODE is set:
-# each of the hundreds of servers and `flask` commands the tests start imports the app 0.4 s
-# sooner from them, and pytest collects the tests in 3 s instead of 12.
+# each gunicorn server and `flask` command the tests start imports the app from them 0.4 s
+# sooner, and each pytest process collects the tests in 3 s instead of 12.
 test: $(TEST_STAMP)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 

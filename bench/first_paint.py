@@ -20,17 +20,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import logging
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from flask import Flask
 from playwright.sync_api import Browser, Response, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -38,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from harness.browser import chromium_path
 from harness.hands import pick_bodies
 from harness.live_server import LiveServer
+from harness.threaded_server import serving
 
 SLOW_4G = {
     "offline": False,
@@ -98,8 +97,8 @@ def run(server: LiveServer, runs: int, workers: str = "allow") -> None:
     }
     if server.call("GET", f"/sessions/{session_id}/table").status == 200:
         pages["table view"] = f"{base}/sessions/{session_id}/table"
-    with blank_page() as blank:
-        pages["blank page"] = blank
+    with serving(blank_app()) as blank:
+        pages["blank page"] = f"{blank}/"
         measure(pages, runs, workers)
 
 
@@ -175,29 +174,13 @@ def load(browser: Browser, url: str, workers: str = "allow") -> Load:
     return measured
 
 
-@contextmanager
-def blank_page() -> Iterator[str]:
-    """The address of BLANK, served from this process while the block runs."""
-
-    class Blank(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(BLANK)))
-            self.end_headers()
-            self.wfile.write(BLANK)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Blank)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+def blank_app() -> Flask:
+    """An app that answers BLANK at /. werkzeug's line for each request it serves would fall
+    among the figures."""
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    app = Flask(__name__)
+    app.add_url_rule("/", "blank", lambda: BLANK)
+    return app
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ totals, a settlement, a call for the director or a substitute."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -20,7 +19,7 @@ from .session_bodies import HAND_KEYS, HAND_OUTPUT_KEYS, HandRequest, hand_reque
 
 # A session's hands as its check read them, by number: what `hand_request` reads of each
 # (`as_read`), and what it read.
-Proven = dict[int, tuple[str, HandRequest]]
+Proven = dict[int, tuple[dict[str, Any], HandRequest]]
 
 
 def checked_changes(given: Any, where: str, read: Proven | None = None) -> list[dict[str, Any]]:
@@ -199,28 +198,44 @@ LATER_PARTS = (
 )
 
 
-def as_read(hand: dict[str, Any]) -> str:
-    """What `hand_request` reads of a hand, as JSON (where true is no 1), its keys in order:
-    two hands alike in it read alike. It ignores what was derived (but the seats), and a null
-    where a key may be missing (but the partner's: its null says the picker went alone)."""
-    return json.dumps(
-        {
-            key: value
-            for key, value in hand.items()
-            if not (key in HAND_OUTPUT_KEYS and key != "seats")
-            and not (value is None and key in HAND_KEYS and key != "partner")
-        },
-        sort_keys=True,
-    )
+# What `hand_request` ignores of a hand: what was derived (but the seats), and a null where a
+# key may be missing (but the partner's: its null says the picker went alone).
+_NOT_READ = frozenset(HAND_OUTPUT_KEYS - {"seats"})
+_NULL_NOT_READ = frozenset(HAND_KEYS - {"partner"})
 
 
-def _check_hand_json(hand: Any, number: int, read: tuple[str, HandRequest] | None = None) -> None:
+def as_read(hand: dict[str, Any]) -> dict[str, Any]:
+    """What `hand_request` reads of a hand: two hands the same in it (`same_json`) read alike."""
+    return {
+        key: value
+        for key, value in hand.items()
+        if key not in _NOT_READ and not (value is None and key in _NULL_NOT_READ)
+    }
+
+
+def same_json(one: Any, other: Any) -> bool:
+    """Whether two values read from JSON are the same JSON: equal, and alike in type all through
+    (Python's equality holds true equal to 1, and 1 to 1.0)."""
+    kind = type(one)
+    if kind is not type(other):
+        return False
+    if kind is dict:
+        keys = one.keys()
+        return keys == other.keys() and all(map(same_json, one.values(), map(other.get, keys)))
+    if kind is list:
+        return len(one) == len(other) and all(map(same_json, one, other))
+    return bool(one == other)
+
+
+def _check_hand_json(
+    hand: Any, number: int, read: tuple[dict[str, Any], HandRequest] | None = None
+) -> None:
     """A hand as a session's changes keep it (`hand_json`): what was recorded, as the API takes a
     hand, and what was derived from it, each of its kind. `read` is the session's hand of that
     number as its check read it: a copy of it (most often) is not read again."""
     if not isinstance(hand, dict):
         raise RuleError("It is not a JSON object.")
-    copy = read is not None and read[0] == as_read(hand)
+    copy = read is not None and same_json(read[0], as_read(hand))
     recorded = read[1] if read is not None and copy else hand_request(hand)
     if recorded.dealer is None:
         raise RuleError("Say who dealt the hand.", "dealer")

@@ -325,6 +325,15 @@ def hand_change(**change: Any) -> dict[str, Any]:
             "number from 0 to 120.",
         ),
         (
+            [hand_change(after=HAND | {"forced": 0})],
+            "Session 1, change 1: The hand after it: Forced must be true or false.",
+        ),
+        (
+            [hand_change(after=HAND | {"picking_points": 75.0})],
+            "Session 1, change 1: The hand after it: Picking team points must be a whole "
+            "number from 0 to 120.",
+        ),
+        (
             [hand_change(after=HAND | {"opponents": 45})],
             "Session 1, change 1: The hand after it: There is no field called opponents here.",
         ),

@@ -6,7 +6,9 @@ values than a backup or not text at all, then its text, to refuse one that is no
 number too long to be an id or a text no database stores (a lone surrogate). Each is refused in
 the very sentence `json.loads` of the whole file would give rise to, at the same line and column.
 It keeps every part of the backup's object but the lists of its sessions and its trash, which
-stay in the file (`Streamed`) and are read again, one item at a time, each time they are walked.
+stay in the file (`Streamed`): where each of their items lies in the file's bytes is kept
+(`Span`), and an item is read again from there whenever it is wanted, in any process that has
+the file open (a restore's check workers read the sessions they check).
 
 Only the top two levels of the text are read here, as `json`'s own decoder reads them; every
 value below them (a player, a session, a rule set) is read whole by `json`'s scanner.
@@ -15,11 +17,14 @@ value below them (a player, a session, a rule set) is read whole by `json`'s sca
 from __future__ import annotations
 
 import codecs
+import io
 import json
+import os
 import re
+from array import array
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from ..rules import RuleError
 from .json_in import LONE_SURROGATE
@@ -58,6 +63,13 @@ LOOKAHEAD = 8
 ESCAPED = re.compile(r"\\u[dD][89a-fA-F]")
 SURROGATE = re.compile(r"[\ud800-\udfff]")
 LONE_SURROGATE_HELD = "its text holds a lone surrogate (such as \\ud800), which is not a character."
+# The byte order marks an encoding `json.detect_encoding` names may begin with, each with the
+# codec of the text after it.
+MARKS = {
+    "utf-8-sig": ((codecs.BOM_UTF8, "utf-8"),),
+    "utf-16": ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")),
+    "utf-32": ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be")),
+}
 
 
 def not_json(message: str, line: int, column: int) -> RuleError:
@@ -114,11 +126,14 @@ class _Text:
     what is still to read; what came before it is let go, only its lines counted, to say where
     a refusal is."""
 
-    def __init__(self, file: IO[bytes], encoding: str, hints: bool = True) -> None:
+    def __init__(self, file: IO[bytes], encoding: str) -> None:
         file.seek(0)
-        # Whether `value` tells what might hold a lone surrogate (a text read again need not).
-        self.hints = hints
         self._file = file
+        self.codec, mark = _unmarked(encoding, file.read(4))
+        file.seek(0)
+        # A place in the text (`_place`), at or before `pos`, and where it is in the file's bytes.
+        self._place = 0
+        self._place_byte = mark
         # As `json.loads` decodes bytes.
         self._decoder = codecs.getincrementaldecoder(encoding)("surrogatepass")
         self.text = ""
@@ -134,6 +149,8 @@ class _Text:
         """Read on (at least a character, unless the file has ended), letting go of what
         was read."""
         while not self.ended:
+            self.byte_at(self.pos)
+            self._place = 0
             gone = self.text[: self.pos]
             newlines = gone.count("\n")
             if newlines:
@@ -158,6 +175,16 @@ class _Text:
             if fresh:
                 self.text += fresh
                 return
+
+    def byte_at(self, pos: int) -> int:
+        """Where the text at `pos` (never before a place asked before) is in the file's bytes."""
+        passed = self.text[self._place : pos]
+        if self.codec == "utf-8" and passed.isascii():
+            self._place_byte += len(passed)
+        else:
+            self._place_byte += len(passed.encode(self.codec, "surrogatepass"))
+        self._place = pos
+        return self._place_byte
 
     def next_char(self) -> str:
         """Skip whitespace: the character at `pos` then, or "" at the end of the file."""
@@ -184,7 +211,7 @@ class _Text:
                 raise RuleError(NOT_TEXT) from None
             else:
                 self.pos = end
-                return value, self.hints and (
+                return value, (
                     (
                         text.find("\\u", start, end) >= 0
                         and ESCAPED.search(text, start, end) is not None
@@ -203,27 +230,41 @@ class _Text:
         return not_json(message, line, at - last if last >= 0 else self._column + at + 1)
 
 
+class Span(NamedTuple):
+    """Where an item of a list left in the file lies in its bytes: from `start` up to `end`."""
+
+    start: int
+    end: int
+
+
 @dataclass(frozen=True, eq=False)
 class Streamed:
     """A list of the backup left in its file (its sessions, its trash; or the whole of a file
-    that is a list): how many items it holds, each read again from the file as it is walked.
-    `key` names it in the backup's object (None for the file's own list); `occurrence` counts
-    the lists of that name before it, which a file may repeat (the last one counts)."""
+    that is a list): where each of its items lies, each read again from the file as it is
+    walked. `key` names it in the backup's object (None for the file's own list); `occurrence`
+    counts the lists of that name before it, which a file may repeat (the last one counts)."""
 
     file: BackupFile = field(repr=False)
     key: str | None
     occurrence: int
-    length: int
+    # Each item's span, its start and end one after the other.
+    places: array[int] = field(repr=False)
 
     def __len__(self) -> int:
-        return self.length
+        return len(self.places) // 2
+
+    def spans(self) -> Iterator[Span]:
+        """Where each item lies, in order: `file.item` reads it."""
+        places = iter(self.places)
+        return map(Span, places, places)
 
     def __iter__(self) -> Iterator[Any]:
-        for _, item in self.file.items(self):
-            yield item
+        return map(self.file.item, self.spans())
 
 
-_Item = tuple[str | None, int, int, Any, bool]
+# An item of a list left in the file: its list's key and occurrence, its position from 1, the
+# item, whether it might hold a lone surrogate, and its span.
+_Item = tuple[str | None, int, int, Any, bool, Span]
 
 
 class BackupFile:
@@ -265,13 +306,15 @@ class BackupFile:
     def _read(self) -> Any:
         """Read the file through: its JSON, with its lists to stream left in it; refused where a
         text holds a lone surrogate, once the whole is known to be JSON."""
-        lengths: dict[tuple[str | None, int], int] = {}
+        places: dict[tuple[str | None, int], array[int]] = {}
         held: dict[tuple[str | None, int], int] = {}
-        walk = self._walk(_Text(self._file, self._encoding))
+        text = _Text(self._file, self._encoding)
+        self._codec = text.codec
+        walk = self._walk(text)
         try:
             while True:
-                key, occurrence, position, item, hinted = next(walk)
-                lengths[key, occurrence] = position
+                key, occurrence, position, item, hinted, span = next(walk)
+                places.setdefault((key, occurrence), array("q")).extend(span)
                 if hinted and (key, occurrence) not in held and holds_lone_surrogate(item):
                     held[key, occurrence] = position
         except StopIteration as walked:
@@ -280,8 +323,8 @@ class BackupFile:
         def streamed(value: Any) -> Any:
             if not isinstance(value, _List):
                 return value
-            length = lengths.get((value.key, value.occurrence), 0)
-            return Streamed(self, value.key, value.occurrence, length)
+            spans = places.get((value.key, value.occurrence), array("q"))
+            return Streamed(self, value.key, value.occurrence, spans)
 
         if isinstance(data, dict):
             data = {key: streamed(value) for key, value in data.items()}
@@ -292,23 +335,19 @@ class BackupFile:
             raise RuleError(f"{where}: {LONE_SURROGATE_HELD}")
         return data
 
-    def items(self, *lists: Streamed) -> Iterator[tuple[Streamed, Any]]:
-        """The items of these lists of the file, each with its list, in the file's order."""
-        wanted = {(s.key, s.occurrence): s for s in lists if s.length}
-        left = len(wanted)
-        if not left:
-            return
-        walk = self._walk(_Text(self._file, self._encoding, hints=False))
-        for key, occurrence, position, item, _ in walk:
-            streamed = wanted.get((key, occurrence))
-            if streamed is None:
-                continue
-            yield streamed, item
-            if position == streamed.length:
-                left -= 1
-                if not left:
-                    walk.close()
-                    return
+    def item(self, span: Span) -> Any:
+        """The item of a list left in the file that lies at `span`, read again: read once
+        already, it is JSON. Read from the file's descriptor where it has one, so that
+        processes forked with it open read it at once."""
+        size = span.end - span.start
+        try:
+            descriptor = self._file.fileno()
+        except (OSError, io.UnsupportedOperation):
+            self._file.seek(span.start)
+            raw = self._file.read(size)
+        else:
+            raw = os.pread(descriptor, size, span.start)
+        return json.loads(raw.decode(self._codec, "surrogatepass"))
 
     def whole(self) -> Any:
         """The file's JSON, whole."""
@@ -373,9 +412,10 @@ class BackupFile:
             return listed
         position = 0
         while True:
+            start = text.byte_at(text.pos)
             item, hinted = text.value()
             position += 1
-            yield key, occurrence, position, item, hinted
+            yield key, occurrence, position, item, hinted, Span(start, text.byte_at(text.pos))
             char = text.next_char()
             if char == "]":
                 text.pos += 1
@@ -392,6 +432,15 @@ class _List:
 
     key: str | None
     occurrence: int
+
+
+def _unmarked(encoding: str, head: bytes) -> tuple[str, int]:
+    """The codec of a file's text after its byte order mark, if `encoding` has one, and the
+    mark's length in bytes; `head` is the file's first bytes."""
+    for mark, codec in MARKS.get(encoding, ()):
+        if head.startswith(mark):
+            return codec, len(mark)
+    return encoding, 0
 
 
 def _lone_surrogate(data: Any, held: dict[tuple[str | None, int], int]) -> str | None:

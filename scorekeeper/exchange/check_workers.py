@@ -1,14 +1,15 @@
 """A backup's sessions checked by the rules engine for a restore, in worker processes when it
 is given some (both CPUs of a small server), each session made into the rows its write sends:
-the restore's check. The workers take the sessions in turn, a few at a time, and what they
-find is taken in the backup's order, so a refusal is the one a check in order would give."""
+the restore's check. The workers take the sessions in turn, a few at a time (each read from the
+backup's file by the worker, when it is left there), and what they find is taken in the
+backup's order, so a refusal is the one a check in order would give."""
 
 from __future__ import annotations
 
 import multiprocessing
 import pickle
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from itertools import islice
 from multiprocessing.pool import AsyncResult
@@ -21,6 +22,7 @@ from ..rules import RuleError
 from ..sessions import bulk
 from . import session_checks
 from .backup_checks import EventTables, located, record_id
+from .backup_file import Span, Streamed
 
 # Sessions a worker checks at a time (a task), and the most tasks handed out and not yet taken
 # back, for each worker: enough to keep it busy, few enough to keep memory small.
@@ -54,6 +56,8 @@ class _Plan:
     ids: Mapping[str, int]
     practice: frozenset[int]
     dialect: Dialect
+    # How a session left in the backup's file is read from where it lies (None: none is).
+    read: Callable[[Span], Any] | None
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ class _Found:
 
 
 def checked_sessions(
-    sessions: Iterable[Any],
+    sessions: Iterable[Any] | Streamed,
     players: dict[int, str],
     keep_ids: bool,
     tables: EventTables,
@@ -85,8 +89,9 @@ def checked_sessions(
         ids={rules.name_key(name): player_id for player_id, name in players.items()},
         practice=frozenset(e for e in tables.ids() if tables.practice(e)),
         dialect=dialect,
+        read=sessions.file.item if isinstance(sessions, Streamed) else None,
     )
-    numbered = enumerate(sessions, start=1)
+    numbered = enumerate(sessions.spans() if isinstance(sessions, Streamed) else sessions, start=1)
     # Checked here, a session is a task: each is taken as soon as it is checked.
     size = SESSIONS_A_TASK if workers > 0 else 1
     tasks = iter(lambda: list(islice(numbered, size)), [])
@@ -146,6 +151,8 @@ def _check_task(plan: _Plan, task: list[tuple[int, Any]]) -> tuple[list[_Found],
     found: list[_Found] = []
     checked: list[Checked] = []
     for position, given in task:
+        if plan.read is not None:
+            given = plan.read(given)
         try:
             session_id = _session_id(position, given)
         except RuleError as error:

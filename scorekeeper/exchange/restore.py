@@ -52,7 +52,7 @@ from .backup_checks import (
 from .backup_file import VALUE_MARKS, BackupFile, Streamed, check_density, not_json
 from .check_workers import Checked, checked_sessions
 from .journal import plural
-from .session_checks import checked_trash, held_already, sessions_then_trash
+from .session_checks import checked_trash, held_already
 
 CONFLICT = (
     "Someone changed the scorekeeper while the backup was being restored, so nothing was "
@@ -201,13 +201,11 @@ class Restore:
         sessions however large the backup."""
         self._checked, self._largest, self._links = -1, 0, []
         self.close()
-        trash: list[Any] = []
-        given = sessions_then_trash(self._given, self._trash_given, trash)
         tables = EventTables(self.events)
         self._spill = tempfile.TemporaryFile()  # noqa: SIM115 (read back by the batches)
         dialect = db.session.get_bind().dialect
         sessions = checked_sessions(
-            given, self.players, self.keep_ids, tables, self._spill, dialect, workers
+            self._given, self.players, self.keep_ids, tables, self._spill, dialect, workers
         )
         checked = 0
         try:
@@ -219,7 +217,7 @@ class Restore:
                 checked += len(batch)
                 yield len(batch)
             tables.check_whole()
-            self.trash = checked_trash(trash)
+            self.trash = checked_trash(self._trash_given)
         except BaseException:
             self.close()
             raise

@@ -6,7 +6,7 @@ restore from the trash will add them."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -27,7 +27,6 @@ from .backup_checks import (
     located,
     record_id,
 )
-from .backup_file import Streamed
 from .change_checks import (
     Proven,
     as_read,
@@ -37,26 +36,6 @@ from .change_checks import (
     text_or_empty,
 )
 from .session_bodies import hand_request, session_request
-
-
-def sessions_then_trash(
-    sessions: Iterable[Any], trash: Iterable[Any], kept: list[Any]
-) -> Iterator[Any]:
-    """The backup's sessions, one at a time, and once they are through, its trash in `kept`: of
-    a backup's file, read along with them in one walk through it."""
-    if (
-        isinstance(sessions, Streamed)
-        and isinstance(trash, Streamed)
-        and sessions.file is trash.file
-    ):
-        for streamed, item in sessions.file.items(sessions, trash):
-            if streamed is sessions:
-                yield item
-            else:
-                kept.append(item)
-        return
-    yield from sessions
-    kept.extend(trash)
 
 
 def add_session(given: dict[str, Any], session_id: int | None, where: str) -> Session:

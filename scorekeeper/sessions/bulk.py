@@ -3,6 +3,7 @@ trash giving a session back, a CSV import."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -56,10 +57,10 @@ class SessionRows:
     session: dict[str, Any]
     seats: list[dict[str, Any]]
     # Each hand's values (HAND_COLUMNS), with its players' (HAND_PLAYER_COLUMNS).
-    hands: list[tuple[list[Any], list[list[Any]]]]
+    hands: list[tuple[Sequence[Any], list[Sequence[Any]]]]
     paid: list[dict[str, Any]]
     stand_ins: list[dict[str, Any]]
-    changes: list[list[Any]]
+    changes: list[Sequence[Any]]
     # Whether it makes the ratings stale: it has hands, or is a night's nets.
     rated: bool
 
@@ -261,25 +262,34 @@ def reserve_ids(table: Table, largest: int) -> None:
 
 def _preparer(
     table: Table, columns: Sequence[str], dialect: Dialect
-) -> Callable[[Mapping[str, Any]], list[Any]]:
-    """A row's values of `columns` as the column's type sends each in an INSERT, for
-    `_insert_rows`."""
-    sent = [_sender(table.c[column].type, dialect) for column in columns]
-    pairs = list(zip(columns, sent, strict=True))
-    return lambda row: [row[c] if send is None else send(row[c]) for c, send in pairs]
+) -> Callable[[Mapping[str, Any]], Sequence[Any]]:
+    """A row's values of `columns` (two or more) as the column's type sends each in an INSERT,
+    for `_insert_rows`: picked in one step, then each sent as its type needs, if any does."""
+    pick = operator.itemgetter(*columns)
+    sent = [
+        (at, send)
+        for at, column in enumerate(columns)
+        if (send := _sender(table.c[column].type, dialect)) is not None
+    ]
+    if not sent:
+        return pick
+
+    def prepared(row: Mapping[str, Any]) -> list[Any]:
+        values = list(pick(row))
+        for at, send in sent:
+            values[at] = send(values[at])
+        return values
+
+    return prepared
 
 
 def _sender(kind: TypeEngine[Any], dialect: Dialect) -> Callable[[Any], Any] | None:
     """How a value of a column of `kind` is sent. A flag is the engine's bool already, which
-    SQLAlchemy's own check would look at again for every row of a restore: sent as it is, or
-    as 0 or 1 where the database has no booleans."""
+    SQLAlchemy's own check would look at again for every row of a restore: sent as it is
+    (SQLite's driver stores it as 1 or 0, as SQLAlchemy would)."""
     if isinstance(kind, Boolean):
-        return None if dialect.supports_native_boolean else _as_number
+        return None
     return kind.dialect_impl(dialect).bind_processor(dialect)
-
-
-def _as_number(flag: bool | None) -> int | None:
-    return None if flag is None else int(flag)
 
 
 def _insert_rows(table: Table, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:

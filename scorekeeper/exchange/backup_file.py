@@ -80,6 +80,7 @@ def not_json(message: str, line: int, column: int) -> RuleError:
 
 
 NOT_TEXT = "This file is damaged or not a backup: it is not JSON text."
+CHANGED = "The backup's file changed while it was being read, so nothing was restored."
 
 
 def check_density(size: int, values: int) -> None:
@@ -178,10 +179,10 @@ class _Text:
 
     def byte_at(self, pos: int) -> int:
         """Where the text at `pos` (never before a place asked before) is in the file's bytes."""
-        passed = self.text[self._place : pos]
-        if self.codec == "utf-8" and passed.isascii():
-            self._place_byte += len(passed)
+        if self.codec == "utf-8" and self.text.isascii():
+            self._place_byte += pos - self._place
         else:
+            passed = self.text[self._place : pos]
             self._place_byte += len(passed.encode(self.codec, "surrogatepass"))
         self._place = pos
         return self._place_byte
@@ -336,9 +337,9 @@ class BackupFile:
         return data
 
     def item(self, span: Span) -> Any:
-        """The item of a list left in the file that lies at `span`, read again: read once
-        already, it is JSON. Read from the file's descriptor where it has one, so that
-        processes forked with it open read it at once."""
+        """The item of a list left in the file that lies at `span`, read again (it was JSON
+        then, and is refused if it is no longer). Read from the file's descriptor where it has
+        one, so that processes forked with it open read it at once."""
         size = span.end - span.start
         try:
             descriptor = self._file.fileno()
@@ -347,7 +348,10 @@ class BackupFile:
             raw = self._file.read(size)
         else:
             raw = os.pread(descriptor, size, span.start)
-        return json.loads(raw.decode(self._codec, "surrogatepass"))
+        try:
+            return json.loads(raw.decode(self._codec, "surrogatepass"))
+        except ValueError:
+            raise RuleError(CHANGED) from None
 
     def whole(self) -> Any:
         """The file's JSON, whole."""

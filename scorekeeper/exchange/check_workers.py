@@ -151,9 +151,9 @@ def _check_task(plan: _Plan, task: list[tuple[int, Any]]) -> tuple[list[_Found],
     found: list[_Found] = []
     checked: list[Checked] = []
     for position, given in task:
-        if plan.read is not None:
-            given = plan.read(given)
         try:
+            if plan.read is not None:
+                given = plan.read(given)
             session_id = _session_id(position, given)
         except RuleError as error:
             found.append(_Found(early=error))

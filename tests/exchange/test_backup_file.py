@@ -20,7 +20,13 @@ from scorekeeper.exchange.restore import Restore, open_backup, read_backup
 from scorekeeper.rules import RuleError
 
 from ..helpers.api import Api
-from ..helpers.backups import answers, assert_same_answers, backup_of, build_sessions
+from ..helpers.backups import (
+    answers,
+    assert_same_answers,
+    backup_of,
+    build_sessions,
+    count_rows,
+)
 from ..helpers.database import Fresh
 
 PARTS = {
@@ -188,3 +194,39 @@ def test_a_restore_from_a_file_holds_no_session_between_its_check_and_its_batche
         assert list(restore.batches()) == [5]
         assert str(restore.restored) == "5 sessions with 19 hands, and 11 new players"
     assert_same_answers(answers(target.test_client()), original)
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_restore_reads_each_session_again_from_where_it_lies_in_any_encoding(
+    app: Flask, api: Api, fresh: Fresh, tmp_path: Path, workers: int
+) -> None:
+    """The check reads each session from its span of the file's bytes (in the worker that
+    checks it, when there are workers): with a byte order mark and two bytes a character too."""
+    build_sessions(api)
+    original, backup = answers(api.client), backup_of(app)
+    file = tmp_path / "backup.json"
+    file.write_text(json.dumps(backup, ensure_ascii=False, indent=1), "utf-16")
+    target = fresh()
+    with target.app_context(), file.open("rb") as opened:
+        restore = Restore(open_backup(opened))
+        assert sum(restore.check(workers)) == 5
+        assert sum(restore.batches()) == 5
+    assert_same_answers(answers(target.test_client()), original)
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_file_changed_after_it_was_read_is_refused_by_the_check(
+    app: Flask, api: Api, fresh: Fresh, tmp_path: Path, workers: int
+) -> None:
+    build_sessions(api)
+    file = tmp_path / "backup.json"
+    file.write_text(json.dumps(backup_of(app)), "utf-8")
+    target = fresh()
+    with target.app_context(), file.open("rb") as opened:
+        restore = Restore(open_backup(opened))
+        raw = file.read_bytes()
+        at = raw.rindex(b'"hands"')
+        file.write_bytes(raw[:at] + b"#" + raw[at + 1 :])
+        with pytest.raises(RuleError, match=f"^{backup_file.CHANGED}$"):
+            list(restore.check(workers))
+    assert count_rows(target) == (0, 0, 0)

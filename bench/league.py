@@ -23,7 +23,8 @@ The timings: through the Flask test client in this process, the median of `--run
 one warm-up (downloads and commands run once), in ms, with the answer's size in KB (as sent to a
 client that asks for no compression). `flask export-backup` and `flask import-backup` (into an
 empty database: a new SQLite file, a schema of its own in the PostgreSQL database, or
-`--restore-database`, emptied first) run in processes of their own, with their peak memory.
+`--restore-database`, emptied first) run in processes of their own, with their peak memory;
+`restore-phases` runs the same restore in this process, each of its phases timed.
 A probe whose address answers 404, or matches no route, is skipped with a note.
 """
 
@@ -54,6 +55,7 @@ from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 from harness.database import drop_everything
 from scorekeeper import create_app, rules
+from scorekeeper.exchange.restore import Restore, open_backup
 from scorekeeper.sessions import bulk, players, writes
 from scorekeeper.sessions.extensions import db
 from scorekeeper.sessions.models import TrashedSession
@@ -871,22 +873,61 @@ def import_backup(bench: Bench) -> list[Row]:
     if "backup" not in bench.kept:
         export_backup(bench)
     backup: Path = bench.kept["backup"]
-    target, note = restore_target(bench)
+    target, where = restore_target(bench)
     try:
         upgrade(target)
         took, peak, _ = in_process(flask_command("import-backup", str(backup)), target)
     finally:
         clear_restore(bench, target)
-    return [Row("import-backup", took, None, 1, f"{note}: peak {peak / 1024:.0f} MiB")]
+    return [
+        Row(
+            "import-backup",
+            took,
+            None,
+            1,
+            f"flask import-backup {where}: peak {peak / 1024:.0f} MiB",
+        )
+    ]
+
+
+def restore_phases(bench: Bench) -> list[Row]:
+    """A restore into an empty database in this process, as `flask import-backup` runs it,
+    each phase timed: the backup's file read and its players checked, every session checked
+    (in a worker process a CPU), then written a batch at a time."""
+    if "backup" not in bench.kept:
+        export_backup(bench)
+    target, where = restore_target(bench)
+    took: list[float] = []
+    try:
+        upgrade(target)
+        app = the_app(target)
+        with app.app_context(), bench.kept["backup"].open("rb") as file:
+            began = time.perf_counter()
+            restore = Restore(open_backup(file))
+            took.append(time.perf_counter() - began)
+            for _ in restore.check(len(os.sched_getaffinity(0))):
+                pass
+            took.append(time.perf_counter() - began - sum(took))
+            for _ in restore.batches():
+                pass
+            took.append(time.perf_counter() - began - sum(took))
+            db.engine.dispose()
+    finally:
+        clear_restore(bench, target)
+    phases = ("read and players checked", "sessions checked", "written")
+    return [
+        Row(f"restore: {phase}", seconds * 1000, None, 1, f"in this process, {where}")
+        for phase, seconds in zip(phases, took, strict=True)
+    ]
 
 
 def restore_target(bench: Bench) -> tuple[str, str]:
-    """An empty database to restore into, and how it is named in the note."""
+    """An empty database to restore into, and where it is, as a note says it ("into ...")."""
     if bench.restore_url:
         drop_everything(bench.restore_url)
-        return bench.restore_url, "flask import-backup into --restore-database"
+        return bench.restore_url, "into --restore-database"
     if make_url(bench.url).get_backend_name() == "sqlite":
-        return f"sqlite:///{bench.folder / 'restored.sqlite'}", "flask import-backup into SQLite"
+        return f"sqlite:///{bench.folder / 'restored.sqlite'}", "into SQLite"
     engine = create_engine(bench.url)
     try:
         with engine.begin() as connection:
@@ -897,7 +938,7 @@ def restore_target(bench: Bench) -> tuple[str, str]:
     target = make_url(bench.url).update_query_dict({"options": f"-csearch_path={RESTORE_SCHEMA}"})
     return (
         target.render_as_string(hide_password=False),
-        f"flask import-backup into schema {RESTORE_SCHEMA}",
+        f"into schema {RESTORE_SCHEMA}",
     )
 
 
@@ -971,6 +1012,7 @@ PROBES = [
     Probe("after-hand", "the slowest pages, each right after a hand is recorded", after_a_hand),
     Probe("export-backup", "flask export-backup", export_backup),
     Probe("import-backup", "flask import-backup into an empty database", import_backup),
+    Probe("restore-phases", "a restore into an empty database, each phase", restore_phases),
     Probe("rename", "the top regular and a typical player renamed, rolled back", renamed_players),
 ]
 

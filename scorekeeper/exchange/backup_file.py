@@ -127,11 +127,11 @@ class _Text:
     what is still to read; what came before it is let go, only its lines counted, to say where
     a refusal is."""
 
-    def __init__(self, file: IO[bytes], encoding: str) -> None:
+    def __init__(self, file: IO[bytes], encoding: str, codec: str, mark: int) -> None:
+        """`codec` reads the text after the file's byte order mark, `mark` bytes long."""
         file.seek(0)
         self._file = file
-        self.codec, mark = _unmarked(encoding, file.read(4))
-        file.seek(0)
+        self._codec = codec
         # A place in the text (`_place`), at or before `pos`, and where it is in the file's bytes.
         self._place = 0
         self._place_byte = mark
@@ -179,11 +179,11 @@ class _Text:
 
     def byte_at(self, pos: int) -> int:
         """Where the text at `pos` (never before a place asked before) is in the file's bytes."""
-        if self.codec == "utf-8" and self.text.isascii():
+        if self._codec == "utf-8" and self.text.isascii():
             self._place_byte += pos - self._place
         else:
             passed = self.text[self._place : pos]
-            self._place_byte += len(passed.encode(self.codec, "surrogatepass"))
+            self._place_byte += len(passed.encode(self._codec, "surrogatepass"))
         self._place = pos
         return self._place_byte
 
@@ -275,6 +275,8 @@ class BackupFile:
     def __init__(self, file: IO[bytes], encoding: str | None = None) -> None:
         self._file = file
         self._encoding = encoding or self._checked_bytes()
+        self._file.seek(0)
+        self._codec, self._mark = _unmarked(self._encoding, self._file.read(4))
         self.data = self._read()
 
     def _checked_bytes(self) -> str:
@@ -309,9 +311,7 @@ class BackupFile:
         text holds a lone surrogate, once the whole is known to be JSON."""
         places: dict[tuple[str | None, int], array[int]] = {}
         held: dict[tuple[str | None, int], int] = {}
-        text = _Text(self._file, self._encoding)
-        self._codec = text.codec
-        walk = self._walk(text)
+        walk = self._walk(_Text(self._file, self._encoding, self._codec, self._mark))
         try:
             while True:
                 key, occurrence, position, item, hinted, span = next(walk)

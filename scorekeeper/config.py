@@ -137,6 +137,10 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # How the ratings are recomputed after a write that changed the history other than by
         # a hand at its end (`sessions.ratings.MODES`): in a process of their own.
         RATING_RECOMPUTE="process",
+        # How passcodes and API tokens' secrets are hashed, as Werkzeug names its methods:
+        # scrypt, slow on purpose against guessing. A hash keeps its method, so a stored one is
+        # checked as it was made whatever this says later.
+        PASSWORD_HASH="scrypt",
     )
     app.config.from_pyfile("config.py", silent=True)
     if url := os.environ.get("DATABASE_URL"):

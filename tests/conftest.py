@@ -24,6 +24,7 @@ from scorekeeper.insights import memo
 from scorekeeper.sessions.extensions import db
 
 from .faults.server import copy_schema
+from .helpers.access import FAST_HASH
 from .helpers.api import Api
 from .helpers.database import (
     BACKENDS,
@@ -100,6 +101,7 @@ def app_config(database: str, csrf: bool = False) -> dict[str, Any]:
         "WTF_CSRF_ENABLED": csrf,
         # A change to the history has the ratings recomputed before its request ends.
         "RATING_RECOMPUTE": "inline",
+        "PASSWORD_HASH": FAST_HASH,
     }
 
 

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask import current_app
 from sqlalchemy import delete, func, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -83,13 +84,17 @@ def current() -> Access:
     return Access(Role(setting.role))
 
 
+def _hashed(secret: str) -> str:
+    return generate_password_hash(secret, method=current_app.config["PASSWORD_HASH"])
+
+
 def set_passcode(passcode: str, role: Role) -> None:
     if len(passcode) < MIN_PASSCODE:
         raise AccessRefused(f"A passcode needs at least {MIN_PASSCODE} characters.")
     with access_write():
         setting = db.session.get(AccessSetting, SETTING_ID) or AccessSetting(id=SETTING_ID)
         setting.role = role.value
-        setting.passcode_hash = generate_password_hash(passcode)
+        setting.passcode_hash = _hashed(passcode)
         db.session.add(setting)
         db.session.execute(delete(SignIn))
 
@@ -127,7 +132,7 @@ def create_token(
             f'A token named "{name}" already exists: revoke it first or choose another name.'
         )
     secret = secrets.token_urlsafe(32)
-    token = ApiToken(name=name, secret_hash=generate_password_hash(secret))
+    token = ApiToken(name=name, secret_hash=_hashed(secret))
     if session_id is not None:
         token.session_id = session_id
         token.role = role.value

@@ -18,6 +18,7 @@ from harness.proxy import LoopbackHTTPSHandler
 from scorekeeper import create_app
 from scorekeeper.sessions.extensions import db
 
+from .access import FAST_HASH
 from .api import SEATS
 
 Shot = Callable[..., Path]
@@ -65,6 +66,7 @@ def app_on_new_database(folder: Path) -> Iterator[Flask]:
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
             "SECRET_KEY": "b",
             "RATING_RECOMPUTE": "inline",
+            "PASSWORD_HASH": FAST_HASH,
         }
     )
     with app.app_context():

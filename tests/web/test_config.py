@@ -16,9 +16,13 @@ from flask.testing import FlaskClient
 from sqlalchemy import text
 
 from scorekeeper import create_app
+from scorekeeper.access import state
+from scorekeeper.access.models import AccessSetting
 from scorekeeper.config import database_url, proxy_addresses, proxy_count
+from scorekeeper.exchange.access_bodies import Role
 from scorekeeper.sessions.extensions import db
 
+from ..helpers.access import PASSCODE
 from ..helpers.api import Api
 
 
@@ -147,6 +151,17 @@ def test_a_currency_that_is_not_a_symbol_is_refused(
 
 def test_money_is_in_dollars_by_default() -> None:
     assert create_app().config["CURRENCY"] == "$"
+
+
+def test_a_passcode_is_kept_as_a_scrypt_hash_by_default(sqlite_app: Flask) -> None:
+    with sqlite_app.app_context():
+        db.create_all()
+        state.set_passcode(PASSCODE, Role.SCORER)
+        setting = db.session.get(AccessSetting, state.SETTING_ID)
+        assert setting is not None and setting.passcode_hash is not None
+        assert setting.passcode_hash.startswith("scrypt:")
+        assert state.passcode_matches(PASSCODE)
+        assert not state.passcode_matches(PASSCODE + "x")
 
 
 def test_pages_styles_and_scripts_go_compressed_and_the_api_does_not(

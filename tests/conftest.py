@@ -167,15 +167,15 @@ def empty_tables(database: str) -> None:
 # The app of each test database, with the config it was made with: making an app compiles
 # every route, a good part of a small test's time, so it is made once and each test gets it
 # back on emptied tables, its config as made.
-HELD: dict[str, tuple[Flask, dict[str, Any]]] = {}
+HELD: dict[tuple[str, bool], tuple[Flask, dict[str, Any]]] = {}
 
 
 @contextmanager
-def held_app(database: str) -> Iterator[Flask]:
-    if database not in HELD:
-        made = create_app(app_config(database))
-        HELD[database] = made, dict(made.config)
-    app, config = HELD[database]
+def held_app(database: str, csrf: bool = False) -> Iterator[Flask]:
+    if (database, csrf) not in HELD:
+        made = create_app(app_config(database, csrf))
+        HELD[database, csrf] = made, dict(made.config)
+    app, config = HELD[database, csrf]
     with app.app_context():
         empty_tables(database)
     try:
@@ -226,7 +226,8 @@ def api(client: FlaskClient) -> Api:
 @pytest.fixture
 def fresh(database: str) -> Iterator[Fresh]:
     """Make a second app on an empty database: another SQLite file beside the first, or for
-    PostgreSQL the same database emptied, so call it only once the source is exported."""
+    PostgreSQL the same database emptied, so call it only once the source is exported. Each is
+    held as `app` is, so a test's second app on PostgreSQL may be its first."""
     numbers = count()
     with ExitStack() as apps:
 
@@ -235,7 +236,7 @@ def fresh(database: str) -> Iterator[Fresh]:
             if database.startswith("sqlite"):
                 beside = Path(make_url(database).database or "").parent
                 url = f"sqlite:///{beside / f'restored-{next(numbers)}.sqlite3'}"
-            return apps.enter_context(fresh_app(url, csrf))
+            return apps.enter_context(held_app(url, csrf))
 
         yield make
 

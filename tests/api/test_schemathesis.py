@@ -3,7 +3,7 @@
 Each operation gets a database seeded with three sessions and their hands, and a club event
 with its first round drawn, so that besides the ids the generator invents, a share of the
 requests name real sessions, hands, changes, events and their players. The seeded rows are
-written once a process and put back for each operation (`kept`, `put_back`); the cases are made
+written once a process and put back for each operation (`built_once`); the cases are made
 on the first database and sent as they are to the others.
 """
 
@@ -35,7 +35,7 @@ from schemathesis.specs.openapi.checks import (
 from scorekeeper.api.openapi import document
 
 from ..helpers.api import SEATS, pick
-from ..helpers.database import EachApp, Kept, kept, put_back
+from ..helpers.database import EachApp, built_once
 
 CHECKS = [
     not_a_server_error,
@@ -182,20 +182,14 @@ class Seeded:
     season: int
 
 
-# Each database's seeded rows, seeded once a process and put back for each operation.
-SEEDED: dict[str, tuple[Kept, Seeded]] = {}
-
-
 def _seeded(app: Flask) -> Seeded:
-    database = app.config["SQLALCHEMY_DATABASE_URI"]
-    if database in SEEDED:
-        put_back(app, SEEDED[database][0])
-    else:
-        seeded = Seeded(
+    return built_once(
+        app,
+        "seeded",
+        lambda: Seeded(
             _seed(app), [_seed_event(app), _seed_practice_event(app)], _seed_season(app)
-        )
-        SEEDED[database] = kept(app, "seeded"), seeded
-    return SEEDED[database][1]
+        ),
+    )
 
 
 def _fuzzed(

@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager, closing, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -186,6 +186,26 @@ def put_back(app: Flask, what: Kept) -> None:
                 {"sequence": sequence, "value": value, "called": called},
             )
         db.session.commit()
+
+
+T = TypeVar("T")
+
+# What each `built_once` wrote, by database and name, with what its build gave back.
+BUILT: dict[tuple[str, str], tuple[Kept, Any]] = {}
+
+
+def built_once(app: Flask, name: str, build: Callable[[], T]) -> T:
+    """The rows `build` writes into the app's emptied database, written once a process for each
+    database and `name`, and put back (`put_back`) for each test after; `build`'s value is kept
+    with them."""
+    key = (app.config["SQLALCHEMY_DATABASE_URI"], name)
+    if key in BUILT:
+        what, value = BUILT[key]
+        put_back(app, what)
+        return cast(T, value)
+    value = build()
+    BUILT[key] = kept(app, name), value
+    return value
 
 
 def player_ids(app: Flask) -> dict[str, int]:

@@ -18,6 +18,7 @@ from scorekeeper import rules
 from scorekeeper.rules.rating import Ratings, hand_game
 
 from ..helpers.api import Api, pick, session_with
+from ..helpers.database import built_once
 from ..helpers.pages import Page
 
 WORKED = [
@@ -51,13 +52,18 @@ def engine_ratings() -> dict[str, rules.rating.Rating]:
 
 
 @pytest.fixture
-def league(api: Api) -> dict[str, rules.rating.Rating]:
+def league(app: Flask, api: Api) -> dict[str, rules.rating.Rating]:
     """100 hands of the five regulars (each of them rated after them), then 3 hands with Fay,
-    new (provisional); Gus is seated in a session with no hand yet (no rating)."""
-    session_with(api, WORKED * 20, rules=LEASTER)
-    session_with(api, LATER_HANDS, rules=LEASTER, players=list(LATER))
-    api.new_session(players=["Gus", "Ann", "Bob"])
-    return engine_ratings()
+    new (provisional); Gus is seated in a session with no hand yet (no rating). Written once a
+    process for each database."""
+
+    def build() -> dict[str, rules.rating.Rating]:
+        session_with(api, WORKED * 20, rules=LEASTER)
+        session_with(api, LATER_HANDS, rules=LEASTER, players=list(LATER))
+        api.new_session(players=["Gus", "Ann", "Bob"])
+        return engine_ratings()
+
+    return built_once(app, "league", build)
 
 
 def test_the_engine_rates_the_regulars_and_not_yet_fay(

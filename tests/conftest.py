@@ -227,7 +227,7 @@ def api(client: FlaskClient) -> Api:
 def fresh(database: str) -> Iterator[Fresh]:
     """Make a second app on an empty database: another SQLite file beside the first, or for
     PostgreSQL the same database emptied, so call it only once the source is exported. Each is
-    held as `app` is, so a test's second app on PostgreSQL may be its first."""
+    held as `app` is: on PostgreSQL, a test's second app is its first one."""
     numbers = count()
     with ExitStack() as apps:
 

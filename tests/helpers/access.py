@@ -10,7 +10,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 PASSCODE = "Sheep-1234"
 # The hash the tests' own apps keep passcodes and tokens with: one round, where the app's scrypt
-# takes a fifth of a second a hash, which the access tests spent most of their time on. The
+# takes a fifth of a second a hash, which was half of the access tests' time. The
 # gunicorn servers of the fault tests hash as the app does.
 FAST_HASH = "pbkdf2:sha256:1"
 

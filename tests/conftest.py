@@ -164,9 +164,9 @@ def empty_tables(database: str) -> None:
         )
 
 
-# The app of each test database, with the config it was made with: making an app compiles
-# every route, a good part of a small test's time, so it is made once and each test gets it
-# back on emptied tables, its config as made.
+# The app of each test database, CSRF on or off, with the config it was made with: making an app
+# compiles every route, a good part of a small test's time, so it is made once and each test gets
+# it back on emptied tables, its config as made.
 HELD: dict[tuple[str, bool], tuple[Flask, dict[str, Any]]] = {}
 
 
